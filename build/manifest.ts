@@ -1,0 +1,49 @@
+/**
+ * The contract between the build and the Worker: dist/manifest.json. The Worker imports it at
+ * bundle time and answers every header question (ETag, length, Last-Modified, media type) from it,
+ * so nothing is parsed or hashed per request. Type-only: safe for the Worker to import.
+ */
+
+/** Content codings the build precomputes, by their HTTP token (RFC 9110 section 8.4.1). */
+export type ContentCoding = "br" | "gzip" | "identity";
+
+/** One stored representation of a data set: exact bytes, as a file under dist/. */
+export interface ManifestVariant {
+  /** Asset path under dist/, with a leading slash, as the ASSETS binding is asked for it. */
+  readonly asset: string;
+  /** Strong entity tag, quoted: `"<hex SHA-256 of exactly these bytes>"`. */
+  readonly etag: string;
+  /** Byte length of the file. */
+  readonly length: number;
+}
+
+export interface ManifestEntry {
+  /** Data set id, as in build/datasets.ts. */
+  readonly dataset: string;
+  /** URL path served, e.g. /std/v2.2/branches. */
+  readonly path: string;
+  /** Content-Type to send. */
+  readonly mediaType: string;
+  /** meta.LastUpdated as written in the body (RFC 3339, UTC, whole seconds). */
+  readonly lastUpdated: string;
+  /** The same instant as an IMF-fixdate for Last-Modified (RFC 9110 section 5.6.7). */
+  readonly lastModified: string;
+  /** The same instant in milliseconds since the epoch (a whole second), for If-Modified-Since. */
+  readonly lastModifiedMs: number;
+  /** meta.TotalResults. */
+  readonly totalResults: number;
+  /** Number of brands in the data set. */
+  readonly brands: number;
+  /** Representations by content coding; identity is always present. */
+  readonly variants: { readonly identity: ManifestVariant } & {
+    readonly [coding in Exclude<ContentCoding, "identity">]?: ManifestVariant;
+  };
+}
+
+export interface Manifest {
+  readonly formatVersion: 1;
+  readonly datasets: readonly ManifestEntry[];
+}
+
+/** File name of the manifest inside dist/. */
+export const MANIFEST_FILE = "manifest.json";

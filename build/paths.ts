@@ -1,0 +1,23 @@
+/**
+ * Where things are. Resolved from this module's own location by walking up to package.json, so the
+ * same answer comes whether it runs compiled (.out/build/) or as source under vitest (build/).
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+function findRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+/** The project's root folder (the one holding package.json). */
+export const PROJECT_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
+/** JSON Schemas shared by the build, the tests and editors. */
+export const SCHEMA_DIR = join(PROJECT_ROOT, "schemas");
+/** Default content folder. */
+export const CONTENT_DIR = join(PROJECT_ROOT, "content");
+/** Default output folder: the Worker's static assets. */
+export const DIST_DIR = join(PROJECT_ROOT, "dist");

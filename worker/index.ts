@@ -1,0 +1,5 @@
+export default {
+  async fetch(): Promise<Response> {
+    return new Response("placeholder");
+  },
+} satisfies ExportedHandler;
