@@ -29,9 +29,12 @@ export function readSchemas(dir: string = SCHEMA_DIR): Map<string, AnySchemaObje
   return schemas;
 }
 
-/** An ajv instance holding every schema under its file name, reporting all errors, strict. */
+/**
+ * An ajv instance holding every schema under its file name: strict, reporting every error, and
+ * verbose so each error carries the offending value and its schema (for editor-friendly messages).
+ */
 export function createAjv(schemas: Map<string, AnySchemaObject> = readSchemas()): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: false });
+  const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
   addFormats(ajv);
   for (const keyword of EDITOR_KEYWORDS) ajv.addKeyword({ keyword, schemaType: "string" });
   for (const [name, schema] of schemas) ajv.addSchema(schema, name);

@@ -1,0 +1,55 @@
+/**
+ * Step 4, assemble: joins each brand's files into one brand object and wraps the brands of a data
+ * set in the response envelope both specs define ({meta, data}).
+ */
+import { AGREEMENT, type DatasetDefinition } from "./datasets.js";
+
+export interface Site {
+  readonly License: string;
+  readonly TermsOfUse: string;
+}
+
+type Brand = Record<string, unknown>;
+
+/**
+ * One brand object from the validated values of its files, in join order. A brand file holds the
+ * whole object; the files of a brand folder each hold part of the record list.
+ */
+export function joinBrand(dataset: DatasetDefinition, parts: readonly unknown[]): Brand {
+  const first = parts[0] as Brand;
+  if (dataset.recordsKey === null || parts.length === 1) return first;
+  const key = dataset.recordsKey;
+  return {
+    ...first,
+    [key]: parts.flatMap((part) => (part as Brand)[key] as unknown[]),
+  };
+}
+
+/** meta.TotalResults: records for branches, ATMs and products; brand objects for service metrics. */
+export function countRecords(dataset: DatasetDefinition, brands: readonly Brand[]): number {
+  const key = dataset.recordsKey;
+  if (key === null) return brands.length;
+  return brands.reduce((sum, brand) => sum + (brand[key] as unknown[]).length, 0);
+}
+
+/**
+ * The GET 200 body. All brands go in one data item's Brand array, the shape the spec's
+ * `data[].Brand` describes; an empty data set publishes `data: []`.
+ */
+export function envelope(
+  dataset: DatasetDefinition,
+  brands: readonly Brand[],
+  site: Site,
+  lastUpdated: string,
+): { meta: Record<string, unknown>; data: { Brand: Brand[] }[] } {
+  return {
+    meta: {
+      LastUpdated: lastUpdated,
+      TotalResults: countRecords(dataset, brands),
+      Agreement: AGREEMENT,
+      License: site.License,
+      TermsOfUse: site.TermsOfUse,
+    },
+    data: brands.length === 0 ? [] : [{ Brand: [...brands] }],
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Step 2, parse and validate one file. Self-contained and free of shared state, so files can be
+ * checked in parallel: it returns plain data (the value, the problems, and the positions of the
+ * names the cross-file checks need), never the YAML tree.
+ */
+import type { ValidateFunction } from "ajv";
+import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import { describeSchemaError } from "./messages.js";
+import { locate, parseYaml, type Position } from "./yaml-source.js";
+
+/** A name in a file with where it stands, for "also used at" messages. */
+export interface Located<T> extends Position {
+  readonly value: T;
+  readonly pointer: string;
+}
+
+export interface CheckedFile {
+  readonly file: string;
+  /** The parsed data; meaningful only when `valid`. */
+  readonly value: unknown;
+  readonly valid: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The file's BrandName, when it has a string one. */
+  readonly brandName: Located<string> | undefined;
+  /** Identity of each record (Identification, plus SequenceNumber for branches), in file order. */
+  readonly records: readonly Located<string>[];
+}
+
+export interface FileRules {
+  readonly validate: ValidateFunction;
+  /** Key of the record list (Branch, ATM, PCA), or null when the file is not a brand. */
+  readonly recordsKey: string | null;
+  readonly identity: readonly string[];
+}
+
+export function checkFile(file: string, text: string, rules: FileRules): CheckedFile {
+  const source = parseYaml(file, text);
+  const diagnostics = [...source.diagnostics];
+  if (diagnostics.length > 0) {
+    return { file, value: undefined, valid: false, diagnostics, brandName: undefined, records: [] };
+  }
+  const { value } = source;
+  if (!rules.validate(value)) {
+    for (const error of rules.validate.errors ?? []) {
+      const problem = describeSchemaError(error);
+      const { line, column } = locate(source, problem.pointer, problem.atKey);
+      diagnostics.push({
+        file,
+        line,
+        column,
+        pointer: problem.pointer,
+        message: problem.message,
+        rule: problem.rule,
+      });
+    }
+  }
+  const at = (pointer: string) => ({ pointer, ...locate(source, pointer) });
+  const object = isObject(value) ? value : {};
+  const brandName =
+    typeof object.BrandName === "string"
+      ? { value: object.BrandName, ...at("/BrandName") }
+      : undefined;
+  const records: Located<string>[] = [];
+  const list = rules.recordsKey ? object[rules.recordsKey] : undefined;
+  if (Array.isArray(list) && rules.identity.length > 0) {
+    list.forEach((record: unknown, index) => {
+      if (!isObject(record)) return;
+      const parts = rules.identity.map((field) => record[field]);
+      if (!parts.every((p) => typeof p === "string")) return;
+      const label = rules.identity
+        .map((field, i) => `${field} ${JSON.stringify(parts[i])}`)
+        .join(" and ");
+      records.push({ value: label, ...at(pointerJoin(pointerJoin("", rules.recordsKey!), index)) });
+    });
+  }
+  return { file, value, valid: diagnostics.length === 0, diagnostics, brandName, records };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

@@ -1,0 +1,68 @@
+/** Temporary content and output folders for build tests. */
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { CONTENT_DIR } from "../../build/paths.js";
+
+export interface Fixture {
+  readonly root: string;
+  readonly content: string;
+  readonly out: string;
+  /** Writes (or, with null, deletes) files relative to the content folder. */
+  put(files: Record<string, string | null>): Promise<void>;
+  cleanup(): Promise<void>;
+}
+
+/** A copy of the sample content in a fresh temporary folder, with `files` laid over it. */
+export async function sampleFixture(files: Record<string, string | null> = {}): Promise<Fixture> {
+  const root = await mkdtemp(join(tmpdir(), "opendata-edge-"));
+  const content = join(root, "content");
+  await cp(CONTENT_DIR, content, { recursive: true });
+  const fixture: Fixture = {
+    root,
+    content,
+    out: join(root, "dist"),
+    async put(changes) {
+      for (const [path, text] of Object.entries(changes)) {
+        const target = join(content, path);
+        if (text === null) await rm(target, { recursive: true, force: true });
+        else {
+          await mkdir(dirname(target), { recursive: true });
+          await writeFile(target, text);
+        }
+      }
+    },
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+  await fixture.put(files);
+  return fixture;
+}
+
+/** Every file under `dir`, relative path to bytes, for byte-for-byte comparisons. */
+export async function snapshotFolder(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) {
+      const path = join(entry.parentPath, entry.name);
+      files.set(path.slice(dir.length + 1), await readFile(path));
+    }
+  }
+  return files;
+}
+
+/** A minimal valid branch brand file, one physical branch per identification given. */
+export function branchBrand(brandName: string, ids: readonly string[]): string {
+  return [
+    `BrandName: ${brandName}`,
+    "Branch:",
+    ...ids.flatMap((id) => [
+      `  - Identification: "${id}"`,
+      '    SequenceNumber: "0"',
+      "    Type: Physical",
+      "    CustomerSegment: [Personal]",
+      "    PostalAddress:",
+      "      PostCode: ZZ1 1ZZ",
+    ]),
+    "",
+  ].join("\n");
+}
