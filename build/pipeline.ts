@@ -27,6 +27,11 @@ export interface BuildOptions {
   /** false: validate only, write nothing. */
   readonly write?: boolean;
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Last check before anything is written, given the manifest about to be published (for example
+   * the publication guard against a shrinking data set). Problems it returns fail the build.
+   */
+  readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
 }
 
 export interface DatasetResult {
@@ -159,8 +164,18 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     };
   }
 
-  // 6. write
+  // 6. write, unless a last check objects
   const manifest: Manifest = { formatVersion: 1, datasets: results.map((r) => r.entry) };
+  const objections = (await options.beforeWrite?.(manifest)) ?? [];
+  if (objections.length > 0) {
+    return {
+      ok: false,
+      diagnostics: [...objections].sort(compareDiagnostics),
+      datasets: results,
+      filesChecked,
+      manifest,
+    };
+  }
   if (options.write !== false) await writeAtomically(outDir, outputFiles(results, manifest));
   return { ok: true, diagnostics: [], datasets: results, filesChecked, manifest };
 }
