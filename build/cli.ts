@@ -1,17 +1,48 @@
 /**
  * `npm run build` and `npm run validate`. Prints every problem as `file:line:column: pointer:
  * message` on stderr and exits 1 when there are any; on success `build` prints the summary table.
+ * Under GitHub Actions every problem is also printed as an `::error` annotation on stdout.
+ * `build` runs the publication guard (build/guard.ts) against the last published manifest.
  */
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { formatDiagnostic } from "./diagnostics.js";
+import { diagnosticAnnotation, underGitHubActions, annotation } from "./annotations.js";
+import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
+import { buildRevision } from "./diff/revision.js";
+import {
+  ALLOW_SHRINK_ENV,
+  ALLOW_SHRINK_FLAG,
+  BASELINE_FLAG,
+  BASELINE_REF_FLAG,
+  DEFAULT_MAX_SHRINK,
+  describeShrink,
+  findShrinks,
+  guardPublication,
+  GuardUsageError,
+  loadBaseline,
+  MAX_SHRINK_FLAG,
+  parseMaxShrink,
+  allowShrinkFromEnv,
+  type Baseline,
+} from "./guard.js";
+import type { Manifest } from "./manifest.js";
+import { CONTENT_DIR, DIST_DIR } from "./paths.js";
 import { runBuild } from "./pipeline.js";
+import { RevisionError } from "./diff/revision.js";
 import { summaryTable } from "./summary.js";
 
 const USAGE = `usage: node .out/build/cli.js <build|validate> [--content DIR] [--out DIR]
+         [--${BASELINE_FLAG} FILE | --${BASELINE_REF_FLAG} REF] [--${MAX_SHRINK_FLAG} SHARE] [--${ALLOW_SHRINK_FLAG}]
 
   build     validate content/ and write dist/ (data, precompressed variants, manifest.json)
-  validate  validate only; writes nothing`;
+  validate  validate only; writes nothing
+
+publication guard (always on for build; on for validate when a baseline is given):
+  refuses a data set that loses more than SHARE of its records, or all of them, against
+  the last published manifest: --${BASELINE_FLAG} FILE, or --${BASELINE_REF_FLAG} REF (that git revision's
+  content, built now), else the manifest.json in the output folder being replaced.
+  --${MAX_SHRINK_FLAG} SHARE   0 to 1, or a percentage (default ${DEFAULT_MAX_SHRINK})
+  --${ALLOW_SHRINK_FLAG}       publish anyway (or set ${ALLOW_SHRINK_ENV}=1)`;
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -20,6 +51,10 @@ async function main(argv: string[]): Promise<number> {
     options: {
       content: { type: "string" },
       out: { type: "string" },
+      [BASELINE_FLAG]: { type: "string" },
+      [BASELINE_REF_FLAG]: { type: "string" },
+      [MAX_SHRINK_FLAG]: { type: "string" },
+      [ALLOW_SHRINK_FLAG]: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -28,12 +63,58 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
+  const annotate = underGitHubActions();
+  const contentDir = values.content ? resolve(values.content) : undefined;
+  const outDir = values.out ? resolve(values.out) : undefined;
+  const baselineFile = values[BASELINE_FLAG] as string | undefined;
+  const baselineRef = values[BASELINE_REF_FLAG] as string | undefined;
+
+  // The guard: settings first, so a bad setting stops the run before any work.
+  let guard: { baseline: Baseline; maxShrink: number; allowShrink: boolean } | undefined;
+  if (command === "build" || baselineFile !== undefined || baselineRef !== undefined) {
+    try {
+      const maxShrinkText = values[MAX_SHRINK_FLAG] as string | undefined;
+      const maxShrink =
+        maxShrinkText === undefined ? DEFAULT_MAX_SHRINK : parseMaxShrink(maxShrinkText);
+      const allowShrink = values[ALLOW_SHRINK_FLAG] === true || allowShrinkFromEnv();
+      const baseline = await loadBaseline(
+        {
+          manifestFile: baselineFile === undefined ? undefined : resolve(baselineFile),
+          ref: baselineRef,
+          outDir: outDir ?? DIST_DIR,
+          contentDir: contentDir ?? CONTENT_DIR,
+          cwd: process.cwd(),
+        },
+        buildRevision,
+      );
+      guard = { baseline, maxShrink, allowShrink };
+    } catch (error) {
+      if (error instanceof GuardUsageError || error instanceof RevisionError) {
+        console.error(`publication guard: ${error.message}`);
+        return 2;
+      }
+      throw error;
+    }
+  }
+
+  let published: Manifest | undefined;
   const result = await runBuild({
-    contentDir: values.content ? resolve(values.content) : undefined,
-    outDir: values.out ? resolve(values.out) : undefined,
+    contentDir,
+    outDir,
     write: command === "build",
+    beforeWrite: guard
+      ? (next) => {
+          published = next;
+          return guardPublication(guard.baseline.manifest, next, {
+            maxShrink: guard.maxShrink,
+            allowShrink: guard.allowShrink,
+            baseline: guard.baseline.name,
+          });
+        }
+      : undefined,
   });
   if (!result.ok) {
+    if (annotate) printAnnotations(result.diagnostics);
     for (const d of result.diagnostics) console.error(formatDiagnostic(d));
     const files = new Set(result.diagnostics.map((d) => d.file)).size;
     const count = result.diagnostics.length;
@@ -49,7 +130,33 @@ async function main(argv: string[]): Promise<number> {
     console.log(summaryTable(result.datasets));
     console.log(`\n${result.filesChecked} content files checked; dist/ written.`);
   }
+  if (guard && published) reportGuard(guard, published, annotate);
   return 0;
+}
+
+function printAnnotations(diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) console.log(diagnosticAnnotation(d));
+}
+
+/** After a run the guard let through: what it compared with, and any shrink it was told to allow. */
+function reportGuard(
+  guard: { baseline: Baseline; maxShrink: number; allowShrink: boolean },
+  next: Manifest,
+  annotate: boolean,
+): void {
+  const allowed = findShrinks(guard.baseline.manifest, next, guard.maxShrink);
+  for (const shrink of allowed) {
+    const message = `${describeShrink(shrink, { maxShrink: guard.maxShrink, baseline: guard.baseline.name })}; published anyway, as the override asked`;
+    console.error(`publication guard: ${message}`);
+    if (annotate) console.log(annotation("warning", message, { title: "publication guard" }));
+  }
+  if (allowed.length === 0) {
+    console.log(
+      guard.baseline.manifest
+        ? `Publication guard: compared with ${guard.baseline.name}; no data set lost more than ${Number((guard.maxShrink * 100).toFixed(1))}% of its records.`
+        : `Publication guard: nothing to compare with (${guard.baseline.name}).`,
+    );
+  }
 }
 
 main(process.argv.slice(2)).then(

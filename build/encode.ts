@@ -6,10 +6,22 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import type { BuildCache } from "./cache.js";
 import type { ContentCoding } from "./manifest.js";
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
+
+/**
+ * Brotli's best quality (11) is worth its time only on small bodies: measured here it costs about
+ * 1.1 s per MB of JSON, while quality 9 takes about 20 ms per MB for output 11-12% larger (quality
+ * 10 is no smaller than 9 and 15 times slower). Bodies up to this size get 11, larger ones 9, so a
+ * large publisher's build stays within its time budget (BENCHMARKS.md has the figures).
+ */
+export const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
+export const BROTLI_LARGE_QUALITY = 9;
+/** gzip for clients without brotli; level 9 costs about 10 ms per MB. */
+export const GZIP_LEVEL = 9;
 
 export interface EncodedVariant {
   readonly bytes: Buffer;
@@ -23,21 +35,40 @@ export function entityTag(bytes: Uint8Array): string {
   return `"${createHash("sha256").update(bytes).digest("hex")}"`;
 }
 
-/** Serialises the body compactly and compresses it (brotli at its best quality, gzip level 9). */
-export async function encodeBody(body: unknown): Promise<EncodedBody> {
+export function brotliQuality(size: number): number {
+  return size <= BROTLI_MAX_QUALITY_BYTES ? constants.BROTLI_MAX_QUALITY : BROTLI_LARGE_QUALITY;
+}
+
+/**
+ * Serialises the body compactly and compresses it; compressed bytes are reused from the cache
+ * when the same bytes were compressed with the same settings before.
+ */
+export async function encodeBody(body: unknown, cache?: BuildCache): Promise<EncodedBody> {
   const identity = Buffer.from(JSON.stringify(body), "utf8");
+  const etag = entityTag(identity);
+  const quality = brotliQuality(identity.length);
+  const cached = (kind: string, make: () => Promise<Buffer>) => async () => {
+    const key = cache?.key(etag, kind, String(quality), String(GZIP_LEVEL));
+    const hit = key && (await cache!.get(key, kind));
+    if (hit) return hit;
+    const bytes = await make();
+    if (key) await cache!.set(key, kind, bytes);
+    return bytes;
+  };
   const [br, gzipped] = await Promise.all([
-    brotli(identity, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      },
-    }),
-    gz(identity, { level: constants.Z_BEST_COMPRESSION }),
+    cached("br", () =>
+      brotli(identity, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: quality,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        },
+      }),
+    )(),
+    cached("gz", () => gz(identity, { level: GZIP_LEVEL }))(),
   ]);
   return {
-    identity: { bytes: identity, etag: entityTag(identity) },
+    identity: { bytes: identity, etag },
     br: { bytes: br, etag: entityTag(br) },
     gzip: { bytes: gzipped, etag: entityTag(gzipped) },
   };

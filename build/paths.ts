@@ -19,5 +19,7 @@ export const PROJECT_ROOT = findRoot(dirname(fileURLToPath(import.meta.url)));
 export const SCHEMA_DIR = join(PROJECT_ROOT, "schemas");
 /** Default content folder. */
 export const CONTENT_DIR = join(PROJECT_ROOT, "content");
+/** Build cache (parsed and validated files, compressed variants); safe to delete. */
+export const CACHE_DIR = join(PROJECT_ROOT, ".cache", "build");
 /** Default output folder: the Worker's static assets. */
 export const DIST_DIR = join(PROJECT_ROOT, "dist");

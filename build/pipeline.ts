@@ -4,20 +4,23 @@
  * every file are collected, so one run reports them all; nothing is written unless there are none.
  */
 import { join, relative, sep } from "node:path";
-import type { Ajv } from "ajv";
 import { envelope, joinBrand, type Site } from "./assemble.js";
+import { BuildCache, cacheFingerprint } from "./cache.js";
 import { checkBrands, type CheckedUnit } from "./check-brands.js";
-import { checkFile, type CheckedFile, type FileRules } from "./check-file.js";
-import { discoverContent, readContent, SITE_FILE, type BrandUnit } from "./content.js";
+import type { CheckedFile } from "./check-file.js";
+import { checkFiles, type CheckJob } from "./check-pool.js";
+import { discoverContent, readContent, SITE_FILE } from "./content.js";
 import { DATASETS, type DatasetDefinition } from "./datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { encodeBody, type EncodedBody } from "./encode.js";
 import { lastUpdated, toRfc3339, type LastUpdatedSource } from "./last-updated.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "./manifest.js";
 import { describeSchemaError } from "./messages.js";
-import { CONTENT_DIR, DIST_DIR } from "./paths.js";
-import { createAjv, validatorFor } from "./schemas.js";
+import { CACHE_DIR, CONTENT_DIR, DIST_DIR, SCHEMA_DIR } from "./paths.js";
+import { createAjv, envelopeShellValidator, readSchemas } from "./schemas.js";
 import { writeAtomically, type OutputFile } from "./write-dist.js";
+
+export const SITE_SCHEMA = "site.schema.json";
 
 export interface BuildOptions {
   readonly contentDir?: string;
@@ -27,6 +30,10 @@ export interface BuildOptions {
   /** false: validate only, write nothing. */
   readonly write?: boolean;
   readonly env?: NodeJS.ProcessEnv;
+  /** Cache folder, or false for none. Default: .cache/build in the project. */
+  readonly cacheDir?: string | false;
+  /** Worker threads for parsing and validation; default: the cores available. */
+  readonly threads?: number;
   /**
    * Last check before anything is written, given the manifest about to be published (for example
    * the publication guard against a shrinking data set). Problems it returns fail the build.
@@ -41,6 +48,16 @@ export interface DatasetResult {
   readonly encoded: EncodedBody;
 }
 
+/** Milliseconds spent in each step, for `--timings` and the benchmarks. */
+export interface StepTimings {
+  read: number;
+  check: number;
+  crossCheck: number;
+  assemble: number;
+  encode: number;
+  write: number;
+}
+
 export interface BuildResult {
   readonly ok: boolean;
   /** Every problem found, sorted by file and position. */
@@ -49,23 +66,81 @@ export interface BuildResult {
   readonly datasets: readonly DatasetResult[];
   readonly filesChecked: number;
   readonly manifest: Manifest | undefined;
+  readonly timings: StepTimings;
 }
-
-export const SITE_SCHEMA = "site.schema.json";
 
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
   const contentDir = options.contentDir ?? CONTENT_DIR;
   const outDir = options.outDir ?? DIST_DIR;
   const cwd = options.cwd ?? process.cwd();
-  const ajv = createAjv();
+  const timings: StepTimings = {
+    read: 0,
+    check: 0,
+    crossCheck: 0,
+    assemble: 0,
+    encode: 0,
+    write: 0,
+  };
+  const timed = async <T>(step: keyof StepTimings, work: () => Promise<T> | T): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await work();
+    } finally {
+      timings[step] += performance.now() - start;
+    }
+  };
+  const schemas = readSchemas(SCHEMA_DIR);
+  const ajv = createAjv(schemas);
+  const cache =
+    options.cacheDir === false
+      ? undefined
+      : new BuildCache(
+          options.cacheDir ?? CACHE_DIR,
+          cacheFingerprint([...schemas.values()].map((s) => JSON.stringify(s))),
+        );
+  const failed = (diagnostics: Diagnostic[], datasets: DatasetResult[] = []): BuildResult => ({
+    ok: false,
+    diagnostics: diagnostics.sort(compareDiagnostics),
+    datasets,
+    filesChecked: jobs.length,
+    manifest: undefined,
+    timings,
+  });
 
   // 1. read
-  const tree = await discoverContent(contentDir, cwd);
+  const tree = await timed("read", () => discoverContent(contentDir, cwd));
   const diagnostics: Diagnostic[] = [...tree.problems];
-  let filesChecked = 0;
-
-  // 2. check each file
   const siteDisplay = relative(cwd, join(contentDir, SITE_FILE)).split(sep).join("/");
+  const units = DATASETS.flatMap((dataset) => tree.units.get(dataset.id) ?? []);
+  const jobs: CheckJob[] = await timed("read", async () => {
+    const brandJobs = units.flatMap((unit) =>
+      unit.files.map(async (file) => ({
+        file: file.display,
+        text: await readContent(file),
+        schema: unit.dataset.brandSchema,
+        recordsKey: unit.dataset.recordsKey,
+        identity: unit.dataset.identity,
+      })),
+    );
+    const siteJob = tree.site
+      ? [
+          {
+            file: tree.site.display,
+            text: await readContent(tree.site),
+            schema: SITE_SCHEMA,
+            recordsKey: null,
+            identity: [],
+          },
+        ]
+      : [];
+    return [...siteJob, ...(await Promise.all(brandJobs))];
+  });
+
+  // 2. check each file (in parallel, cached)
+  const checked = await timed("check", () =>
+    checkFiles(jobs, { ajv, cache, threads: options.threads }),
+  );
+  for (const file of checked) diagnostics.push(...file.diagnostics);
   let site: Site | undefined;
   if (!tree.site) {
     diagnostics.push({
@@ -76,123 +151,92 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       rule: "content",
       message: `${SITE_FILE} is missing: it sets meta.License and meta.TermsOfUse (see README, "Content")`,
     });
-  } else {
-    const checked = checkFile(
-      tree.site.display,
-      await readContent(tree.site),
-      rulesFor(ajv, SITE_SCHEMA, null),
-    );
-    filesChecked++;
-    diagnostics.push(...checked.diagnostics);
-    if (checked.valid) site = checked.value as Site;
+  } else if (checked[0]!.valid) {
+    site = checked[0]!.value as Site;
   }
+
+  // 3. check across files
+  const byFile = new Map<string, CheckedFile>(checked.map((c) => [c.file, c]));
   const checkedUnits = new Map<DatasetDefinition, CheckedUnit[]>();
-  for (const dataset of DATASETS) {
-    const rules = rulesFor(ajv, dataset.brandSchema, dataset);
-    const units: CheckedUnit[] = [];
-    for (const unit of tree.units.get(dataset.id) ?? []) {
-      units.push({ unit, files: await checkUnit(unit, rules) });
-      filesChecked += unit.files.length;
+  await timed("crossCheck", () => {
+    for (const dataset of DATASETS) {
+      const datasetUnits = (tree.units.get(dataset.id) ?? []).map((unit) => ({
+        unit,
+        files: unit.files.map((f) => byFile.get(f.display)!),
+      }));
+      diagnostics.push(...checkBrands(datasetUnits));
+      checkedUnits.set(dataset, datasetUnits);
     }
-    for (const { files } of units) for (const file of files) diagnostics.push(...file.diagnostics);
-    // 3. check across files
-    diagnostics.push(...checkBrands(units));
-    checkedUnits.set(dataset, units);
-  }
-  if (diagnostics.length > 0 || !site) {
-    return {
-      ok: false,
-      diagnostics: diagnostics.sort(compareDiagnostics),
-      datasets: [],
-      filesChecked,
-      manifest: undefined,
-    };
-  }
+  });
+  if (diagnostics.length > 0 || !site) return failed(diagnostics);
 
   // 4. assemble and 5. encode
   const results: DatasetResult[] = [];
   for (const dataset of DATASETS) {
-    const units = checkedUnits.get(dataset)!;
-    const brands = units.map(({ files }) =>
-      joinBrand(
-        dataset,
-        files.map((f) => f.value),
+    const datasetUnits = checkedUnits.get(dataset)!;
+    const updated = await timed("assemble", () =>
+      lastUpdated(
+        [join(contentDir, dataset.contentDir), join(contentDir, SITE_FILE)],
+        datasetUnits.flatMap(({ unit }) => unit.files.map((f) => f.path)),
+        options.env,
       ),
     );
-    const updated = await lastUpdated(
-      [join(contentDir, dataset.contentDir), join(contentDir, SITE_FILE)],
-      units.flatMap(({ unit }) => unit.files.map((f) => f.path)),
-      options.env,
-    );
-    const body = envelope(dataset, brands, site, toRfc3339(updated.seconds));
-    const validate = validatorFor(ajv, dataset.envelopeSchema);
-    if (!validate(body)) {
-      for (const error of validate.errors ?? []) {
-        const problem = describeSchemaError(error);
-        diagnostics.push({
-          file: relative(cwd, join(contentDir, dataset.contentDir)).split(sep).join("/"),
-          line: 1,
-          column: 1,
-          pointer: problem.pointer,
-          rule: problem.rule,
-          message: `the assembled ${dataset.path} response ${problem.message}`,
-        });
+    const body = await timed("assemble", () => {
+      const brands = datasetUnits.map(({ files }) =>
+        joinBrand(
+          dataset,
+          files.map((f) => f.value),
+        ),
+      );
+      const assembled = envelope(dataset, brands, site!, toRfc3339(updated.seconds));
+      const validate = envelopeShellValidator(ajv, schemas.get(dataset.envelopeSchema)!);
+      if (!validate(assembled)) {
+        for (const error of validate.errors ?? []) {
+          const problem = describeSchemaError(error);
+          diagnostics.push({
+            file: relative(cwd, join(contentDir, dataset.contentDir)).split(sep).join("/"),
+            line: 1,
+            column: 1,
+            pointer: problem.pointer,
+            rule: problem.rule,
+            message: `the assembled ${dataset.path} response ${problem.message}`,
+          });
+        }
+        return undefined;
       }
-      continue;
-    }
-    const encoded = await encodeBody(body);
-    results.push({
-      dataset,
-      encoded,
-      lastUpdatedSource: updated.source,
-      entry: manifestEntry(
-        dataset,
-        body.meta.TotalResults as number,
-        brands.length,
-        updated.seconds,
-        encoded,
-      ),
+      return { assembled, brands: brands.length };
     });
+    if (!body) continue;
+    const encoded = await timed("encode", () => encodeBody(body.assembled, cache));
+    const entry = manifestEntry(
+      dataset,
+      body.assembled.meta.TotalResults as number,
+      body.brands,
+      updated.seconds,
+      encoded,
+    );
+    results.push({ dataset, encoded, lastUpdatedSource: updated.source, entry });
   }
-  if (diagnostics.length > 0) {
-    return {
-      ok: false,
-      diagnostics: diagnostics.sort(compareDiagnostics),
-      datasets: [],
-      filesChecked,
-      manifest: undefined,
-    };
-  }
+  if (diagnostics.length > 0) return failed(diagnostics);
 
   // 6. write, unless a last check objects
   const manifest: Manifest = { formatVersion: 1, datasets: results.map((r) => r.entry) };
   const objections = (await options.beforeWrite?.(manifest)) ?? [];
-  if (objections.length > 0) {
-    return {
-      ok: false,
-      diagnostics: [...objections].sort(compareDiagnostics),
-      datasets: results,
-      filesChecked,
-      manifest,
-    };
+  if (objections.length > 0) return failed(objections, results);
+  if (options.write !== false) {
+    await timed("write", async () => {
+      await writeAtomically(outDir, outputFiles(results, manifest));
+      await cache?.prune();
+    });
   }
-  if (options.write !== false) await writeAtomically(outDir, outputFiles(results, manifest));
-  return { ok: true, diagnostics: [], datasets: results, filesChecked, manifest };
-}
-
-function rulesFor(ajv: Ajv, schema: string, dataset: DatasetDefinition | null): FileRules {
   return {
-    validate: validatorFor(ajv, schema),
-    recordsKey: dataset?.recordsKey ?? null,
-    identity: dataset?.identity ?? [],
+    ok: true,
+    diagnostics: [],
+    datasets: results,
+    filesChecked: jobs.length,
+    manifest,
+    timings,
   };
-}
-
-async function checkUnit(unit: BrandUnit, rules: FileRules): Promise<CheckedFile[]> {
-  const checked: CheckedFile[] = [];
-  for (const file of unit.files)
-    checked.push(checkFile(file.display, await readContent(file), rules));
-  return checked;
 }
 
 /** Where a variant's file lives under dist/: the URL path plus an extension per coding. */

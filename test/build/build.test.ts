@@ -6,6 +6,7 @@ import { AGREEMENT, DATASETS } from "../../build/datasets.js";
 import type { Diagnostic } from "../../build/diagnostics.js";
 import { MANIFEST_FILE, type Manifest } from "../../build/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
+import { createAjv, validatorFor } from "../../build/schemas.js";
 import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 
 const EPOCH = "1790000000"; // 2026-09-21T14:13:20Z
@@ -70,6 +71,21 @@ describe("building the sample content", () => {
     }
   });
 
+  it("publishes bodies that satisfy the complete envelope schemas, joined brand folders included", async () => {
+    fixture = await sampleFixture();
+    const result = await build();
+    const ajv = createAjv();
+    for (const { dataset, encoded } of result.datasets) {
+      const validate = validatorFor(ajv, dataset.envelopeSchema);
+      const valid = validate(JSON.parse(encoded.identity.bytes.toString("utf8")));
+      expect({ dataset: dataset.id, errors: validate.errors ?? [] }).toEqual({
+        dataset: dataset.id,
+        errors: [],
+      });
+      expect(valid).toBe(true);
+    }
+  });
+
   it("gives byte-identical output from two builds whatever the files' modification times", async () => {
     fixture = await sampleFixture();
     await build();
@@ -79,6 +95,19 @@ describe("building the sample content", () => {
     }
     await build();
     expect(await snapshotFolder(fixture.out)).toEqual(first);
+  });
+
+  it("gives the same bytes from a cached rebuild after an edit as from a cold build", async () => {
+    fixture = await sampleFixture();
+    const cache = join(fixture.root, "cache");
+    await build(true, cache);
+    await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
+    const warm = await build(true, cache);
+    expect(warm.ok).toBe(true);
+    const rebuilt = await snapshotFolder(fixture.out);
+    await build(true, false);
+    expect(await snapshotFolder(fixture.out)).toEqual(rebuilt);
+    expect(rebuilt.get("std/v2.2/branches.json")!.toString()).toContain('"BrandName":"Zed Bank"');
   });
 
   it("writes nothing when only validating", async () => {

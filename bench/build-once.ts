@@ -1,0 +1,36 @@
+/**
+ * One build in a fresh process, for the benchmarks: prints a JSON line with the wall time, the
+ * time of each step, peak memory (resident set size, worker threads included) and whether it
+ * succeeded. Arguments: <content dir> <out dir> <cache dir | "none"> [threads]
+ */
+import { runBuild } from "../build/pipeline.js";
+
+const [contentDir, outDir, cacheDir, threads] = process.argv.slice(2);
+if (!contentDir || !outDir || !cacheDir) {
+  console.error("usage: build-once <content> <out> <cache|none> [threads]");
+  process.exit(2);
+}
+const start = performance.now();
+const result = await runBuild({
+  contentDir,
+  outDir,
+  cwd: contentDir,
+  cacheDir: cacheDir === "none" ? false : cacheDir,
+  threads: threads ? Number(threads) : undefined,
+  env: { SOURCE_DATE_EPOCH: "1790000000" },
+});
+const wallMs = performance.now() - start;
+console.log(
+  JSON.stringify({
+    ok: result.ok,
+    problems: result.diagnostics.length,
+    wallMs,
+    timings: result.timings,
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+    bytes: Object.fromEntries(result.datasets.map((d) => [d.dataset.id, {
+      identity: d.encoded.identity.bytes.length,
+      br: d.encoded.br.bytes.length,
+      gzip: d.encoded.gzip.bytes.length,
+    }])),
+  }),
+);
