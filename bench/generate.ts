@@ -20,8 +20,24 @@ export interface Sizes {
 export const RECORDS_PER_FILE = 250;
 
 const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-const TOWNS = ["Ashcombe", "Brindlemoor", "Calderwick", "Dunmore Vale", "Eastholt", "Fallowmere", "Greyhaven", "Hollinsby"];
-const STREETS = ["High Street", "Market Place", "Station Road", "Church Lane", "Mill Road", "Victoria Parade"];
+const TOWNS = [
+  "Ashcombe",
+  "Brindlemoor",
+  "Calderwick",
+  "Dunmore Vale",
+  "Eastholt",
+  "Fallowmere",
+  "Greyhaven",
+  "Hollinsby",
+];
+const STREETS = [
+  "High Street",
+  "Market Place",
+  "Station Road",
+  "Church Lane",
+  "Mill Road",
+  "Victoria Parade",
+];
 
 /** A small deterministic generator (mulberry32), so content does not depend on Math.random. */
 function random(seed: number): () => number {
@@ -39,16 +55,16 @@ function pick<T>(rnd: () => number, list: readonly T[]): T {
   return list[Math.floor(rnd() * list.length)]!;
 }
 
-function address(rnd: () => number, n: number, postCode: boolean) {
+function address(rnd: () => number, n: number, full: boolean) {
   const town = pick(rnd, TOWNS);
   return {
-    AddressLine: [`Unit ${1 + (n % 40)}`],
+    ...(full ? { AddressLine: [`Unit ${1 + (n % 40)}`] } : {}),
     BuildingNumber: String(1 + (n % 180)),
     StreetName: pick(rnd, STREETS),
     TownName: town,
-    CountrySubDivision: ["Westshire"],
+    ...(full ? { CountrySubDivision: ["Westshire"] } : {}),
     Country: "GB",
-    ...(postCode || n % 2 === 0 ? { PostCode: `ZZ${1 + (n % 89)} ${1 + (n % 9)}QX` } : {}),
+    ...(full || n % 2 === 0 ? { PostCode: `ZZ${1 + (n % 89)} ${1 + (n % 9)}QX` } : {}),
     GeoLocation: {
       GeographicCoordinates: {
         Latitude: (50 + rnd() * 8).toFixed(6),
@@ -91,16 +107,20 @@ export function branch(n: number, rnd: () => number) {
 export function atm(n: number, rnd: () => number) {
   return {
     Identification: `ATM${String(n).padStart(7, "0")}`,
-    SupportedLanguages: ["en", "cy", "fr"],
+    SupportedLanguages: ["en", "cy"],
     ATMServices: ["CashWithdrawal", "Balance", "PINChange", "MiniStatement"],
-    Accessibility: ["AudioCashMachine", "WheelchairAccess"],
+    ...(n % 2 === 0 ? { Accessibility: ["AudioCashMachine", "WheelchairAccess"] } : {}),
     Access24HoursIndicator: n % 4 !== 0,
     SupportedCurrencies: ["GBP"],
     MinimumPossibleAmount: "10.00",
-    Branch: { Identification: `BR${String(n % 1000).padStart(6, "0")}` },
+    ...(n % 3 === 0
+      ? { Branch: { Identification: `BR${String(n % 1000).padStart(6, "0")}` } }
+      : {}),
     Location: {
       LocationCategory: [pick(rnd, ["BranchExternal", "RetailerOutlet", "BranchLobby"])],
-      Site: { Identification: `S${n}`, Name: `${pick(rnd, TOWNS)} ${pick(rnd, ["Superstore", "Station", "Branch"])}` },
+      ...(n % 3 === 0
+        ? { Site: { Name: `${pick(rnd, TOWNS)} ${pick(rnd, ["Superstore", "Station"])}` } }
+        : {}),
       PostalAddress: address(rnd, n, false),
     },
   };
@@ -128,10 +148,31 @@ export function product(n: number) {
           CalculationMethod: "SimpleInterest",
           Destination: "SelfCredit",
           TierBand: [
-            { Identification: "T1", TierValueMinimum: "0", TierValueMaximum: "1999.99", CalculationFrequency: "Daily", ApplicationFrequency: "Monthly", FixedVariableInterestRateType: "Variable", AER: "1.00", BankInterestRateType: "Gross", BankInterestRate: "0.99" },
-            { Identification: "T2", TierValueMinimum: "2000", CalculationFrequency: "Daily", ApplicationFrequency: "Monthly", FixedVariableInterestRateType: "Variable", AER: "2.50", BankInterestRateType: "Gross", BankInterestRate: "2.47" },
+            {
+              Identification: "T1",
+              TierValueMinimum: "0",
+              TierValueMaximum: "1999.99",
+              CalculationFrequency: "Daily",
+              ApplicationFrequency: "Monthly",
+              FixedVariableInterestRateType: "Variable",
+              AER: "1.00",
+              BankInterestRateType: "Gross",
+              BankInterestRate: "0.99",
+            },
+            {
+              Identification: "T2",
+              TierValueMinimum: "2000",
+              CalculationFrequency: "Daily",
+              ApplicationFrequency: "Monthly",
+              FixedVariableInterestRateType: "Variable",
+              AER: "2.50",
+              BankInterestRateType: "Gross",
+              BankInterestRate: "2.47",
+            },
           ],
-          CreditInterestEligibility: [{ Name: "Minimum deposit", Type: "MinimumDeposit", Amount: "500", Period: "Month" }],
+          CreditInterestEligibility: [
+            { Name: "Minimum deposit", Type: "MinimumDeposit", Amount: "500", Period: "Month" },
+          ],
         },
       ],
     },
@@ -140,40 +181,81 @@ export function product(n: number) {
 }
 
 export function metricsBrand(n: number) {
-  const day = (Name: string) => ({ Name, AvailableHours: [{ OpeningTime: "08:00", ClosingTime: "20:00" }] });
+  const day = (Name: string) => ({
+    Name,
+    AvailableHours: [{ OpeningTime: "08:00", ClosingTime: "20:00" }],
+  });
   return {
     BrandName: `Synthetic Brand ${n}`,
     PublicationDate: "2026-08-01",
     MeasurementPeriodStartDate: "2026-01-01",
     MeasurementPeriodEndDate: "2026-06-30",
     ServicesMatterAvailability: {
-      ServicesMatterAvailabilityDetails: ["HelpOpeningAccount", "ReportFraudulentIncident"].map((MatterType) => ({
-        MatterType,
-        "24HourHelp": "Yes",
-        ServiceMatterAvailabilityMethod: [{ MatterMethodType: "Telephone", "24HourAvailable": "No", Day: DAYS.map(day) }],
-      })),
+      ServicesMatterAvailabilityDetails: ["HelpOpeningAccount", "ReportFraudulentIncident"].map(
+        (MatterType) => ({
+          MatterType,
+          "24HourHelp": "Yes",
+          ServiceMatterAvailabilityMethod: [
+            { MatterMethodType: "Telephone", "24HourAvailable": "No", Day: DAYS.map(day) },
+          ],
+        }),
+      ),
     },
     ServiceMatterContactDetails: {
-      MatterAvailabilityMethod: [{ MatterMethodType: "Telephone", ContactTypeDetails: [{ ContactType: "Phone", ContactContent: "+44-1134960000" }] }],
+      MatterAvailabilityMethod: [
+        {
+          MatterMethodType: "Telephone",
+          ContactTypeDetails: [{ ContactType: "Phone", ContactContent: "+44-1134960000" }],
+        },
+      ],
     },
     OperationalSecurityIncidentMetrics: {
       OperationalSecurityIncidentMetricsDetails: [
-        { IncidentMetricsType: "TotalNumberIncidentReported", IncidentDetails: [{ IncidentReportingType: "Quarterly", FromDate: "2026-01-01", ToDate: "2026-03-31", IncidentCount: n % 7 }] },
+        {
+          IncidentMetricsType: "TotalNumberIncidentReported",
+          IncidentDetails: [
+            {
+              IncidentReportingType: "Quarterly",
+              FromDate: "2026-01-01",
+              ToDate: "2026-03-31",
+              IncidentCount: n % 7,
+            },
+          ],
+        },
       ],
     },
-    ComplaintsData: { CompliantsDataDetails: { CompliantsDataAvailable: "Yes", CompliantsInfoURL: "https://www.example.org/complaints" } },
+    ComplaintsData: {
+      CompliantsDataDetails: {
+        CompliantsDataAvailable: "Yes",
+        CompliantsInfoURL: "https://www.example.org/complaints",
+      },
+    },
     CardReplacementTimeLine: {
-      CardReplacementTimeLineDetails: [{ CardReplacementTimeline: "DebitCardReplacement", CardReplacementTimelineMetrics: [{ TimelineMetricsType: "WithinDays", MetricsValue: 5 }] }],
+      CardReplacementTimeLineDetails: [
+        {
+          CardReplacementTimeline: "DebitCardReplacement",
+          CardReplacementTimelineMetrics: [{ TimelineMetricsType: "WithinDays", MetricsValue: 5 }],
+        },
+      ],
     },
   };
 }
 
-async function writeBrandFolder(dir: string, header: string, brandName: string, key: string, records: unknown[]) {
+async function writeBrandFolder(
+  dir: string,
+  header: string,
+  brandName: string,
+  key: string,
+  records: unknown[],
+) {
   await mkdir(dir, { recursive: true });
   for (let i = 0; i * RECORDS_PER_FILE < records.length; i++) {
     const part = records.slice(i * RECORDS_PER_FILE, (i + 1) * RECORDS_PER_FILE);
     const name = `part-${String(i).padStart(4, "0")}.yaml`;
-    await writeFile(join(dir, name), `${header}\n${stringify({ BrandName: brandName, [key]: part }, { lineWidth: 0 })}`);
+    await writeFile(
+      join(dir, name),
+      `${header}\n${stringify({ BrandName: brandName, [key]: part }, { lineWidth: 0 })}`,
+    );
   }
 }
 
@@ -196,15 +278,37 @@ export async function generateContent(contentDir: string, sizes: Sizes): Promise
     const [bs, be] = split(sizes.branches, b);
     const [as, ae] = split(sizes.atms, b);
     const [ps, pe] = split(sizes.products, b);
-    const range = (s: number, e: number) => Array.from({ length: Math.max(0, e - s) }, (_, i) => s + i);
-    await writeBrandFolder(join(contentDir, "branches", slug), "# synthetic", brandName, "Branch", range(bs, be).map((n) => branch(n, rnd)));
-    await writeBrandFolder(join(contentDir, "atms", slug), "# synthetic", brandName, "ATM", range(as, ae).map((n) => atm(n, rnd)));
-    await writeBrandFolder(join(contentDir, "personal-current-accounts", slug), "# synthetic", brandName, "PCA", range(ps, pe).map((n) => product(n)));
+    const range = (s: number, e: number) =>
+      Array.from({ length: Math.max(0, e - s) }, (_, i) => s + i);
+    await writeBrandFolder(
+      join(contentDir, "branches", slug),
+      "# synthetic",
+      brandName,
+      "Branch",
+      range(bs, be).map((n) => branch(n, rnd)),
+    );
+    await writeBrandFolder(
+      join(contentDir, "atms", slug),
+      "# synthetic",
+      brandName,
+      "ATM",
+      range(as, ae).map((n) => atm(n, rnd)),
+    );
+    await writeBrandFolder(
+      join(contentDir, "personal-current-accounts", slug),
+      "# synthetic",
+      brandName,
+      "PCA",
+      range(ps, pe).map((n) => product(n)),
+    );
   }
   for (const dataset of ["service-metrics-pca", "service-metrics-bca"]) {
     await mkdir(join(contentDir, dataset), { recursive: true });
     for (let b = 0; b < sizes.metricsBrands; b++) {
-      await writeFile(join(contentDir, dataset, `synthetic-brand-${String(b).padStart(2, "0")}.yaml`), stringify(metricsBrand(b), { lineWidth: 0 }));
+      await writeFile(
+        join(contentDir, dataset, `synthetic-brand-${String(b).padStart(2, "0")}.yaml`),
+        stringify(metricsBrand(b), { lineWidth: 0 }),
+      );
     }
   }
 }

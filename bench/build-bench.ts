@@ -1,0 +1,259 @@
+/**
+ * Build benchmarks (issue 6, part 1). Generates synthetic content at several sizes and measures,
+ * each build in a fresh process: the single-threaded parse-only floor, cold builds (no cache),
+ * rebuilds after editing one file, peak memory, and the bytes of each variant against brotli's
+ * best quality. Prints Markdown tables; BENCHMARKS.md records a run.
+ *
+ *   node .out/bench/build-bench.js [--quick] [--runs N]
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompressSync, constants } from "node:zlib";
+import { DATASETS } from "../build/datasets.js";
+import { RECORDS_PER_FILE, generateContent, type Sizes } from "./generate.js";
+import { median, table } from "./report.js";
+
+const run = promisify(execFile);
+const HERE = new URL(".", import.meta.url).pathname;
+/** The same V8 setting `npm run build` uses. */
+const NODE_FLAGS = ["--max-semi-space-size=64"];
+
+interface BuildRun {
+  ok: boolean;
+  problems: number;
+  wallMs: number;
+  timings: Record<string, number>;
+  maxRssMB: number;
+  bytes: Record<string, { identity: number; br: number; gzip: number }>;
+}
+
+async function buildOnce(content: string, out: string, cache: string | "none"): Promise<BuildRun> {
+  const { stdout } = await run(
+    process.execPath,
+    [...NODE_FLAGS, join(HERE, "build-once.js"), content, out, cache],
+    {
+      maxBuffer: 1 << 24,
+    },
+  );
+  const result = JSON.parse(stdout) as BuildRun;
+  if (!result.ok) throw new Error(`benchmark build failed with ${result.problems} problems`);
+  return result;
+}
+
+async function parseOnly(content: string): Promise<number> {
+  const { stdout } = await run(process.execPath, [
+    ...NODE_FLAGS,
+    join(HERE, "parse-only.js"),
+    content,
+  ]);
+  return (JSON.parse(stdout) as { wallMs: number }).wallMs;
+}
+
+/** Changes one value in one content file, a different one each time, as an editor would. */
+async function editOneFile(content: string, n: number): Promise<void> {
+  const file = join(
+    content,
+    "atms",
+    "synthetic-brand-0",
+    `part-${String(n % 4).padStart(4, "0")}.yaml`,
+  );
+  const text = await readFile(file, "utf8");
+  await writeFile(
+    file,
+    text.replace(
+      /MinimumPossibleAmount: "?(\d+)\.00"?/,
+      (_, amount) => `MinimumPossibleAmount: "${Number(amount) + 10}.00"`,
+    ),
+  );
+}
+
+async function sameFolders(a: string, b: string): Promise<boolean> {
+  const { stdout } = await run("diff", ["-r", "-q", a, b]).catch((e: { stdout: string }) => ({
+    stdout: e.stdout || "differs",
+  }));
+  return stdout.trim() === "";
+}
+
+interface SetResult {
+  name: string;
+  sizes: Sizes;
+  yamlMB: number;
+  parseMs: number;
+  cold: BuildRun;
+  coldMs: number;
+}
+
+async function measureSet(
+  root: string,
+  name: string,
+  sizes: Sizes,
+  runs: number,
+): Promise<SetResult> {
+  const content = join(root, name, "content");
+  await generateContent(content, sizes);
+  const parses: number[] = [];
+  const colds: BuildRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    parses.push(await parseOnly(content));
+    colds.push(await buildOnce(content, join(root, name, "dist"), "none"));
+  }
+  const { stdout } = await run("du", ["-sb", content]);
+  const coldMs = median(colds.map((c) => c.wallMs));
+  return {
+    name,
+    sizes,
+    yamlMB: Number(stdout.split("\t")[0]) / 1e6,
+    parseMs: median(parses),
+    cold: colds.find((c) => c.wallMs === coldMs) ?? colds[0]!,
+    coldMs,
+  };
+}
+
+export async function buildBenchmarks(options: { quick: boolean; runs: number }): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "opendata-edge-bench-"));
+  const out: string[] = [];
+  try {
+    const sets: [string, Sizes][] = [
+      ["S", { branches: 1000, atms: 2000, products: 100, metricsBrands: 10 }],
+      ["M", { branches: 5000, atms: 10000, products: 500, metricsBrands: 10 }],
+      ["M×2", { branches: 10000, atms: 20000, products: 1000, metricsBrands: 20 }],
+      ...(options.quick
+        ? []
+        : ([["L", { branches: 20000, atms: 50000, products: 500, metricsBrands: 10 }]] as [
+            string,
+            Sizes,
+          ][])),
+    ];
+    const results: SetResult[] = [];
+    for (const [name, sizes] of sets) {
+      results.push(await measureSet(root, name, sizes, name === "L" ? 1 : options.runs));
+    }
+    const records = (s: Sizes) => s.branches + s.atms + s.products + 2 * s.metricsBrands;
+    out.push("### Cold builds (no cache), compression included");
+    out.push(
+      table(
+        [
+          "set",
+          "branches",
+          "ATMs",
+          "PCA",
+          "metrics brands",
+          "YAML MB",
+          "parse-only (1 thread)",
+          "cold build",
+          "ratio to parse-only",
+          "records/s",
+          "peak RSS",
+        ],
+        results.map((r) => [
+          r.name,
+          r.sizes.branches,
+          r.sizes.atms,
+          r.sizes.products,
+          r.sizes.metricsBrands,
+          r.yamlMB.toFixed(1),
+          `${(r.parseMs / 1000).toFixed(2)} s`,
+          `${(r.coldMs / 1000).toFixed(2)} s`,
+          (r.coldMs / r.parseMs).toFixed(2),
+          Math.round(records(r.sizes) / (r.coldMs / 1000)).toLocaleString("en"),
+          `${r.cold.maxRssMB.toFixed(0)} MB`,
+        ]),
+      ),
+    );
+    out.push(
+      "### Where a cold build's time goes (median run; steps overlap nothing, parse and validate share `check`)",
+    );
+    out.push(
+      table(
+        [
+          "set",
+          "read",
+          "check (parse + validate)",
+          "cross-file",
+          "assemble",
+          "encode (hash + compress)",
+          "write",
+        ],
+        results.map((r) => [
+          r.name,
+          ...["read", "check", "crossCheck", "assemble", "encode", "write"].map(
+            (k) => `${Math.round(r.cold.timings[k] ?? 0)} ms`,
+          ),
+        ]),
+      ),
+    );
+    const m = results.find((r) => r.name === "M")!;
+    const m2 = results.find((r) => r.name === "M×2")!;
+    out.push(
+      `Doubling the records (M → M×2) multiplied the cold build time by **${(m2.coldMs / m.coldMs).toFixed(2)}** (target: at most 2.2).`,
+    );
+
+    // Rebuild after editing one file, large publisher.
+    const publisher: Sizes = { branches: 3000, atms: 10000, products: 300, metricsBrands: 2 };
+    const content = join(root, "P", "content");
+    await generateContent(content, publisher);
+    const cache = join(root, "P", "cache");
+    await buildOnce(content, join(root, "P", "dist"), cache);
+    const rebuilds: BuildRun[] = [];
+    for (let i = 0; i < Math.max(5, options.runs); i++) {
+      await editOneFile(content, i);
+      rebuilds.push(await buildOnce(content, join(root, "P", "dist"), cache));
+    }
+    await buildOnce(content, join(root, "P", "cold"), "none");
+    const identical = await sameFolders(join(root, "P", "dist"), join(root, "P", "cold"));
+    const rebuildMs = median(rebuilds.map((r) => r.wallMs));
+    out.push(
+      `### Rebuild after editing one content file (3,000 branches, 10,000 ATMs, 300 PCA, 2 metrics brands; ${RECORDS_PER_FILE} records per file)`,
+    );
+    out.push(
+      table(
+        ["runs", "median", "min", "max", "output identical to a cold build"],
+        [
+          [
+            rebuilds.length,
+            `${Math.round(rebuildMs)} ms`,
+            `${Math.round(Math.min(...rebuilds.map((r) => r.wallMs)))} ms`,
+            `${Math.round(Math.max(...rebuilds.map((r) => r.wallMs)))} ms`,
+            identical ? "yes" : "**no**",
+          ],
+        ],
+      ),
+    );
+
+    // Bytes on the wire.
+    out.push("### Bytes per data set (set M), against brotli at quality 11");
+    const rows: (string | number)[][] = [];
+    for (const [dataset, b] of Object.entries(m.cold.bytes)) {
+      const path = DATASETS.find((d) => d.id === dataset)!.path;
+      const file = join(root, "M", "dist", ...path.slice(1).split("/"));
+      const identity = await readFile(`${file}.json`);
+      const q11 = brotliCompressSync(identity, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 11,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        },
+      }).length;
+      rows.push([
+        dataset,
+        b.identity.toLocaleString("en"),
+        b.gzip.toLocaleString("en"),
+        b.br.toLocaleString("en"),
+        q11.toLocaleString("en"),
+        `${((b.br / q11 - 1) * 100).toFixed(1)}%`,
+      ]);
+    }
+    out.push(
+      table(
+        ["data set", "identity", "gzip 9", "brotli (ours)", "brotli q11", "ours over q11"],
+        rows,
+      ),
+    );
+    return out.join("\n\n");
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
