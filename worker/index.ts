@@ -1,5 +1,38 @@
+/**
+ * The Worker's entry: builds the request's dependencies from env and ctx and hands over to the
+ * handler. What lives as long as the isolate (routes, counters, the flag, the log) is made here,
+ * once, at module load.
+ */
+import type { Manifest } from "../build/manifest.js";
+import manifest from "../dist/manifest.json" with { type: "json" };
+import { readConfig, type Config } from "./config.js";
+import { handle } from "./handler.js";
+import { MaintenanceFlag } from "./maintenance.js";
+import { RateLimiter } from "./ratelimit.js";
+import { buildRoutes } from "./routes.js";
+import { systemClock, throttledLog } from "./runtime.js";
+
+const routes = buildRoutes(manifest as Manifest);
+const limiter = new RateLimiter();
+const maintenance = new MaintenanceFlag();
+const log = throttledLog(systemClock);
+
+// env is the same object for every request of an isolate; parse the vars once per object.
+let configFor: { env: Env; config: Config } | undefined;
+
 export default {
-  async fetch(): Promise<Response> {
-    return new Response("placeholder");
+  fetch(request, env, ctx): Promise<Response> {
+    if (configFor?.env !== env) configFor = { env, config: readConfig(env) };
+    return handle(request, {
+      routes,
+      assets: env.ASSETS,
+      store: env.KV,
+      config: configFor.config,
+      clock: systemClock,
+      waitUntil: (promise) => ctx.waitUntil(promise),
+      log,
+      limiter,
+      maintenance,
+    });
   },
-} satisfies ExportedHandler;
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,321 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { ManifestEntry } from "../../build/manifest.js";
+import { STATUS_CODE_HEADER } from "../../worker/errors.js";
+import {
+  ALLOWED_METHODS,
+  BASE_HEADERS,
+  CACHE_CONTROL,
+  PREFLIGHT_HEADERS,
+  RATE_LIMIT_HEADER,
+  RATE_LIMIT_POLICY_HEADER,
+} from "../../worker/headers.js";
+import { TRANSIENT_RETRY_AFTER_SECONDS } from "../../worker/config.js";
+import { handle } from "../../worker/handler.js";
+import { expectError } from "./support/assertions.js";
+import { makeFixture, makeWorker, ORIGIN, type Fixture } from "./support/fixture.js";
+
+let fixture: Fixture;
+let entries: readonly ManifestEntry[];
+beforeAll(async () => {
+  fixture = await makeFixture();
+  entries = fixture.manifest.datasets;
+});
+
+const bytes = async (response: Response) => new Uint8Array(await response.arrayBuffer());
+
+describe("GET on a data path", () => {
+  it("serves each of the five data sets with the exact stored bytes and the spec's headers", async () => {
+    const worker = makeWorker(fixture);
+    for (const entry of entries) {
+      const response = await worker.fetch(entry.path);
+      expect(response.status).toBe(200);
+      expect(await bytes(response)).toEqual(fixture.files.get(entry.variants.identity.asset));
+      const h = response.headers;
+      expect(h.get("Content-Type")).toBe(entry.mediaType);
+      expect(h.get("Content-Length")).toBe(String(entry.variants.identity.length));
+      expect(h.get("ETag")).toBe(entry.variants.identity.etag);
+      expect(h.get("Last-Modified")).toBe(entry.lastModified);
+      expect(h.get("Cache-Control")).toBe(CACHE_CONTROL);
+      expect(h.get("Vary")).toBe("Accept-Encoding");
+      expect(h.get("Content-Encoding")).toBeNull();
+      expect(h.get(STATUS_CODE_HEADER)).toBeNull();
+      for (const [name, value] of Object.entries(BASE_HEADERS)) expect(h.get(name)).toBe(value);
+      expect(h.get(RATE_LIMIT_POLICY_HEADER)).not.toBeNull();
+      expect(h.get(RATE_LIMIT_HEADER)).not.toBeNull();
+    }
+  });
+
+  it.each(["br", "gzip"] as const)(
+    "sends the stored %s variant with Content-Encoding and that variant's own ETag",
+    async (coding) => {
+      const worker = makeWorker(fixture);
+      const entry = entries[0]!;
+      const variant = entry.variants[coding]!;
+      const response = await worker.fetch(entry.path, { headers: { "Accept-Encoding": coding } });
+      expect(response.headers.get("Content-Encoding")).toBe(coding);
+      expect(response.headers.get("ETag")).toBe(variant.etag);
+      expect(response.headers.get("Content-Length")).toBe(String(variant.length));
+      expect(await bytes(response)).toEqual(fixture.files.get(variant.asset));
+    },
+  );
+
+  it("negotiates on request.cf.clientAcceptEncoding rather than the front line's header", async () => {
+    const worker = makeWorker(fixture);
+    const entry = entries[0]!;
+    const request = new Request(ORIGIN + entry.path, {
+      headers: { "Accept-Encoding": "br, gzip" },
+      cf: { clientAcceptEncoding: "" },
+    } as RequestInit);
+    const response = await handle(request, worker.deps);
+    expect(response.headers.get("Content-Encoding")).toBeNull();
+    expect(response.headers.get("ETag")).toBe(entry.variants.identity.etag);
+  });
+
+  it("answers the same whatever the query string says", async () => {
+    const worker = makeWorker(fixture);
+    const entry = entries[1]!;
+    const plain = await worker.fetch(entry.path);
+    const queried = await worker.fetch(`${entry.path}?page=2&format=xml&${"x".repeat(500)}=1`);
+    expect(queried.status).toBe(200);
+    expect(await bytes(queried)).toEqual(await bytes(plain));
+    expect(queried.headers.get("ETag")).toBe(plain.headers.get("ETag"));
+  });
+
+  it("asks ASSETS for the variant's file with no conditional or encoding headers", async () => {
+    const worker = makeWorker(fixture);
+    const entry = entries[2]!;
+    await worker.fetch(entry.path, {
+      headers: {
+        "If-None-Match": `"something else"`,
+        "If-Modified-Since": "Thu, 01 Jan 1970 00:00:00 GMT",
+        "Accept-Encoding": "gzip",
+      },
+    });
+    expect(worker.assets.requests).toHaveLength(1);
+    const asked = worker.assets.requests[0]!;
+    expect(new URL(asked.url).pathname).toBe(entry.variants.gzip!.asset);
+    expect([...asked.headers.keys()]).toEqual([]);
+  });
+});
+
+describe("HEAD on a data path", () => {
+  it("has the same status and headers as GET, Content-Length included, and no body", async () => {
+    for (const acceptEncoding of ["", "br", "gzip"]) {
+      // Separate isolates so the quota fields are equal too.
+      const get = await makeWorker(fixture).fetch(entries[0]!.path, {
+        headers: { "Accept-Encoding": acceptEncoding },
+      });
+      const head = await makeWorker(fixture).fetch(entries[0]!.path, {
+        method: "HEAD",
+        headers: { "Accept-Encoding": acceptEncoding },
+      });
+      expect(head.status).toBe(get.status);
+      expect([...head.headers]).toEqual([...get.headers]);
+      expect(head.body).toBeNull();
+    }
+  });
+
+  it("is answered from the manifest without reading the asset", async () => {
+    const worker = makeWorker(fixture);
+    const response = await worker.fetch(entries[3]!.path, { method: "HEAD" });
+    expect(response.status).toBe(200);
+    expect(worker.assets.requests).toHaveLength(0);
+  });
+});
+
+describe("conditional requests", () => {
+  const cases: [string, (entry: ManifestEntry) => Record<string, string>][] = [
+    [
+      "If-None-Match lists the current strong ETag",
+      (e) => ({ "If-None-Match": e.variants.identity.etag }),
+    ],
+    [
+      "If-None-Match lists the weak form of the current ETag",
+      (e) => ({ "If-None-Match": `W/${e.variants.identity.etag}` }),
+    ],
+    [
+      "If-None-Match is a list holding the current ETag",
+      (e) => ({ "If-None-Match": `"old", ${e.variants.identity.etag}` }),
+    ],
+    ["If-None-Match is *", () => ({ "If-None-Match": "*" })],
+    ["If-Modified-Since equals Last-Modified", (e) => ({ "If-Modified-Since": e.lastModified })],
+  ];
+
+  it.each(cases)("returns 304 with validators and no body when %s", async (_name, headers) => {
+    const worker = makeWorker(fixture);
+    const entry = entries[0]!;
+    for (const method of ["GET", "HEAD"]) {
+      const response = await worker.fetch(entry.path, { method, headers: headers(entry) });
+      expect(response.status).toBe(304);
+      expect(response.body).toBeNull();
+      const h = response.headers;
+      expect(h.get("ETag")).toBe(entry.variants.identity.etag);
+      expect(h.get("Last-Modified")).toBe(entry.lastModified);
+      expect(h.get("Cache-Control")).toBe(CACHE_CONTROL);
+      expect(h.get("Vary")).toBe("Accept-Encoding");
+      for (const [name, value] of Object.entries(BASE_HEADERS)) expect(h.get(name)).toBe(value);
+      expect(h.get("Content-Type")).toBeNull();
+      expect(h.get("Content-Length")).toBeNull();
+      expect(h.get(RATE_LIMIT_HEADER)).not.toBeNull();
+    }
+    expect(worker.assets.requests).toHaveLength(0);
+  });
+
+  it("compares If-None-Match with the ETag of the variant this request would get", async () => {
+    const worker = makeWorker(fixture);
+    const entry = entries[0]!;
+    const identityTag = entry.variants.identity.etag;
+    const asBr = await worker.fetch(entry.path, {
+      headers: { "If-None-Match": identityTag, "Accept-Encoding": "br" },
+    });
+    expect(asBr.status).toBe(200);
+    expect(asBr.headers.get("ETag")).toBe(entry.variants.br!.etag);
+    const asBrAgain = await worker.fetch(entry.path, {
+      headers: { "If-None-Match": entry.variants.br!.etag, "Accept-Encoding": "br" },
+    });
+    expect(asBrAgain.status).toBe(304);
+  });
+
+  it("returns 200 when If-Modified-Since is invalid or earlier than Last-Modified", async () => {
+    const worker = makeWorker(fixture);
+    for (const value of ["not a date", "Thu, 19 Nov 2026 10:00:00 GMT"]) {
+      const response = await worker.fetch(entries[0]!.path, {
+        headers: { "If-Modified-Since": value },
+      });
+      expect(response.status).toBe(200);
+    }
+  });
+
+  it("evaluates preconditions only where the answer would be 200", async () => {
+    const worker = makeWorker(fixture);
+    const response = await worker.fetch(entries[0]!.path, {
+      method: "POST",
+      headers: { "If-None-Match": "*" },
+    });
+    await expectError(response, 405);
+  });
+});
+
+describe("paths other than the five data paths", () => {
+  it.each([
+    ["the root", "/"],
+    ["a version folder", "/std/v2.2"],
+    ["a version folder with a slash", "/std/v2.2/"],
+    ["a data path with a trailing slash", "/std/v2.2/branches/"],
+    ["a data path in upper case", "/STD/V2.2/BRANCHES"],
+    ["a data path in mixed case", "/std/v2.2/Branches"],
+    ["the dist file name", "/std/v2.2/branches.json"],
+    ["a precompressed dist file", "/std/v2.2/branches.json.br"],
+    ["the manifest", "/manifest.json"],
+    ["a doubled slash", "/std//v2.2/branches"],
+    ["a leading doubled slash", "//std/v2.2/branches"],
+    ["an encoded slash", "/std/v2.2%2Fbranches"],
+    ["an encoded dot inside a segment", "/std/v2%2E2/branches"],
+    ["encoded dot segments climbing to the manifest", "/std/v2.2/%2e%2e/%2e%2e/manifest.json"],
+    ["an encoded letter", "/std/v2.2/%62ranches"],
+    ["a path of another API version", "/std/v2.1/branches"],
+  ])("returns 404 with the error body for %s", async (_name, path) => {
+    const worker = makeWorker(fixture);
+    await expectError(await worker.fetch(path), 404);
+    expect(worker.assets.requests).toHaveLength(0);
+  });
+
+  it("returns 404 on an unknown path whatever the method", async () => {
+    const worker = makeWorker(fixture);
+    for (const method of ["POST", "DELETE", "OPTIONS", "HEAD"]) {
+      const response = await worker.fetch("/nothing/here", { method });
+      expect(response.status).toBe(404);
+    }
+  });
+
+  it("returns 400 for a path with a malformed percent-encoding", async () => {
+    const worker = makeWorker(fixture);
+    await expectError(await worker.fetch("/std/v2.2/%zz"), 400);
+  });
+});
+
+describe("methods", () => {
+  it.each(["POST", "PUT", "DELETE", "PATCH", "TRACE", "PROPFIND", "QUERY"])(
+    "returns 405 with Allow: GET, HEAD for %s on a data path",
+    async (method) => {
+      const worker = makeWorker(fixture);
+      const response = await worker.fetch(entries[0]!.path, { method });
+      await expectError(response, 405);
+      expect(response.headers.get("Allow")).toBe(ALLOWED_METHODS);
+    },
+  );
+
+  it("answers a CORS preflight for a conditional GET with 204 and the allowed methods and headers", async () => {
+    const worker = makeWorker(fixture);
+    const response = await worker.fetch(entries[0]!.path, {
+      method: "OPTIONS",
+      headers: {
+        Origin: "https://app.example",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "if-none-match",
+      },
+    });
+    expect(response.status).toBe(204);
+    expect(response.body).toBeNull();
+    for (const [name, value] of Object.entries({ ...BASE_HEADERS, ...PREFLIGHT_HEADERS })) {
+      expect(response.headers.get(name)).toBe(value);
+    }
+    expect(response.headers.get(RATE_LIMIT_HEADER)).toBeNull();
+  });
+});
+
+describe("plain http", () => {
+  it.each(["GET", "HEAD", "POST"])(
+    "redirects %s with 308 to the same path and query over https",
+    async (method) => {
+      const worker = makeWorker(fixture);
+      const response = await worker.fetch("http://opendata.example/std/v2.2/atms?x=1", { method });
+      expect(response.status).toBe(308);
+      expect(response.headers.get("Location")).toBe("https://opendata.example/std/v2.2/atms?x=1");
+      for (const [name, value] of Object.entries(BASE_HEADERS))
+        expect(response.headers.get(name)).toBe(value);
+    },
+  );
+
+  it.each(["127.0.0.1:8787", "localhost:8787", "[::1]:8787"])(
+    "serves http on the loopback host %s",
+    async (host) => {
+      const worker = makeWorker(fixture);
+      const response = await worker.fetch(`http://${host}${entries[0]!.path}`);
+      expect(response.status).toBe(200);
+    },
+  );
+});
+
+describe("failures", () => {
+  it("returns the spec's 503 with Retry-After when the assets binding throws", async () => {
+    const worker = makeWorker(fixture);
+    worker.assets.failure = "throw";
+    const response = await worker.fetch(entries[0]!.path);
+    await expectError(response, 503);
+    expect(response.headers.get("Retry-After")).toBe(String(TRANSIENT_RETRY_AFTER_SECONDS));
+  });
+
+  it.each(["missing", "wrong-length"] as const)(
+    "returns the spec's 500 when the asset is %s, as the deployment disagrees with its manifest",
+    async (failure) => {
+      const worker = makeWorker(fixture);
+      worker.assets.failure = failure;
+      await expectError(await worker.fetch(entries[0]!.path), 500);
+    },
+  );
+
+  it("returns the spec's 500, and no stack trace, on an unexpected exception", async () => {
+    const worker = makeWorker(fixture);
+    const routes = new Map(worker.deps.routes);
+    routes.get = () => {
+      throw new Error("boom at handler.ts:42");
+    };
+    const response = await handle(new Request(ORIGIN + entries[0]!.path), {
+      ...worker.deps,
+      routes,
+    });
+    await expectError(response, 500);
+    expect(worker.logs).toHaveLength(1);
+  });
+});

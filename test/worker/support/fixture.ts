@@ -1,0 +1,126 @@
+/**
+ * An in-memory build: a Manifest for the five data sets (paths and media types from
+ * build/datasets.ts) and the bytes of every variant, with real SHA-256 entity tags.
+ */
+import type { Manifest, ManifestEntry, ManifestVariant } from "../../../build/manifest.js";
+import { DATASETS } from "../../../build/datasets.js";
+import { readConfig, type Config, type Vars } from "../../../worker/config.js";
+import { handle, type Deps } from "../../../worker/handler.js";
+import { MaintenanceFlag } from "../../../worker/maintenance.js";
+import { RateLimiter } from "../../../worker/ratelimit.js";
+import { buildRoutes } from "../../../worker/routes.js";
+import { throttledLog } from "../../../worker/runtime.js";
+import { Background, ManualClock, MemoryAssets, MemoryKv } from "./fakes.js";
+
+/** Origin of test requests (https, so nothing is redirected). */
+export const ORIGIN = "https://opendata.example";
+/** meta.LastUpdated of every fixture data set. */
+export const LAST_UPDATED = "2026-11-20T10:00:00Z";
+/** A moment well inside a rate-limit window: 10 s after a minute starts. */
+export const START_MS = Date.parse("2026-11-21T12:00:10Z");
+
+export interface Fixture {
+  readonly manifest: Manifest;
+  readonly files: ReadonlyMap<string, Uint8Array>;
+}
+
+async function variant(asset: string, bytes: Uint8Array): Promise<ManifestVariant> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return { asset, etag: `"${hex}"`, length: bytes.length };
+}
+
+/** The five data sets, each with identity, br and gzip variants (the coded bytes are stand-ins). */
+export async function makeFixture(): Promise<Fixture> {
+  const files = new Map<string, Uint8Array>();
+  const datasets: ManifestEntry[] = [];
+  const encoder = new TextEncoder();
+  const ms = Date.parse(LAST_UPDATED);
+  for (const d of DATASETS) {
+    const identity = encoder.encode(
+      JSON.stringify({
+        meta: { LastUpdated: LAST_UPDATED, TotalResults: 1 },
+        data: [{ Brand: [{ BrandName: d.title }] }],
+      }),
+    );
+    const bytes = {
+      identity,
+      br: encoder.encode(`br:${d.id}`),
+      gzip: encoder.encode(`gzip bytes of ${d.id}`),
+    };
+    const assets = {
+      identity: `${d.path}.json`,
+      br: `${d.path}.json.br`,
+      gzip: `${d.path}.json.gz`,
+    };
+    for (const coding of ["identity", "br", "gzip"] as const)
+      files.set(assets[coding], bytes[coding]);
+    datasets.push({
+      dataset: d.id,
+      path: d.path,
+      mediaType: d.mediaType,
+      lastUpdated: LAST_UPDATED,
+      lastModified: new Date(ms).toUTCString(),
+      lastModifiedMs: ms,
+      totalResults: 1,
+      brands: 1,
+      variants: {
+        identity: await variant(assets.identity, bytes.identity),
+        br: await variant(assets.br, bytes.br),
+        gzip: await variant(assets.gzip, bytes.gzip),
+      },
+    });
+  }
+  return { manifest: { formatVersion: 1, datasets }, files };
+}
+
+/** A Worker's dependencies over the fixture, with handles on every stand-in. */
+export interface TestWorker {
+  readonly deps: Deps;
+  readonly clock: ManualClock;
+  readonly kv: MemoryKv;
+  readonly assets: MemoryAssets;
+  readonly background: Background;
+  readonly config: Config;
+  /** Lines the throttled log wrote. */
+  readonly logs: unknown[][];
+  /** Sends a request through the handler. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/**
+ * A fresh isolate: new counters, new flag cache, clock at START_MS. `sameKvAs` gives it the clock
+ * and KV of another isolate, as two isolates of one location share them.
+ */
+export function makeWorker(
+  fixture: Fixture,
+  options: { vars?: Vars; startMs?: number; sameKvAs?: TestWorker } = {},
+): TestWorker {
+  const clock = options.sameKvAs?.clock ?? new ManualClock(options.startMs ?? START_MS);
+  const kv = options.sameKvAs?.kv ?? new MemoryKv(clock);
+  const assets = new MemoryAssets(fixture.files);
+  const background = new Background();
+  const logs: unknown[][] = [];
+  const config = readConfig(options.vars ?? {}, () => {});
+  const deps: Deps = {
+    routes: buildRoutes(fixture.manifest),
+    assets,
+    store: kv,
+    config,
+    clock,
+    waitUntil: background.waitUntil,
+    log: throttledLog(clock, (...line) => logs.push(line)),
+    limiter: new RateLimiter(),
+    maintenance: new MaintenanceFlag(),
+  };
+  return {
+    deps,
+    clock,
+    kv,
+    assets,
+    background,
+    logs,
+    config,
+    fetch: (path, init) => handle(new Request(new URL(path, ORIGIN), init), deps),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The error bodies. Both specs, "Errors": the body is exactly {"status","title","description"},
+ * all strings, `status` holding the HTTP status code. 400, 408, 429, 500 and 503 use the spec's
+ * titles and descriptions word for word; the other statuses keep the shape with our own text.
+ */
+import { baseHeaders, ERROR_CACHE_CONTROL } from "./headers.js";
+
+export const ERRORS = {
+  400: {
+    title: "Bad request",
+    description: "You have sent a request which could not be understood.",
+  },
+  404: {
+    title: "Not found",
+    description: "There is no resource at this path.",
+  },
+  405: {
+    title: "Method not allowed",
+    description: "This resource supports only the methods GET and HEAD.",
+  },
+  408: {
+    title: "Client timeout",
+    description: "Your client has failed to submit a request, and a timeout has occurred.",
+  },
+  429: {
+    title: "Too many requests",
+    description: "You have requested this resource too often. Slow down.",
+  },
+  500: {
+    title: "Internal server error",
+    description: "An error occurred on the server. No further information is available.",
+  },
+  503: {
+    title: "Service temporarily unavailable",
+    description: "The service is temporarily unavailable.",
+  },
+} as const;
+
+export type ErrorStatus = keyof typeof ERRORS;
+
+/** Media type of error bodies; the specs define none, and they are plain JSON. */
+export const ERROR_MEDIA_TYPE = "application/json";
+
+/**
+ * Sent instead of the spec's `Status Code` header: a field name cannot contain a space
+ * (RFC 9110 section 5.1, field-name is a token), so this is the closest valid name.
+ */
+export const STATUS_CODE_HEADER = "Status-Code";
+
+/** The exact body of an error response. */
+export function errorBody(status: ErrorStatus): string {
+  return BODIES[status];
+}
+
+// Serialised once per isolate: errors are answered without building JSON per request.
+const BODIES = Object.fromEntries(
+  Object.entries(ERRORS).map(([status, { title, description }]) => [
+    status,
+    JSON.stringify({ status, title, description }),
+  ]),
+) as Record<ErrorStatus, string>;
+
+/** An error response: spec body, security and CORS headers, `Status-Code`, never cached. */
+export function errorResponse(status: ErrorStatus, headers?: Iterable<[string, string]>): Response {
+  const h = baseHeaders();
+  h.set("Content-Type", ERROR_MEDIA_TYPE);
+  h.set("Cache-Control", ERROR_CACHE_CONTROL);
+  h.set(STATUS_CODE_HEADER, String(status));
+  if (headers) for (const [name, value] of headers) h.set(name, value);
+  return new Response(BODIES[status], { status, headers: h });
+}

@@ -1,0 +1,180 @@
+/**
+ * One request, start to finish. The order of the checks is the order of precedence: transport
+ * (https), resource (404), method (405, preflight), service state (503), quota (429), then
+ * preconditions (304), which RFC 9110 section 13.2.1 evaluates only where the answer would
+ * otherwise be 200.
+ */
+import type { ContentCoding, ManifestEntry, ManifestVariant } from "../build/manifest.js";
+import { TRANSIENT_RETRY_AFTER_SECONDS, type Config } from "./config.js";
+import { clientAcceptEncoding, selectCoding } from "./encoding.js";
+import { errorResponse, type ErrorStatus } from "./errors.js";
+import { clientBucket, CLIENT_ADDRESS_HEADER } from "./client.js";
+import { isNotModified } from "./conditional.js";
+import { ALLOWED_METHODS, baseHeaders, CACHE_CONTROL, PREFLIGHT_HEADERS } from "./headers.js";
+import { httpsLocation } from "./https.js";
+import type { MaintenanceFlag } from "./maintenance.js";
+import { quotaHeaders, type RateLimiter } from "./ratelimit.js";
+import type { Route } from "./routes.js";
+import type { Platform } from "./runtime.js";
+
+/** The static-assets binding, or a stand-in for it. */
+export interface AssetFetcher {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** Everything a request is answered from; index.ts builds it from env and ctx. */
+export interface Deps extends Platform {
+  readonly routes: ReadonlyMap<string, Route>;
+  readonly assets: AssetFetcher;
+  readonly config: Config;
+  /** Isolate-lifetime state. */
+  readonly limiter: RateLimiter;
+  readonly maintenance: MaintenanceFlag;
+}
+
+/** The response to `request`. Never throws: an unexpected error is the spec's 500. */
+export async function handle(request: Request, deps: Deps): Promise<Response> {
+  try {
+    return await answer(request, deps);
+  } catch (error) {
+    deps.log("exception", "unexpected error; answered 500", error);
+    return errorResponse(500);
+  }
+}
+
+// A % that does not start a percent-encoded octet (RFC 3986 section 2.1): not a valid URI.
+const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+
+async function answer(request: Request, deps: Deps): Promise<Response> {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return errorResponse(400);
+  }
+
+  const location = httpsLocation(url);
+  if (location !== undefined) {
+    const headers = baseHeaders();
+    headers.set("Location", location);
+    return new Response(null, { status: 308, headers });
+  }
+
+  // Exact match on the path only: the query never changes the answer.
+  const route = deps.routes.get(url.pathname);
+  if (!route) return errorResponse(MALFORMED_ESCAPE.test(url.pathname) ? 400 : 404);
+
+  const method = request.method;
+  if (method === "OPTIONS") return preflight();
+  if (method !== "GET" && method !== "HEAD") {
+    return errorResponse(405, [["Allow", ALLOWED_METHODS]]);
+  }
+
+  const { config } = deps;
+  if (config.maintenance || (await deps.maintenance.isOn(deps))) {
+    return errorResponse(503, [["Retry-After", String(config.maintenanceRetryAfterSeconds)]]);
+  }
+
+  const client = clientBucket(request.headers.get(CLIENT_ADDRESS_HEADER));
+  const decision = deps.limiter.check(route.plan, client, config, deps);
+  const quota = quotaHeaders(decision);
+  if (!decision.allowed) {
+    return errorResponse(429, [...quota, ["Retry-After", String(decision.resetSeconds)]]);
+  }
+
+  const { entry } = route;
+  const coding = selectCoding(clientAcceptEncoding(request), route.codings);
+  // Each coding is its own representation with its own strong ETag (RFC 9110 section 8.8.3), so
+  // If-None-Match is compared with the tag of the variant this request would get.
+  const variant = entry.variants[coding] ?? entry.variants.identity;
+  const headers = validatorHeaders(entry, variant);
+  for (const [name, value] of quota) headers.set(name, value);
+
+  if (
+    isNotModified(
+      request.headers,
+      { etag: variant.etag, lastModifiedMs: entry.lastModifiedMs },
+      deps.clock.now(),
+    )
+  ) {
+    // RFC 9110 section 15.4.5: a 304 carries the validators and caching fields a 200 would.
+    return new Response(null, { status: 304, headers });
+  }
+
+  headers.set("Content-Type", entry.mediaType);
+  headers.set("Content-Length", String(variant.length));
+  if (coding !== "identity") headers.set("Content-Encoding", coding);
+
+  // HEAD is answered from the manifest alone: the same fields as GET (RFC 9110 section 9.3.2),
+  // with the length the GET body would have. workerd keeps a Content-Length set by the Worker on
+  // a body-less response (checked through wrangler dev and unstable_startWorker; see test/e2e).
+  if (method === "HEAD") return new Response(null, { status: 200, headers });
+
+  const asset = await readAsset(deps, url, variant, coding);
+  if (typeof asset === "number") {
+    const retry: [string, string][] =
+      asset === 503 ? [["Retry-After", String(TRANSIENT_RETRY_AFTER_SECONDS)]] : [];
+    return errorResponse(asset, [...quota, ...retry]);
+  }
+  // The stored bytes are sent exactly as they are: "manual" stops the runtime from encoding the
+  // body again to match Content-Encoding.
+  return new Response(asset.body, { status: 200, headers, encodeBody: "manual" });
+}
+
+/** The fields a 200 and a 304 share. */
+function validatorHeaders(entry: ManifestEntry, variant: ManifestVariant): Headers {
+  const headers = baseHeaders();
+  headers.set("ETag", variant.etag);
+  headers.set("Last-Modified", entry.lastModified);
+  headers.set("Cache-Control", CACHE_CONTROL);
+  // The answer depends on Accept-Encoding, so shared caches must key on it.
+  headers.set("Vary", "Accept-Encoding");
+  return headers;
+}
+
+/**
+ * OPTIONS on a data path. Answers a CORS preflight (the Fetch standard's CORS-preflight fetch),
+ * and tells any other OPTIONS request what is allowed. Not rate-limited: it reads no data.
+ */
+function preflight(): Response {
+  const headers = baseHeaders();
+  for (const [name, value] of Object.entries(PREFLIGHT_HEADERS)) headers.set(name, value);
+  headers.set("Allow", ALLOWED_METHODS);
+  return new Response(null, { status: 204, headers });
+}
+
+/**
+ * The variant's bytes from the assets binding, or the error status to answer. The request is
+ * built afresh: no conditional headers reach ASSETS (its ETags are not ours and it compares them
+ * exactly), and no Accept-Encoding either (the file is already the coding wanted).
+ */
+async function readAsset(
+  deps: Deps,
+  url: URL,
+  variant: ManifestVariant,
+  coding: ContentCoding,
+): Promise<Response | ErrorStatus> {
+  let response: Response;
+  try {
+    response = await deps.assets.fetch(new Request(`${url.origin}${variant.asset}`));
+  } catch (error) {
+    // The binding itself failed: transient by nature.
+    deps.log("assets", `assets binding failed for ${variant.asset}`, error);
+    return 503;
+  }
+  const length = response.headers.get("Content-Length");
+  if (
+    response.status !== 200 ||
+    !response.body ||
+    (length !== null && Number(length) !== variant.length)
+  ) {
+    // The deployment's files and manifest disagree: a server fault, not a passing one.
+    deps.log(
+      "assets",
+      `assets answered ${response.status} (length ${length}) for ${variant.asset} (${coding})`,
+    );
+    await response.body?.cancel();
+    return 500;
+  }
+  return response;
+}

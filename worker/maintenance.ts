@@ -1,0 +1,50 @@
+/**
+ * The maintenance switch: on when the MAINTENANCE var says so (needs a deploy), or when the KV
+ * flag says so (no deploy). The flag is read with an edge cacheTtl and remembered by the isolate
+ * for MAINTENANCE_REFRESH_MS, so it costs one KV read per isolate per refresh, not one per request.
+ */
+import {
+  MAINTENANCE_CACHE_TTL_SECONDS,
+  MAINTENANCE_KEY,
+  MAINTENANCE_REFRESH_MS,
+  isSwitchedOn,
+} from "./config.js";
+import { withTimeout, type Platform } from "./runtime.js";
+
+/** The KV flag as one isolate knows it; create one per isolate. */
+export class MaintenanceFlag {
+  private on = false;
+  private known = false;
+  private readAt = -Infinity;
+  private reading: Promise<void> | undefined;
+
+  /**
+   * Whether the KV flag is on. Only an isolate's first requests wait for KV (at most the KV
+   * timeout); after that a stale value is answered while a fresh one is read in the background.
+   */
+  async isOn(ctx: Platform): Promise<boolean> {
+    if (ctx.clock.now() - this.readAt >= MAINTENANCE_REFRESH_MS) {
+      this.reading ??= this.read(ctx);
+      if (this.known) ctx.waitUntil(this.reading);
+      else await this.reading;
+    }
+    return this.on;
+  }
+
+  private async read(ctx: Platform): Promise<void> {
+    try {
+      const value = await withTimeout(
+        ctx.store.get(MAINTENANCE_KEY, { cacheTtl: MAINTENANCE_CACHE_TTL_SECONDS }),
+        ctx.clock,
+      );
+      this.on = isSwitchedOn(value);
+    } catch (error) {
+      // Fail open: keep serving with the last value known (off if none was ever read).
+      ctx.log("kv", "maintenance flag not read; keeping the last value", error);
+    } finally {
+      this.known = true;
+      this.readAt = ctx.clock.now();
+      this.reading = undefined;
+    }
+  }
+}

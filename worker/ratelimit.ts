@@ -1,0 +1,137 @@
+/**
+ * Per-client rate limiting in fixed windows, counted in the isolate and shared through KV.
+ *
+ * The decision never waits for KV: each isolate counts in memory and decides at once. It shares a
+ * client's count only when that could change a decision: once the requests it has counted and not
+ * yet shared reach a fraction (SHARE_FRACTION) of the quota it believes is left. Sharing runs in
+ * the background (ctx.waitUntil): read the window's counter from KV, which also tells this isolate
+ * what other isolates counted, add what it holds back, write the sum. It repeats while a share is
+ * due, at most once per `syncIntervalMs` per counter (KV takes one write per key per second). A KV
+ * failure only stops the sharing (fail open); the local count still limits.
+ */
+import {
+  COUNTER_KEY_PREFIX,
+  COUNTER_TTL_SECONDS,
+  MAX_TRACKED_COUNTERS,
+  RATE_LIMIT_WINDOW_SECONDS,
+  SHARE_FRACTION,
+  type Config,
+  type PlanId,
+} from "./config.js";
+import { RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER } from "./headers.js";
+import { withTimeout, type Platform } from "./runtime.js";
+
+const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
+
+/** The outcome for one request. */
+export interface LimitDecision {
+  readonly allowed: boolean;
+  readonly plan: PlanId;
+  readonly limit: number;
+  /** Requests left in this window after this one. */
+  readonly remaining: number;
+  /** Whole seconds until the window ends (at least 1). */
+  readonly resetSeconds: number;
+}
+
+interface Counter {
+  readonly key: string;
+  readonly limit: number;
+  /** The window's total as last read from or written to KV (includes what this isolate wrote). */
+  remote: number;
+  /** Counted here and not yet written. */
+  unshared: number;
+  lastSyncAt: number;
+  syncing: boolean;
+}
+
+/**
+ * Whether an isolate should share now: it holds back at least SHARE_FRACTION of what it believes
+ * is left. Other isolates then never miss more than that fraction of the remaining quota per
+ * isolate, and a client far below its limit costs no KV operations at all.
+ */
+function shareDue(c: Counter): boolean {
+  return c.unshared > 0 && c.unshared >= (c.limit - c.remote) * SHARE_FRACTION;
+}
+
+/** Counters of one isolate; create one per isolate and keep it for its lifetime. */
+export class RateLimiter {
+  private window = Number.NaN;
+  private counters = new Map<string, Counter>();
+
+  constructor(private readonly maxCounters = MAX_TRACKED_COUNTERS) {}
+
+  /** Counts the request of `client` under `plan` if it is within the limit, and says whether it is. */
+  check(plan: PlanId, client: string, config: Config, platform: Platform): LimitDecision {
+    const limit = config.limits[plan];
+    const now = platform.clock.now();
+    const window = Math.floor(now / WINDOW_MS);
+    if (window !== this.window) {
+      // Keys name their window, so nothing of an earlier window is needed any more (a sync still
+      // running keeps its own counter).
+      this.window = window;
+      this.counters = new Map();
+    }
+    const resetSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
+    const counter = this.counter(`${COUNTER_KEY_PREFIX}${plan}:${window}:${client}`, limit);
+    const used = counter.remote + counter.unshared;
+    // A refused request is not counted: it changes nothing until the window ends.
+    if (used >= limit) return { allowed: false, plan, limit, remaining: 0, resetSeconds };
+    counter.unshared += 1;
+    if (!counter.syncing && shareDue(counter)) {
+      counter.syncing = true;
+      platform.waitUntil(this.sync(counter, config.syncIntervalMs, platform));
+    }
+    return { allowed: true, plan, limit, remaining: limit - used - 1, resetSeconds };
+  }
+
+  private counter(key: string, limit: number): Counter {
+    let counter = this.counters.get(key);
+    if (!counter) {
+      // Bounded memory under many addresses: forget the client seen first (Map keeps order).
+      if (this.counters.size >= this.maxCounters) {
+        this.counters.delete(this.counters.keys().next().value as string);
+      }
+      counter = { key, limit, remote: 0, unshared: 0, lastSyncAt: -Infinity, syncing: false };
+      this.counters.set(key, counter);
+    }
+    return counter;
+  }
+
+  /** Read, add, write while a share is due; never faster than `intervalMs` per counter. */
+  private async sync(counter: Counter, intervalMs: number, platform: Platform): Promise<void> {
+    const { clock, store } = platform;
+    try {
+      while (shareDue(counter)) {
+        const wait = counter.lastSyncAt + intervalMs - clock.now();
+        if (wait > 0) await clock.sleep(wait);
+        counter.lastSyncAt = clock.now();
+        // No cacheTtl: an edge-cached value would hide what other isolates wrote since.
+        const stored = Number(await withTimeout(store.get(counter.key), clock)) || 0;
+        counter.remote = Math.max(counter.remote, stored);
+        const adding = counter.unshared;
+        const total = counter.remote + adding;
+        const options = { expirationTtl: COUNTER_TTL_SECONDS };
+        await withTimeout(store.put(counter.key, String(total), options), clock);
+        counter.remote = total;
+        counter.unshared -= adding;
+      }
+    } catch (error) {
+      platform.log("kv", "rate-limit counter not shared; counting in this isolate only", error);
+    } finally {
+      counter.syncing = false;
+    }
+  }
+}
+
+/**
+ * The quota fields of draft-ietf-httpapi-ratelimit-headers-10: the policy (quota per window, named
+ * by plan) and the state (remaining, seconds to reset).
+ */
+export function quotaHeaders(decision: LimitDecision): [string, string][] {
+  const name = `"${decision.plan}"`;
+  return [
+    [RATE_LIMIT_POLICY_HEADER, `${name};q=${decision.limit};w=${RATE_LIMIT_WINDOW_SECONDS}`],
+    [RATE_LIMIT_HEADER, `${name};r=${decision.remaining};t=${decision.resetSeconds}`],
+  ];
+}

@@ -1,0 +1,67 @@
+/**
+ * What the Worker needs from its platform besides the request: a clock, a key-value store and a
+ * log. Passed in, so tests drive time and failures (KV simulators ignore fake timers).
+ */
+import { KV_TIMEOUT_MS, LOG_INTERVAL_MS } from "./config.js";
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/** The part of a KV namespace the Worker uses. */
+export interface KvStore {
+  get(key: string, options?: { cacheTtl?: number }): Promise<string | null>;
+  put(key: string, value: string, options: { expirationTtl: number }): Promise<void>;
+}
+
+/** Reports a problem under a topic; callers may be throttled. */
+export type Log = (topic: string, message: string, error?: unknown) => void;
+
+/** The platform services one request can use. */
+export interface Platform {
+  readonly store: KvStore;
+  readonly clock: Clock;
+  /** Work that may finish after the response (ctx.waitUntil). */
+  readonly waitUntil: (promise: Promise<unknown>) => void;
+  readonly log: Log;
+}
+
+/** The platform's clock. */
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Raised by withTimeout. */
+export class TimeoutError extends Error {
+  constructor(ms: number) {
+    super(`no answer within ${ms} ms`);
+    this.name = "TimeoutError";
+  }
+}
+
+/** `promise`, or a TimeoutError once `ms` have passed on `clock` without an answer. */
+export function withTimeout<T>(promise: Promise<T>, clock: Clock, ms = KV_TIMEOUT_MS): Promise<T> {
+  const timeout = clock.sleep(ms).then(() => Promise.reject(new TimeoutError(ms)));
+  return Promise.race([promise, timeout]);
+}
+
+/**
+ * A Log that writes each topic at most once per `intervalMs`, so a failing dependency costs one
+ * line a minute per isolate rather than one per request.
+ */
+export function throttledLog(
+  clock: Clock,
+  write: (...data: unknown[]) => void = console.error,
+  intervalMs = LOG_INTERVAL_MS,
+): Log {
+  const lastWritten = new Map<string, number>();
+  return (topic, message, error) => {
+    const now = clock.now();
+    if (now - (lastWritten.get(topic) ?? -Infinity) < intervalMs) return;
+    lastWritten.set(topic, now);
+    write(`[${topic}] ${message}`, ...(error === undefined ? [] : [error]));
+  };
+}
