@@ -1,0 +1,210 @@
+/**
+ * End to end: the build's dist/ (npm test builds it first) served by the real Worker in workerd,
+ * started with wrangler's unstable_startWorker (inspector off, in-memory KV), and fetched over
+ * loopback. This is the only test that goes through Workers Static Assets.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Manifest, ManifestEntry } from "../../build/manifest.js";
+import { PROJECT_ROOT, DIST_DIR } from "../../build/paths.js";
+import { readConfig } from "../../worker/config.js";
+import { errorBody, STATUS_CODE_HEADER } from "../../worker/errors.js";
+import {
+  ALLOWED_METHODS,
+  BASE_HEADERS,
+  CACHE_CONTROL,
+  PREFLIGHT_HEADERS,
+} from "../../worker/headers.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import { request, stableHeaders, type RawResponse } from "./http.js";
+
+// The same settings as scripts/wrangler.mjs: no metrics, no fetch of the cf object.
+process.env.WRANGLER_SEND_METRICS ??= "false";
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+process.env.WRANGLER_HIDE_BANNER ??= "true";
+
+let worker: { url: Promise<URL>; dispose(): Promise<void> };
+let base: URL;
+let manifest: Manifest;
+
+beforeAll(async () => {
+  if (!existsSync(join(DIST_DIR, "manifest.json"))) {
+    await promisify(execFile)("npm", ["run", "-s", "build"], { cwd: PROJECT_ROOT });
+  }
+  manifest = JSON.parse(readFileSync(join(DIST_DIR, "manifest.json"), "utf8")) as Manifest;
+  const { unstable_startWorker } = await import("wrangler");
+  worker = await unstable_startWorker({
+    config: join(PROJECT_ROOT, "wrangler.toml"),
+    dev: {
+      inspector: false,
+      persist: false,
+      watch: false,
+      logLevel: "none",
+      server: { hostname: "127.0.0.1", port: 0 },
+    },
+  });
+  base = await worker.url;
+}, 60_000);
+
+afterAll(async () => {
+  await worker?.dispose();
+});
+
+const file = (variantAsset: string) => readFileSync(join(DIST_DIR, variantAsset));
+const get = (
+  path: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<RawResponse> => request(new URL(path, base), { method, headers });
+
+/** Each request from its own address, so the quota never interferes with what is tested. */
+let nextAddress = 0;
+const fresh = (headers: Record<string, string> = {}) => ({
+  ...headers,
+  [CLIENT_ADDRESS_HEADER]: `198.18.${nextAddress >> 8}.${nextAddress++ & 255}`,
+});
+
+describe("every endpoint over loopback", () => {
+  it("serves all five data sets", () => {
+    expect(manifest.datasets).toHaveLength(5);
+  });
+
+  it("sends each data set's exact identity bytes with the spec's headers", async () => {
+    for (const entry of manifest.datasets) {
+      const response = await get(entry.path, fresh());
+      expect(response.status).toBe(200);
+      expect(response.body.equals(file(entry.variants.identity.asset))).toBe(true);
+      const h = response.headers;
+      expect(h["content-type"]).toBe(entry.mediaType);
+      expect(h["content-length"]).toBe(String(entry.variants.identity.length));
+      expect(h["etag"]).toBe(entry.variants.identity.etag);
+      expect(h["last-modified"]).toBe(entry.lastModified);
+      expect(h["cache-control"]).toBe(CACHE_CONTROL);
+      expect(h["content-encoding"]).toBeUndefined();
+      for (const [name, value] of Object.entries(BASE_HEADERS))
+        expect(h[name.toLowerCase()]).toBe(value);
+    }
+  });
+
+  it.each(["br", "gzip"] as const)(
+    "sends the precompressed %s file byte for byte",
+    async (coding) => {
+      for (const entry of manifest.datasets) {
+        const variant = entry.variants[coding]!;
+        const response = await get(entry.path, fresh({ "Accept-Encoding": coding }));
+        expect(response.headers["content-encoding"]).toBe(coding);
+        expect(response.headers["etag"]).toBe(variant.etag);
+        expect(response.headers["content-length"]).toBe(String(variant.length));
+        expect(response.body.equals(file(variant.asset))).toBe(true);
+      }
+    },
+  );
+
+  it("answers HEAD with GET's status and headers, Content-Length included, and no body", async () => {
+    for (const entry of manifest.datasets) {
+      for (const acceptEncoding of ["identity", "br"]) {
+        const address = fresh()[CLIENT_ADDRESS_HEADER];
+        const headers = { "Accept-Encoding": acceptEncoding, [CLIENT_ADDRESS_HEADER]: address };
+        const head = await get(entry.path, headers, "HEAD");
+        // A second address with the same count, so the quota fields match too.
+        const getResponse = await get(entry.path, fresh({ "Accept-Encoding": acceptEncoding }));
+        expect(head.status).toBe(200);
+        expect(head.body.length).toBe(0);
+        expect(stableHeaders(head.headers)).toEqual(stableHeaders(getResponse.headers));
+      }
+    }
+  });
+
+  describe("conditional requests", () => {
+    const conditions: [string, (e: ManifestEntry) => Record<string, string>][] = [
+      ["the strong ETag", (e) => ({ "If-None-Match": e.variants.identity.etag })],
+      ["the weak form of the ETag", (e) => ({ "If-None-Match": `W/${e.variants.identity.etag}` })],
+      [
+        "If-Modified-Since equal to Last-Modified",
+        (e) => ({ "If-Modified-Since": e.lastModified }),
+      ],
+    ];
+    it.each(conditions)(
+      "answers 304 with the ETag and no body for %s",
+      async (_name, condition) => {
+        for (const entry of manifest.datasets) {
+          const response = await get(entry.path, fresh(condition(entry)));
+          expect(response.status).toBe(304);
+          expect(response.body.length).toBe(0);
+          expect(response.headers["etag"]).toBe(entry.variants.identity.etag);
+          expect(response.headers["last-modified"]).toBe(entry.lastModified);
+          expect(response.headers["content-type"]).toBeUndefined();
+        }
+      },
+    );
+  });
+
+  describe("errors", () => {
+    it.each([
+      "/",
+      "/manifest.json",
+      "/std/v2.2/branches.json",
+      "/std/v2.2/branches/",
+      "/STD/V2.2/BRANCHES",
+      "/std//v2.2/branches",
+    ])("answers %s with 404 and the error body", async (path) => {
+      const response = await get(path, fresh());
+      expect(response.status).toBe(404);
+      expect(response.body.toString()).toBe(errorBody(404));
+      expect(response.headers[STATUS_CODE_HEADER.toLowerCase()]).toBe("404");
+    });
+
+    it("answers POST on a data path with 405 and Allow", async () => {
+      const response = await get(manifest.datasets[0]!.path, fresh(), "POST");
+      expect(response.status).toBe(405);
+      expect(response.headers["allow"]).toBe(ALLOWED_METHODS);
+      expect(response.body.toString()).toBe(errorBody(405));
+    });
+
+    it("answers HEAD on an unknown path with 404 and no body", async () => {
+      const response = await get("/nothing", fresh(), "HEAD");
+      expect(response.status).toBe(404);
+      expect(response.body.length).toBe(0);
+    });
+
+    it("answers a malformed percent-encoding with 400", async () => {
+      const response = await get("/std/v2.2/%zz", fresh());
+      expect(response.status).toBe(400);
+      expect(response.body.toString()).toBe(errorBody(400));
+    });
+  });
+
+  it("answers a CORS preflight with 204", async () => {
+    const response = await get(
+      manifest.datasets[0]!.path,
+      fresh({ Origin: "https://app.example", "Access-Control-Request-Method": "GET" }),
+      "OPTIONS",
+    );
+    expect(response.status).toBe(204);
+    for (const [name, value] of Object.entries(PREFLIGHT_HEADERS))
+      expect(response.headers[name.toLowerCase()]).toBe(value);
+  });
+
+  it("gives one CF-Connecting-IP its quota, then 429 with Retry-After, while another address is served", async () => {
+    const path = manifest.datasets.find((d) => d.path.includes("reg-service-metrics"))!.path;
+    const limit = readConfig({}).limits["service-metrics"];
+    // A fixed window must not end in the middle of the loop.
+    const msLeft = 60_000 - (Date.now() % 60_000);
+    if (msLeft < 10_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
+    const client = { [CLIENT_ADDRESS_HEADER]: "192.0.2.77" };
+    const statuses: number[] = [];
+    let last: RawResponse | undefined;
+    for (let i = 0; i < limit + 5; i++) {
+      last = await get(path, client, i % 2 ? "HEAD" : "GET");
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([...Array<number>(limit).fill(200), ...Array<number>(5).fill(429)]);
+    const retryAfter = Number(last!.headers["retry-after"]);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect((await get(path, { [CLIENT_ADDRESS_HEADER]: "192.0.2.78" })).status).toBe(200);
+  }, 30_000);
+});
