@@ -1,0 +1,187 @@
+/**
+ * Builds the content of one git revision without writing anything: the revision's content folder
+ * is extracted with `git archive` into a temporary folder and run through the same build as
+ * `npm run validate`. Used by the change summary (`npm run diff`) and by the publication guard's
+ * `--baseline-ref`.
+ */
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, dirname, join, relative, sep } from "node:path";
+import { promisify } from "node:util";
+import type { DatasetId } from "../datasets.js";
+import type { Diagnostic } from "../diagnostics.js";
+import type { Manifest } from "../manifest.js";
+import { runBuild } from "../pipeline.js";
+
+const run = promisify(execFile);
+
+/** A response body as published: `{ meta, data: [{ Brand: [...] }] }`. */
+export interface PublishedBody {
+  readonly meta: Record<string, unknown>;
+  readonly data: readonly { readonly Brand: readonly Record<string, unknown>[] }[];
+}
+
+export interface BuiltRevision {
+  /** What the reader calls it: the ref as given (or "work tree"), with the short commit id. */
+  readonly label: string;
+  /** Full commit id; undefined for the work tree. */
+  readonly commit: string | undefined;
+  /** False when the revision has no content folder at all (nothing was published from it). */
+  readonly hasContent: boolean;
+  /** Problems that stopped its build; empty when it built. */
+  readonly problems: readonly Diagnostic[];
+  /** The manifest it would publish; undefined when it has no content or did not build. */
+  readonly manifest: Manifest | undefined;
+  /** The published bodies by data set; empty when it has no content or did not build. */
+  readonly bodies: ReadonlyMap<DatasetId, PublishedBody>;
+}
+
+/** A git problem worth a one-line message (unknown revision, not a repository, …). */
+export class RevisionError extends Error {}
+
+/** The work tree's own content folder, built as it is on disk (edits and untracked files too). */
+export async function buildWorkTree(contentDir: string, cwd: string): Promise<BuiltRevision> {
+  return build("work tree", undefined, contentDir, cwd, {});
+}
+
+/**
+ * The content folder as committed at `ref`. `contentDir` is the work tree's content folder: its
+ * place in the repository says which folder to take from the revision.
+ */
+export async function buildRevision(
+  contentDir: string,
+  ref: string,
+  cwd: string,
+): Promise<BuiltRevision> {
+  const repo = await repositoryOf(contentDir);
+  const commit = await resolveCommit(repo.top, ref);
+  const short = commit.slice(0, 7);
+  const label = commit.startsWith(ref.toLowerCase()) ? short : `${ref} (${short})`;
+  if (!(await pathExists(repo.top, commit, repo.prefix))) {
+    return {
+      label,
+      commit,
+      hasContent: false,
+      problems: [],
+      manifest: undefined,
+      bodies: new Map(),
+    };
+  }
+  const time = (await git(repo.top, ["show", "-s", "--format=%ct", commit])).trim();
+  const temp = await mkdtemp(join(tmpdir(), "opendata-edge-revision-"));
+  try {
+    // Laid out as in the repository, so problems are reported at the paths the editor knows.
+    const extracted = join(temp, ...repo.prefix.split("/"));
+    await mkdir(extracted, { recursive: true });
+    await extract(repo.top, `${commit}:${repo.prefix}`, extracted);
+    const displayFrom = join(temp, relative(repo.top, await realpath(cwd)));
+    // Outside a git work tree the build dates data sets by SOURCE_DATE_EPOCH: the commit's time.
+    // The build cache is keyed by the printed path (content/…) and the text, so the files a
+    // revision shares with the work tree are not parsed again.
+    return await build(label, commit, extracted, displayFrom, { SOURCE_DATE_EPOCH: time });
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+async function build(
+  label: string,
+  commit: string | undefined,
+  contentDir: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<BuiltRevision> {
+  const result = await runBuild({ contentDir, cwd, write: false, env });
+  const bodies = new Map<DatasetId, PublishedBody>();
+  for (const { dataset, encoded } of result.ok ? result.datasets : []) {
+    bodies.set(dataset.id, JSON.parse(encoded.identity.bytes.toString("utf8")) as PublishedBody);
+  }
+  return {
+    label,
+    commit,
+    hasContent: true,
+    problems: result.diagnostics,
+    manifest: result.ok ? result.manifest : undefined,
+    bodies,
+  };
+}
+
+interface Repository {
+  /** The work tree's top folder. */
+  readonly top: string;
+  /** The content folder's path inside the repository, `/`-separated, no trailing slash. */
+  readonly prefix: string;
+}
+
+async function repositoryOf(contentDir: string): Promise<Repository> {
+  // Real paths on both sides: git reports the top folder with symbolic links resolved.
+  const from = await realpath(dirname(contentDir));
+  const content = join(from, basename(contentDir));
+  let top: string;
+  try {
+    top = (await git(from, ["rev-parse", "--show-toplevel"])).trim();
+  } catch {
+    throw new RevisionError(`${from} is not inside a git repository, so it has no revisions`);
+  }
+  const prefix = relative(top, content).split(sep).join("/");
+  if (prefix === "" || prefix.startsWith("..")) {
+    throw new RevisionError(`the content folder ${contentDir} is not inside the repository ${top}`);
+  }
+  return { top, prefix };
+}
+
+async function resolveCommit(top: string, ref: string): Promise<string> {
+  if (ref.startsWith("-")) throw new RevisionError(`"${ref}" is not a revision`);
+  try {
+    return (await git(top, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])).trim();
+  } catch {
+    throw new RevisionError(
+      `"${ref}" is not a commit in this repository (in CI, check out with full history: fetch-depth: 0)`,
+    );
+  }
+}
+
+async function pathExists(top: string, commit: string, path: string): Promise<boolean> {
+  try {
+    await git(top, ["cat-file", "-e", `${commit}:${path}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  const { stdout } = await run("git", args, { cwd, maxBuffer: 64 * 1024 * 1024 });
+  return stdout;
+}
+
+/** `git archive <tree> | tar -x -C <into>`, without a shell. */
+function extract(top: string, tree: string, into: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const archive = spawn("git", ["archive", "--format=tar", tree], {
+      cwd: top,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const untar = spawn("tar", ["-x", "-f", "-", "-C", into], {
+      stdio: ["pipe", "ignore", "pipe"],
+    });
+    let errors = "";
+    archive.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+    untar.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+    archive.stdout.pipe(untar.stdin);
+    let pending = 2;
+    let failed = false;
+    const done = (name: string) => (code: number | null) => {
+      if (code !== 0 && !failed) {
+        failed = true;
+        reject(new RevisionError(`${name} of ${tree} failed: ${errors.trim() || `exit ${code}`}`));
+      }
+      if (--pending === 0 && !failed) resolve();
+    };
+    archive.on("error", reject);
+    untar.on("error", reject);
+    archive.on("close", done("git archive"));
+    untar.on("close", done("tar"));
+  });
+}

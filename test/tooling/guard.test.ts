@@ -1,0 +1,239 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DATASETS } from "../../build/datasets.js";
+import { buildRevision } from "../../build/diff/revision.js";
+import {
+  ALLOW_SHRINK_ENV,
+  ALLOW_SHRINK_FLAG,
+  allowShrinkFromEnv,
+  DEFAULT_MAX_SHRINK,
+  findShrinks,
+  guardPublication,
+  GuardUsageError,
+  loadBaseline,
+  MAX_SHRINK_FLAG,
+  parseMaxShrink,
+} from "../../build/guard.js";
+import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../build/manifest.js";
+import { runBuild } from "../../build/pipeline.js";
+import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
+import { commitAll } from "./support.js";
+
+/** A manifest with the given TotalResults per data set (other fields do not matter here). */
+function manifest(totals: Partial<Record<string, number>>): Manifest {
+  return {
+    formatVersion: 1,
+    datasets: DATASETS.map(
+      (d) => ({ dataset: d.id, totalResults: totals[d.id] ?? 10 }) as unknown as ManifestEntry,
+    ),
+  };
+}
+
+const defaults = {
+  maxShrink: DEFAULT_MAX_SHRINK,
+  allowShrink: false,
+  baseline: "dist/manifest.json",
+};
+
+describe("the publication guard", () => {
+  it("refuses a data set that loses more than 20% of its records, naming the override", () => {
+    const problems = guardPublication(manifest({ atms: 1200 }), manifest({ atms: 62 }), defaults);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ file: "content/atms", line: 1, column: 1, rule: "guard" });
+    expect(problems[0]!.message).toBe(
+      "ATMs would shrink from 1200 to 62 records (94.8% fewer), more than the 20% allowed, against dist/manifest.json. " +
+        `If this is intended, build again with --${ALLOW_SHRINK_FLAG} or ${ALLOW_SHRINK_ENV}=1 (the limit is set with --${MAX_SHRINK_FLAG}, default 20%).`,
+    );
+  });
+
+  it("stops an accidental 50% shrink", () => {
+    const problems = guardPublication(
+      manifest({ branches: 40 }),
+      manifest({ branches: 20 }),
+      defaults,
+    );
+    expect(problems.map((p) => p.file)).toEqual(["content/branches"]);
+  });
+
+  it("lets through a shrink of exactly the allowed share, and growth", () => {
+    const next = manifest({ branches: 8, atms: 500 });
+    expect(guardPublication(manifest({ branches: 10, atms: 100 }), next, defaults)).toEqual([]);
+  });
+
+  it("refuses a data set that becomes empty, whatever the share allowed", () => {
+    const problems = guardPublication(
+      manifest({ "service-metrics-pca": 3 }),
+      manifest({ "service-metrics-pca": 0 }),
+      {
+        ...defaults,
+        maxShrink: 1,
+      },
+    );
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toMatch(
+      /^Service metrics \(PCA\) would be published empty: 0 records, where dist\/manifest\.json has 3\. If this is intended/,
+    );
+  });
+
+  it("publishes anyway when the override is given", () => {
+    const previous = manifest({ atms: 1200, branches: 5 });
+    const next = manifest({ atms: 62, branches: 0 });
+    expect(guardPublication(previous, next, { ...defaults, allowShrink: true })).toEqual([]);
+    // The shrinks are still known, so the CLI can say what it let through.
+    expect(findShrinks(previous, next, DEFAULT_MAX_SHRINK).map((s) => s.dataset)).toEqual([
+      "branches",
+      "atms",
+    ]);
+  });
+
+  it("has nothing to compare on a first publication, or for a data set new or empty before", () => {
+    expect(guardPublication(undefined, manifest({ atms: 0 }), defaults)).toEqual([]);
+    const previous: Manifest = {
+      formatVersion: 1,
+      datasets: manifest({ atms: 0 }).datasets.slice(0, 2),
+    };
+    expect(
+      guardPublication(previous, manifest({ atms: 0, "service-metrics-bca": 0 }), defaults),
+    ).toEqual([]);
+  });
+
+  it("uses the share given, as a fraction or a percentage", () => {
+    expect(parseMaxShrink("0.5")).toBe(0.5);
+    expect(parseMaxShrink("35%")).toBe(0.35);
+    expect(() => parseMaxShrink("1.5")).toThrow(GuardUsageError);
+    expect(() => parseMaxShrink("lots")).toThrow(/--max-shrink must be a share from 0 to 1/);
+    const problems = guardPublication(manifest({ atms: 100 }), manifest({ atms: 60 }), {
+      ...defaults,
+      maxShrink: parseMaxShrink("0.5"),
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("reads the override from the environment, and rejects a value it cannot read", () => {
+    expect(allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "1" })).toBe(true);
+    expect(allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "true" })).toBe(true);
+    expect(allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "0" })).toBe(false);
+    expect(allowShrinkFromEnv({})).toBe(false);
+    expect(() => allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "maybe" })).toThrow(GuardUsageError);
+  });
+});
+
+describe("the last published manifest", () => {
+  let fixture: Fixture;
+  afterEach(async () => fixture?.cleanup());
+
+  it("is by default the manifest.json in the output folder being replaced", async () => {
+    fixture = await sampleFixture();
+    const built = await runBuild({
+      contentDir: fixture.content,
+      outDir: fixture.out,
+      cwd: fixture.root,
+      cacheDir: false,
+    });
+    expect(built.ok).toBe(true);
+    const baseline = await loadBaseline(
+      { outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+      buildRevision,
+    );
+    expect(baseline.name).toBe("dist/manifest.json");
+    expect(baseline.manifest).toEqual(built.manifest);
+  });
+
+  it("is nothing on a first build, when there is no output folder yet", async () => {
+    fixture = await sampleFixture();
+    const baseline = await loadBaseline(
+      { outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+      buildRevision,
+    );
+    expect(baseline).toEqual({ manifest: undefined, name: "dist/manifest.json (none yet)" });
+  });
+
+  it("can be a manifest file given explicitly, which must be a build manifest", async () => {
+    fixture = await sampleFixture();
+    const file = join(fixture.root, "deployed.json");
+    await writeFile(file, JSON.stringify(manifest({ atms: 3 })));
+    const baseline = await loadBaseline(
+      { manifestFile: file, outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+      buildRevision,
+    );
+    expect(baseline.name).toBe("deployed.json");
+    expect(baseline.manifest?.datasets.find((d) => d.dataset === "atms")?.totalResults).toBe(3);
+    await writeFile(file, '{"data": []}');
+    await expect(
+      loadBaseline(
+        { manifestFile: file, outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+        buildRevision,
+      ),
+    ).rejects.toThrow(/deployed\.json is not a build manifest/);
+  });
+
+  it("can be a git revision, whose content is built to compare with", async () => {
+    fixture = await sampleFixture({
+      "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1", "Z2", "Z3", "Z4"]),
+    });
+    const deployed = await commitAll(fixture.root, "deployed");
+    await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
+    const baseline = await loadBaseline(
+      { ref: deployed, outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+      buildRevision,
+    );
+    expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
+    const now = await runBuild({
+      contentDir: fixture.content,
+      cwd: fixture.root,
+      write: false,
+      cacheDir: false,
+    });
+    const shrinks = findShrinks(baseline.manifest, now.manifest!, DEFAULT_MAX_SHRINK);
+    const before = baseline.manifest!.datasets.find((d) => d.dataset === "branches")!.totalResults;
+    expect(shrinks).toMatchObject([{ dataset: "branches", before, after: before - 3 }]);
+  });
+});
+
+describe("the guard in the build", () => {
+  let fixture: Fixture;
+  afterEach(async () => fixture?.cleanup());
+
+  it("leaves the published output untouched when it refuses", async () => {
+    fixture = await sampleFixture({
+      "branches/zed-bank.yaml": branchBrand("Zed Bank", [
+        "Z1",
+        "Z2",
+        "Z3",
+        "Z4",
+        "Z5",
+        "Z6",
+        "Z7",
+        "Z8",
+      ]),
+    });
+    const first = await runBuild({
+      contentDir: fixture.content,
+      outDir: fixture.out,
+      cwd: fixture.root,
+      cacheDir: false,
+    });
+    const before = await snapshotFolder(fixture.out);
+    await fixture.put({ "branches/zed-bank.yaml": null });
+    const guard = async (next: Manifest) => {
+      const baseline = await loadBaseline(
+        { outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+        buildRevision,
+      );
+      return guardPublication(baseline.manifest, next, { ...defaults, baseline: baseline.name });
+    };
+    const second = await runBuild({
+      contentDir: fixture.content,
+      outDir: fixture.out,
+      cwd: fixture.root,
+      cacheDir: false,
+      beforeWrite: guard,
+    });
+    expect(first.ok).toBe(true);
+    expect(second.ok).toBe(false);
+    expect(second.diagnostics.map((d) => d.file)).toEqual(["content/branches"]);
+    expect(await snapshotFolder(fixture.out)).toEqual(before);
+    expect((await snapshotFolder(fixture.out)).has(MANIFEST_FILE)).toBe(true);
+  });
+});

@@ -1,0 +1,103 @@
+/** Helpers for tooling tests: the compiled CLIs, and temporary git repositories of content. */
+import { execFile } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { PROJECT_ROOT } from "../../build/paths.js";
+
+const run = promisify(execFile);
+
+export const BUILD_CLI = join(PROJECT_ROOT, ".out/build/cli.js");
+export const DIFF_CLI = join(PROJECT_ROOT, ".out/build/diff/cli.js");
+
+/**
+ * Compiles build/ into .out/ unless every compiled file is newer than its source, so the tests
+ * run the current code whether or not `npm test` compiled it just before.
+ */
+export async function ensureCompiled(): Promise<void> {
+  if (await compiledIsCurrent()) return;
+  const tsc = join(PROJECT_ROOT, "node_modules/.bin/tsc");
+  // A type error elsewhere still emits JavaScript; what matters is that the CLIs are current.
+  await run(tsc, ["-p", "build"], { cwd: PROJECT_ROOT }).catch(() => undefined);
+  if (!(await compiledIsCurrent()))
+    throw new Error("`tsc -p build` did not bring .out/ up to date");
+}
+
+async function compiledIsCurrent(): Promise<boolean> {
+  const sources = await readdir(join(PROJECT_ROOT, "build"), { recursive: true });
+  for (const source of sources) {
+    if (!source.endsWith(".ts")) continue;
+    const compiled = join(PROJECT_ROOT, ".out/build", source.replace(/\.ts$/, ".js"));
+    if (!existsSync(compiled)) return false;
+    if (statSync(compiled).mtimeMs < statSync(join(PROJECT_ROOT, "build", source)).mtimeMs) {
+      return false;
+    }
+  }
+  return true;
+}
+
+export interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a compiled CLI with node; never throws on a non-zero exit. */
+export async function runNode(
+  script: string,
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<Run> {
+  // A clean environment: no GitHub Actions or override variables leak in from the caller's.
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    ...options.env,
+  };
+  try {
+    const { stdout, stderr } = await run(process.execPath, [script, ...args], {
+      cwd: options.cwd,
+      env,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return {
+      code: typeof failed.code === "number" ? failed.code : -1,
+      stdout: failed.stdout ?? "",
+      stderr: failed.stderr ?? "",
+    };
+  }
+}
+
+/** Runs git in `cwd` with a fixed identity and commit time, so commits are reproducible. */
+export async function git(
+  cwd: string,
+  args: readonly string[],
+  time = "1790000000",
+): Promise<string> {
+  const { stdout } = await run("git", [...args], {
+    cwd,
+    env: {
+      PATH: process.env.PATH,
+      HOME: cwd,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_AUTHOR_NAME: "Editor",
+      GIT_AUTHOR_EMAIL: "editor@example.org",
+      GIT_COMMITTER_NAME: "Editor",
+      GIT_COMMITTER_EMAIL: "editor@example.org",
+      GIT_AUTHOR_DATE: `${time} +0000`,
+      GIT_COMMITTER_DATE: `${time} +0000`,
+    },
+  });
+  return stdout;
+}
+
+/** Makes `root` a git repository and commits everything in it; returns the commit id. */
+export async function commitAll(root: string, message: string, time?: string): Promise<string> {
+  if (!existsSync(join(root, ".git"))) await git(root, ["init", "-q", "-b", "main"]);
+  await git(root, ["add", "-A"], time);
+  await git(root, ["commit", "-q", "-m", message], time);
+  return (await git(root, ["rev-parse", "HEAD"])).trim();
+}
