@@ -1,0 +1,133 @@
+/** The compiled command-line tools, run as CI runs them. */
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { GITHUB_ACTIONS_ENV } from "../../build/annotations.js";
+import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
+import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG } from "../../build/guard.js";
+import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
+import { BUILD_CLI, commitAll, DIFF_CLI, ensureCompiled, runNode } from "./support.js";
+
+beforeAll(ensureCompiled, 120_000);
+
+let fixture: Fixture;
+afterEach(async () => fixture?.cleanup());
+
+const broken = "BrandName: Zed\nATM:\n  - Identification: A1\n";
+
+describe("validation under GitHub Actions", () => {
+  it("prints every problem as an error annotation at its file, line and column", async () => {
+    // A comma in the file name: property values escape it (%2C), as GitHub requires.
+    fixture = await sampleFixture({ "atms/zz,1.yaml": broken });
+    const run = await runNode(BUILD_CLI, ["validate", "--content", "content"], {
+      cwd: fixture.root,
+      env: { [GITHUB_ACTIONS_ENV]: "true" },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout.trim().split("\n")).toEqual([
+      '::error file=content/atms/zz%2C1.yaml,line=3,col=5,title=/ATM/0/Location::required field "Location" is missing',
+      '::error file=content/atms/zz%2C1.yaml,line=3,col=5,title=/ATM/0/SupportedCurrencies::required field "SupportedCurrencies" is missing',
+    ]);
+    // The plain report is still there, unchanged.
+    expect(run.stderr).toContain(
+      'content/atms/zz,1.yaml:3:5: /ATM/0/Location: required field "Location" is missing',
+    );
+  });
+
+  it("prints no annotations outside GitHub Actions", async () => {
+    fixture = await sampleFixture({ "atms/zz.yaml": broken });
+    const run = await runNode(BUILD_CLI, ["validate", "--content", "content"], {
+      cwd: fixture.root,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("content/atms/zz.yaml:3:5:");
+  });
+});
+
+describe("npm run build with the publication guard", () => {
+  const zed = branchBrand("Zed Bank", ["Z1", "Z2", "Z3", "Z4", "Z5", "Z6", "Z7", "Z8"]);
+
+  async function builtThenShrunk(): Promise<Fixture> {
+    fixture = await sampleFixture({ "branches/zed-bank.yaml": zed });
+    const first = await runNode(BUILD_CLI, ["build", "--content", "content", "--out", "dist"], {
+      cwd: fixture.root,
+    });
+    expect(first.code).toBe(0);
+    await fixture.put({ "branches/zed-bank.yaml": null });
+    return fixture;
+  }
+
+  it("refuses a shrink against the dist/manifest.json it would replace, naming both overrides", async () => {
+    await builtThenShrunk();
+    const before = await snapshotFolder(fixture.out);
+    const run = await runNode(BUILD_CLI, ["build", "--content", "content", "--out", "dist"], {
+      cwd: fixture.root,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^content\/branches:1:1: \/: Branches would shrink from 14 to 6 records \(57\.1% fewer\), more than the 20% allowed, against dist\/manifest\.json\./m,
+    );
+    expect(run.stderr).toContain(`--${ALLOW_SHRINK_FLAG} or ${ALLOW_SHRINK_ENV}=1`);
+    expect(run.stderr).toContain("Nothing was published: dist/ is unchanged.");
+    expect(await snapshotFolder(fixture.out)).toEqual(before);
+  });
+
+  it.each([
+    ["the flag", [`--${ALLOW_SHRINK_FLAG}`], {}],
+    ["the environment variable", [], { [ALLOW_SHRINK_ENV]: "1" }],
+  ])("publishes the shrink when told to with %s, and says so", async (_, flags, env) => {
+    await builtThenShrunk();
+    const before = await snapshotFolder(fixture.out);
+    const run = await runNode(
+      BUILD_CLI,
+      ["build", "--content", "content", "--out", "dist", ...flags],
+      {
+        cwd: fixture.root,
+        env,
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("Branches would shrink from 14 to 6 records");
+    expect(run.stderr).toContain("published anyway");
+    expect(await snapshotFolder(fixture.out)).not.toEqual(before);
+  });
+
+  it("rejects an override value it cannot read before doing any work", async () => {
+    fixture = await sampleFixture();
+    const run = await runNode(BUILD_CLI, ["build", "--content", "content", "--out", "dist"], {
+      cwd: fixture.root,
+      env: { [ALLOW_SHRINK_ENV]: "perhaps" },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${ALLOW_SHRINK_ENV} must be 1`);
+  });
+});
+
+describe("npm run diff", () => {
+  it("prints the Markdown summary of two commits", async () => {
+    fixture = await sampleFixture({
+      "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1", "Z2"]),
+    });
+    const base = await commitAll(fixture.root, "two Zed branches");
+    await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1", "Z3"]) });
+    const head = await commitAll(fixture.root, "Z2 closed, Z3 opened", "1790086400");
+    const run = await runNode(DIFF_CLI, [base, head, "--content", "content"], {
+      cwd: fixture.root,
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith(SUMMARY_MARKER)).toBe(true);
+    expect(run.stdout).toContain("#### Branches: 1 added, 1 removed, 0 changed");
+    expect(run.stdout).toContain("- Branch Z3 (Zed Bank)\n");
+    expect(run.stdout).toContain("- Branch Z2 (Zed Bank)\n");
+  });
+
+  it("says which revision it cannot find", async () => {
+    fixture = await sampleFixture();
+    await commitAll(fixture.root, "samples");
+    const run = await runNode(DIFF_CLI, ["no-such-branch", "--content", "content"], {
+      cwd: fixture.root,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('diff: "no-such-branch" is not a commit in this repository');
+  });
+});
