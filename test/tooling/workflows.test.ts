@@ -1,0 +1,254 @@
+/**
+ * CI here cannot reach GitHub or Cloudflare, so the workflows are checked as files: they parse,
+ * and the steps the project relies on are there, in order, with the settings that matter.
+ */
+import { execFile } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
+import { ALLOW_SHRINK_ENV, BASELINE_REF_FLAG } from "../../build/guard.js";
+import { PROJECT_ROOT } from "../../build/paths.js";
+import { commitAll } from "./support.js";
+
+const WORKFLOWS = join(PROJECT_ROOT, ".github/workflows");
+const ALLOWED_ACTIONS = ["actions/checkout", "actions/setup-node", "actions/github-script"];
+const SECRETS = ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_ACCOUNT_ID"];
+
+interface Step {
+  name?: string;
+  id?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, unknown>;
+}
+
+interface Workflow {
+  on: Record<string, unknown>;
+  permissions?: Record<string, string>;
+  jobs: Record<string, { steps: Step[]; env?: Record<string, unknown> }>;
+}
+
+async function load(name: string): Promise<{ text: string; workflow: Workflow; steps: Step[] }> {
+  const text = await readFile(join(WORKFLOWS, name), "utf8");
+  const workflow = parse(text) as Workflow;
+  const jobs = Object.values(workflow.jobs);
+  expect(jobs, `${name} has one job`).toHaveLength(1);
+  return { text, workflow, steps: jobs[0]!.steps };
+}
+
+/** Index of the first step running a command that matches, or -1. */
+function runs(steps: Step[], command: RegExp): number {
+  return steps.findIndex((s) => typeof s.run === "string" && command.test(s.run));
+}
+
+function uses(steps: Step[], action: string): Step | undefined {
+  return steps.find((s) => s.uses?.split("@")[0] === action);
+}
+
+describe("every workflow", () => {
+  it("parses, uses only checkout, setup-node and github-script, and expands no expression inside a script", async () => {
+    const files = (await readdir(WORKFLOWS)).filter((f) => /\.ya?ml$/.test(f)).sort();
+    expect(files).toEqual(["checks.yml", "deploy.yml"]);
+    for (const file of files) {
+      const { steps } = await load(file);
+      for (const step of steps) {
+        if (step.uses)
+          expect(ALLOWED_ACTIONS, `${file}: ${step.uses}`).toContain(step.uses.split("@")[0]);
+        // Values reach scripts through env, so content (branch names, titles) is never code.
+        if (step.run) expect(step.run, `${file}: ${step.name}`).not.toContain("${{");
+      }
+    }
+  });
+
+  it("checks out full history and installs with npm ci on Node 20", async () => {
+    for (const file of ["checks.yml", "deploy.yml"]) {
+      const { steps } = await load(file);
+      expect(uses(steps, "actions/checkout")?.with?.["fetch-depth"], file).toBe(0);
+      expect(String(uses(steps, "actions/setup-node")?.with?.["node-version"]), file).toBe("20");
+      expect(runs(steps, /^npm ci\b/), file).toBeGreaterThan(-1);
+    }
+  });
+});
+
+describe("the checks workflow", () => {
+  it("runs on pull requests: npm ci, then validate and the tests", async () => {
+    const { workflow, steps } = await load("checks.yml");
+    expect(Object.keys(workflow.on)).toEqual(["pull_request"]);
+    const install = runs(steps, /^npm ci\b/);
+    expect(runs(steps, /^npm run validate$/m)).toBeGreaterThan(install);
+    expect(runs(steps, /^npm test$/m)).toBeGreaterThan(install);
+  });
+
+  it("writes the change summary against the pull request's base and posts it as one comment", async () => {
+    const { steps, workflow } = await load("checks.yml");
+    const diff =
+      steps[runs(steps, /npm run -s diff -- "\$BASE_SHA" HEAD --output change-summary\.md/)];
+    expect(diff?.env?.BASE_SHA).toBe("${{ github.event.pull_request.base.sha }}");
+    expect(diff?.if).toContain("!cancelled()");
+    const comment = uses(steps, "actions/github-script");
+    const script = String(comment?.with?.script);
+    expect(script).toContain(`"${SUMMARY_MARKER}"`);
+    expect(script).toContain('readFileSync("change-summary.md"');
+    expect(script).toContain("updateComment");
+    expect(script).toContain("createComment");
+    expect(workflow.permissions).toEqual({ contents: "read", "pull-requests": "write" });
+  });
+
+  it("never sees the deploy secrets", async () => {
+    const { text } = await load("checks.yml");
+    expect(text).not.toMatch(/secrets\./);
+  });
+});
+
+describe("the deploy workflow", () => {
+  it("runs on pushes to main: tests, builds with the guard against the previous deployment, then deploys", async () => {
+    const { workflow, steps } = await load("deploy.yml");
+    expect((workflow.on.push as { branches: string[] }).branches).toEqual(["main"]);
+    const test = runs(steps, /^npm test$/m);
+    const build = runs(
+      steps,
+      new RegExp(`npm run build -- --${BASELINE_REF_FLAG} "\\$PREVIOUS_SHA"`),
+    );
+    const deploy = runs(steps, /^node scripts\/wrangler\.mjs deploy\b/m);
+    expect(test).toBeGreaterThan(runs(steps, /^npm ci\b/));
+    expect(build).toBeGreaterThan(test);
+    expect(deploy).toBeGreaterThan(build);
+    expect(steps[deploy]!.run).not.toContain("--dry-run");
+    expect(steps[build]!.env?.PREVIOUS_SHA).toBe("${{ steps.previous.outputs.sha }}");
+    expect(steps.find((s) => s.id === "previous")?.run).toContain("gh run list");
+  });
+
+  it("passes the guard's override only when a person asks for it", async () => {
+    const { workflow, steps } = await load("deploy.yml");
+    const dispatch = workflow.on.workflow_dispatch as {
+      inputs: Record<string, { type: string; default: boolean }>;
+    };
+    expect(dispatch.inputs.allow_shrink).toMatchObject({ type: "boolean", default: false });
+    const build = steps[runs(steps, /npm run build/)]!;
+    expect(build.env?.[ALLOW_SHRINK_ENV]).toBe("${{ inputs.allow_shrink && '1' || '0' }}");
+  });
+
+  it("stops before deploying while wrangler.toml has REPLACE_ placeholders", async () => {
+    const { steps } = await load("deploy.yml");
+    const check = runs(steps, /grep -n 'REPLACE_' wrangler\.toml/);
+    expect(check).toBeGreaterThan(-1);
+    expect(check).toBeLessThan(runs(steps, /wrangler\.mjs deploy/));
+  });
+
+  it("gives the Cloudflare secrets to the deploy step only, and only as ${{ secrets.* }}", async () => {
+    const { text, steps } = await load("deploy.yml");
+    const deploy = steps[runs(steps, /wrangler\.mjs deploy/)]!;
+    for (const name of SECRETS) expect(deploy.env?.[name]).toBe(`\${{ secrets.${name} }}`);
+    for (const step of steps) {
+      if (step === deploy) continue;
+      expect(JSON.stringify(step), step.name).not.toMatch(
+        /secrets\.|CLOUDFLARE_(API_TOKEN|ACCOUNT_ID)/,
+      );
+    }
+    // Every mention of a secret's name is the env key or the secrets reference, nothing else.
+    for (const name of SECRETS) {
+      const mentions = text.split("\n").filter((line) => line.includes(name));
+      expect(mentions.map((l) => l.trim())).toEqual([`${name}: \${{ secrets.${name} }}`]);
+    }
+  });
+
+  it("commits no account id or token", async () => {
+    for (const file of ["checks.yml", "deploy.yml"]) {
+      const { text } = await load(file);
+      expect(text, file).not.toMatch(/\b[0-9a-f]{32}\b/i); // a Cloudflare account id
+      expect(text, file).not.toMatch(/\b[A-Za-z0-9_-]{40}\b/); // an API token
+    }
+    const toml = await readFile(join(PROJECT_ROOT, "wrangler.toml"), "utf8");
+    expect(toml).not.toMatch(/^\s*account_id\s*=/m);
+  });
+});
+
+/** Runs a step's script as GitHub runs it (bash -e -o pipefail), in `cwd` with `env`. */
+async function runStep(script: string, cwd: string, env: Record<string, string>) {
+  const file = join(cwd, ".step.sh");
+  await writeFile(file, script);
+  try {
+    const { stdout } = await promisify(execFile)(
+      "bash",
+      ["--noprofile", "--norc", "-eo", "pipefail", file],
+      {
+        cwd,
+        env: { PATH: process.env.PATH, HOME: cwd, ...env },
+      },
+    );
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string };
+    return { code: failed.code, stdout: failed.stdout };
+  }
+}
+
+describe("the deploy workflow's scripts, run here with a stand-in for gh", () => {
+  let dir: string;
+  let first: string;
+  let second: string;
+
+  async function previous(gh: string, before = first) {
+    const bin = join(dir, "bin");
+    await writeFile(join(bin, "gh"), `#!/bin/sh\n${gh}\n`);
+    await chmod(join(bin, "gh"), 0o755);
+    const output = join(dir, "output");
+    await writeFile(output, "");
+    const { steps } = await load("deploy.yml");
+    const run = await runStep(steps.find((s) => s.id === "previous")!.run!, dir, {
+      PATH: `${bin}:${process.env.PATH}`,
+      GITHUB_OUTPUT: output,
+      GITHUB_REPOSITORY: "publisher/opendata",
+      BEFORE: before,
+    });
+    return { ...run, output: await readFile(output, "utf8") };
+  }
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "opendata-edge-deploy-"));
+    await writeFile(join(dir, "a.txt"), "1");
+    first = await commitAll(dir, "first");
+    await writeFile(join(dir, "a.txt"), "2");
+    second = await commitAll(dir, "second");
+    await mkdir(join(dir, "bin"));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it("takes the commit of the last successful deployment", async () => {
+    const run = await previous(`echo ${second}`);
+    expect(run.code).toBe(0);
+    expect(run.output).toBe(`sha=${second}\n`);
+  });
+
+  it("has no baseline on the first deployment", async () => {
+    const run = await previous('echo ""');
+    expect(run.output).toBe("sha=\n");
+  });
+
+  it("falls back to the commit before the push when GitHub cannot say, with a warning", async () => {
+    const failing = await previous("exit 1");
+    expect(failing.code).toBe(0);
+    expect(failing.output).toBe(`sha=${first}\n`);
+    expect(failing.stdout).toContain("::warning title=publication guard::could not list");
+    const gone = await previous(`echo ${"f".repeat(40)}`);
+    expect(gone.output).toBe(`sha=${first}\n`);
+    expect(gone.stdout).toContain("is not in the history");
+  });
+
+  it("stops on REPLACE_ placeholders in wrangler.toml, and passes once they are filled in", async () => {
+    const { steps } = await load("deploy.yml");
+    const script = steps[runs(steps, /grep -n 'REPLACE_' wrangler\.toml/)]!.run!;
+    await writeFile(join(dir, "wrangler.toml"), 'id = "REPLACE_WITH_KV_NAMESPACE_ID"\n');
+    const unfilled = await runStep(script, dir, {});
+    expect(unfilled.code).toBe(1);
+    expect(unfilled.stdout).toContain("::error file=wrangler.toml");
+    await writeFile(join(dir, "wrangler.toml"), 'id = "0123"\n');
+    expect((await runStep(script, dir, {})).code).toBe(0);
+  });
+});
