@@ -43,7 +43,7 @@ function ipv6Prefix(v: string): string | undefined {
     .join(":")}::/64`;
 }
 
-/** The eight 16-bit groups of an IPv6 address, or undefined when it is not one. */
+// The eight 16-bit groups of an IPv6 address, or undefined when it is not one.
 function ipv6Hextets(v: string): number[] | undefined {
   if (!v.includes(":")) return undefined;
   // A dotted IPv4 tail may only come last (RFC 4291 section 2.2, form 3).

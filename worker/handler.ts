@@ -90,13 +90,8 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
   const headers = validatorHeaders(entry, variant);
   for (const [name, value] of quota) headers.set(name, value);
 
-  if (
-    isNotModified(
-      request.headers,
-      { etag: variant.etag, lastModifiedMs: entry.lastModifiedMs },
-      deps.clock.now(),
-    )
-  ) {
+  const validators = { etag: variant.etag, lastModifiedMs: entry.lastModifiedMs };
+  if (isNotModified(request.headers, validators, deps.clock.now())) {
     // RFC 9110 section 15.4.5: a 304 carries the validators and caching fields a 200 would.
     return new Response(null, { status: 304, headers });
   }
@@ -121,7 +116,7 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
   return new Response(asset.body, { status: 200, headers, encodeBody: "manual" });
 }
 
-/** The fields a 200 and a 304 share. */
+// The fields a 200 and a 304 share.
 function validatorHeaders(entry: ManifestEntry, variant: ManifestVariant): Headers {
   const headers = baseHeaders();
   headers.set("ETag", variant.etag);
@@ -132,10 +127,8 @@ function validatorHeaders(entry: ManifestEntry, variant: ManifestVariant): Heade
   return headers;
 }
 
-/**
- * OPTIONS on a data path. Answers a CORS preflight (the Fetch standard's CORS-preflight fetch),
- * and tells any other OPTIONS request what is allowed. Not rate-limited: it reads no data.
- */
+// OPTIONS on a data path. Answers a CORS preflight (the Fetch standard's CORS-preflight fetch),
+// and tells any other OPTIONS request what is allowed. Not rate-limited: it reads no data.
 function preflight(): Response {
   const headers = baseHeaders();
   for (const [name, value] of Object.entries(PREFLIGHT_HEADERS)) headers.set(name, value);
@@ -143,11 +136,9 @@ function preflight(): Response {
   return new Response(null, { status: 204, headers });
 }
 
-/**
- * The variant's bytes from the assets binding, or the error status to answer. The request is
- * built afresh: no conditional headers reach ASSETS (its ETags are not ours and it compares them
- * exactly), and no Accept-Encoding either (the file is already the coding wanted).
- */
+// The variant's bytes from the assets binding, or the error status to answer. The request is
+// built afresh: no conditional headers reach ASSETS (its ETags are not ours and it compares them
+// exactly), and no Accept-Encoding either (the file is already the coding wanted).
 async function readAsset(
   deps: Deps,
   url: URL,

@@ -37,19 +37,17 @@ export interface LimitDecision {
 interface Counter {
   readonly key: string;
   readonly limit: number;
-  /** The window's total as last read from or written to KV (includes what this isolate wrote). */
+  // The window's total as last read from or written to KV (includes what this isolate wrote).
   remote: number;
-  /** Counted here and not yet written. */
+  // Counted here and not yet written.
   unshared: number;
   lastSyncAt: number;
   syncing: boolean;
 }
 
-/**
- * Whether an isolate should share now: it holds back at least SHARE_FRACTION of what it believes
- * is left. Other isolates then never miss more than that fraction of the remaining quota per
- * isolate, and a client far below its limit costs no KV operations at all.
- */
+// Whether an isolate should share now: it holds back at least SHARE_FRACTION of what it believes
+// is left. Other isolates then never miss more than that fraction of the remaining quota per
+// isolate, and a client far below its limit costs no KV operations at all.
 function shareDue(c: Counter): boolean {
   return c.unshared > 0 && c.unshared >= (c.limit - c.remote) * SHARE_FRACTION;
 }
@@ -98,7 +96,7 @@ export class RateLimiter {
     return counter;
   }
 
-  /** Read, add, write while a share is due; never faster than `intervalMs` per counter. */
+  // Read, add, write while a share is due; never faster than `intervalMs` per counter.
   private async sync(counter: Counter, intervalMs: number, platform: Platform): Promise<void> {
     const { clock, store } = platform;
     try {

@@ -60,7 +60,7 @@ const get = (
   method = "GET",
 ): Promise<RawResponse> => request(new URL(path, base), { method, headers });
 
-/** Each request from its own address, so the quota never interferes with what is tested. */
+// Each request from its own address, so the quota never interferes with what is tested.
 let nextAddress = 0;
 const fresh = (headers: Record<string, string> = {}) => ({
   ...headers,
