@@ -10,7 +10,7 @@ import { clientAcceptEncoding, selectCoding } from "./encoding.js";
 import { errorResponse, type ErrorStatus } from "./errors.js";
 import { clientBucket, CLIENT_ADDRESS_HEADER } from "./client.js";
 import { isNotModified } from "./conditional.js";
-import { ALLOWED_METHODS, baseHeaders, CACHE_CONTROL, PREFLIGHT_HEADERS } from "./headers.js";
+import { ALLOWED_METHODS, baseHeaders, CACHE_CONTROL, PREFLIGHT_HEADERS, VARY } from "./headers.js";
 import { httpsLocation } from "./https.js";
 import type { MaintenanceFlag } from "./maintenance.js";
 import { quotaHeaders, type RateLimiter } from "./ratelimit.js";
@@ -123,7 +123,7 @@ function validatorHeaders(entry: ManifestEntry, variant: ManifestVariant): Heade
   headers.set("Last-Modified", entry.lastModified);
   headers.set("Cache-Control", CACHE_CONTROL);
   // The answer depends on Accept-Encoding, so shared caches must key on it.
-  headers.set("Vary", "Accept-Encoding");
+  headers.set("Vary", VARY);
   return headers;
 }
 

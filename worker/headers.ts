@@ -5,6 +5,8 @@
 
 /** open-data-api-v2.2.md, "GET 200 response headers": Cache-Control default. */
 export const CACHE_CONTROL = "max-age=28800";
+/** Every data response depends on the request's Accept-Encoding (encoding.ts). */
+export const VARY = "Accept-Encoding";
 /** Errors depend on the moment (quota, maintenance) and must not be stored by caches. */
 export const ERROR_CACHE_CONTROL = "no-store";
 

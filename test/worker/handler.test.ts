@@ -8,6 +8,7 @@ import {
   PREFLIGHT_HEADERS,
   RATE_LIMIT_HEADER,
   RATE_LIMIT_POLICY_HEADER,
+  VARY,
 } from "../../worker/headers.js";
 import { TRANSIENT_RETRY_AFTER_SECONDS } from "../../worker/config.js";
 import { handle } from "../../worker/handler.js";
@@ -36,7 +37,7 @@ describe("GET on a data path", () => {
       expect(h.get("ETag")).toBe(entry.variants.identity.etag);
       expect(h.get("Last-Modified")).toBe(entry.lastModified);
       expect(h.get("Cache-Control")).toBe(CACHE_CONTROL);
-      expect(h.get("Vary")).toBe("Accept-Encoding");
+      expect(h.get("Vary")).toBe(VARY);
       expect(h.get("Content-Encoding")).toBeNull();
       expect(h.get(STATUS_CODE_HEADER)).toBeNull();
       for (const [name, value] of Object.entries(BASE_HEADERS)) expect(h.get(name)).toBe(value);
@@ -152,7 +153,7 @@ describe("conditional requests", () => {
       expect(h.get("ETag")).toBe(entry.variants.identity.etag);
       expect(h.get("Last-Modified")).toBe(entry.lastModified);
       expect(h.get("Cache-Control")).toBe(CACHE_CONTROL);
-      expect(h.get("Vary")).toBe("Accept-Encoding");
+      expect(h.get("Vary")).toBe(VARY);
       for (const [name, value] of Object.entries(BASE_HEADERS)) expect(h.get(name)).toBe(value);
       expect(h.get("Content-Type")).toBeNull();
       expect(h.get("Content-Length")).toBeNull();
