@@ -27,10 +27,15 @@ console.log(
     wallMs,
     timings: result.timings,
     maxRssMB: process.resourceUsage().maxRSS / 1024,
-    bytes: Object.fromEntries(result.datasets.map((d) => [d.dataset.id, {
-      identity: d.encoded.identity.bytes.length,
-      br: d.encoded.br.bytes.length,
-      gzip: d.encoded.gzip.bytes.length,
-    }])),
+    bytes: Object.fromEntries(
+      result.datasets.map((d) => [
+        d.dataset.id,
+        {
+          identity: d.encoded.identity.bytes.length,
+          br: d.encoded.br.bytes.length,
+          gzip: d.encoded.gzip.bytes.length,
+        },
+      ]),
+    ),
   }),
 );

@@ -42,25 +42,49 @@ publication guard (always on for build; on for validate when a baseline is given
   the last published manifest: --${BASELINE_FLAG} FILE, or --${BASELINE_REF_FLAG} REF (that git revision's
   content, built now), else the manifest.json in the output folder being replaced.
   --${MAX_SHRINK_FLAG} SHARE   0 to 1, or a percentage (default ${DEFAULT_MAX_SHRINK})
-  --${ALLOW_SHRINK_FLAG}       publish anyway (or set ${ALLOW_SHRINK_ENV}=1)`;
+  --${ALLOW_SHRINK_FLAG}       publish anyway (or set ${ALLOW_SHRINK_ENV}=1)
+
+speed:
+  --cache DIR     build cache folder (default: .cache/build/; safe to delete)
+  --no-cache      neither read nor write the build cache
+  --threads N     worker threads for parsing and validation (default: the cores available)
+  --timings       print the time spent in each step`;
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      content: { type: "string" },
-      out: { type: "string" },
-      [BASELINE_FLAG]: { type: "string" },
-      [BASELINE_REF_FLAG]: { type: "string" },
-      [MAX_SHRINK_FLAG]: { type: "string" },
-      [ALLOW_SHRINK_FLAG]: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        content: { type: "string" },
+        out: { type: "string" },
+        [BASELINE_FLAG]: { type: "string" },
+        [BASELINE_REF_FLAG]: { type: "string" },
+        [MAX_SHRINK_FLAG]: { type: "string" },
+        [ALLOW_SHRINK_FLAG]: { type: "boolean" },
+        cache: { type: "string" },
+        "no-cache": { type: "boolean" },
+        threads: { type: "string" },
+        timings: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { positionals, values } = parsed;
   const command = positionals[0];
-  if (values.help || (command !== "build" && command !== "validate") || positionals.length > 1) {
-    console.error(USAGE);
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  const badThreads = threads !== undefined && !(Number.isInteger(threads) && threads >= 1);
+  if (
+    values.help ||
+    (command !== "build" && command !== "validate") ||
+    positionals.length > 1 ||
+    badThreads
+  ) {
+    console.error(badThreads ? `--threads takes a whole number of 1 or more\n\n${USAGE}` : USAGE);
     return values.help ? 0 : 2;
   }
   const annotate = underGitHubActions();
@@ -102,6 +126,12 @@ async function main(argv: string[]): Promise<number> {
     contentDir,
     outDir,
     write: command === "build",
+    cacheDir: values["no-cache"]
+      ? false
+      : values.cache === undefined
+        ? undefined
+        : resolve(values.cache),
+    threads,
     beforeWrite: guard
       ? (next) => {
           published = next;
@@ -113,6 +143,12 @@ async function main(argv: string[]): Promise<number> {
         }
       : undefined,
   });
+  if (values.timings) {
+    const steps = Object.entries(result.timings).map(
+      ([step, ms]) => `${step} ${Math.round(ms)} ms`,
+    );
+    console.error(`timings: ${steps.join(", ")}`);
+  }
   if (!result.ok) {
     if (annotate) printAnnotations(result.diagnostics);
     for (const d of result.diagnostics) console.error(formatDiagnostic(d));

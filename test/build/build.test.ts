@@ -15,13 +15,15 @@ const env = { SOURCE_DATE_EPOCH: EPOCH };
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
 
-async function build(write = true) {
+/** Builds the fixture; no cache unless one is given, so tests never share the project's cache. */
+async function build(write = true, cacheDir: string | false = false) {
   return runBuild({
     contentDir: fixture.content,
     outDir: fixture.out,
     cwd: fixture.root,
     write,
     env,
+    cacheDir,
   });
 }
 
