@@ -275,32 +275,24 @@ export async function generateContent(contentDir: string, sizes: Sizes): Promise
   for (let b = 0; b < brands; b++) {
     const brandName = `Synthetic Brand ${b}`;
     const slug = `synthetic-brand-${b}`;
-    const [bs, be] = split(sizes.branches, b);
-    const [as, ae] = split(sizes.atms, b);
-    const [ps, pe] = split(sizes.products, b);
-    const range = (s: number, e: number) =>
-      Array.from({ length: Math.max(0, e - s) }, (_, i) => s + i);
-    await writeBrandFolder(
-      join(contentDir, "branches", slug),
-      "# synthetic",
-      brandName,
-      "Branch",
-      range(bs, be).map((n) => branch(n, rnd)),
-    );
-    await writeBrandFolder(
-      join(contentDir, "atms", slug),
-      "# synthetic",
-      brandName,
-      "ATM",
-      range(as, ae).map((n) => atm(n, rnd)),
-    );
-    await writeBrandFolder(
-      join(contentDir, "personal-current-accounts", slug),
-      "# synthetic",
-      brandName,
-      "PCA",
-      range(ps, pe).map((n) => product(n)),
-    );
+    const range = (count: number) => {
+      const [start, end] = split(count, b);
+      return Array.from({ length: Math.max(0, end - start) }, (_, i) => start + i);
+    };
+    const lists = [
+      ["branches", "Branch", range(sizes.branches).map((n) => branch(n, rnd))],
+      ["atms", "ATM", range(sizes.atms).map((n) => atm(n, rnd))],
+      ["personal-current-accounts", "PCA", range(sizes.products).map((n) => product(n))],
+    ] as const;
+    for (const [folder, key, records] of lists) {
+      await writeBrandFolder(
+        join(contentDir, folder, slug),
+        "# synthetic",
+        brandName,
+        key,
+        records,
+      );
+    }
   }
   for (const dataset of ["service-metrics-pca", "service-metrics-bca"]) {
     await mkdir(join(contentDir, dataset), { recursive: true });
