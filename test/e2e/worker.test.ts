@@ -7,6 +7,7 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../build/manifest.js";
 import { PROJECT_ROOT, DIST_DIR } from "../../build/paths.js";
@@ -102,6 +103,19 @@ describe("every endpoint over loopback", () => {
       }
     },
   );
+
+  // Issue 6: what a client decodes is exactly what a client without compression gets.
+  it.each([
+    ["br", brotliDecompressSync],
+    ["gzip", gunzipSync],
+  ] as const)("sends %s that decodes to exactly the identity bytes", async (coding, decode) => {
+    for (const entry of manifest.datasets) {
+      const response = await get(entry.path, fresh({ "Accept-Encoding": coding }));
+      expect(response.status).toBe(200);
+      expect(response.headers["content-encoding"]).toBe(coding);
+      expect(decode(response.body).equals(file(entry.variants.identity.asset))).toBe(true);
+    }
+  });
 
   it("answers HEAD with GET's status and headers, Content-Length included, and no body", async () => {
     for (const entry of manifest.datasets) {
