@@ -1,0 +1,150 @@
+/**
+ * Issue 6, part 2, in process: requests per second of the Worker's handle() on the 200, 304 and
+ * 429 paths, with in-memory ASSETS and KV, against a null handler that returns a fixed Response of
+ * the same status and body. The ratio is what our code costs on top of making a Response at all.
+ * Each measurement is bounded by a request count and a time, and the two alternate run by run.
+ */
+import { entryOf, EDGE_DATASET, kb, readVariant, type EdgeLayout } from "./edge-dataset.js";
+import { CountingKv, MemoryAssets, wallClock } from "./edge-fakes.js";
+import { median, table } from "./report.js";
+import type { Deps, WorkerModules } from "./worker-modules.js";
+
+export interface InProcessLimits {
+  readonly runs: number;
+  /** Per measurement, whichever comes first. */
+  readonly maxMs: number;
+  readonly maxRequests: number;
+}
+
+/** Untimed requests before each measurement, so both handlers run optimised code. */
+const WARM_UP_REQUESTS = 2_000;
+/** Limits that keep allowed traffic allowed, and one that refuses all but the first request. */
+const UNLIMITED_VARS = { OPEN_DATA_LIMIT_PER_MINUTE: "1000000000" };
+const ONE_PER_MINUTE_VARS = { OPEN_DATA_LIMIT_PER_MINUTE: "1" };
+/** https, so the handler does not redirect; the host is never resolved. */
+const ORIGIN = "https://bench.invalid";
+const CLIENT = "198.51.100.7";
+
+type Handler = (request: Request) => Promise<Response>;
+
+interface Case {
+  readonly name: string;
+  readonly status: number;
+  readonly request: Request;
+  readonly ours: Handler;
+  readonly null: Handler;
+}
+
+/** Requests per second of `handler`, or an error if it answers another status. */
+async function rate(handler: Handler, c: Case, limits: InProcessLimits): Promise<number> {
+  const once = async () => {
+    const response = await handler(c.request);
+    if (response.status !== c.status) {
+      throw new Error(`${c.name}: expected ${c.status}, got ${response.status}`);
+    }
+    // Bodies are not read, by either handler: reading 600 KB would measure the copy, not us.
+    await response.body?.cancel();
+  };
+  for (let i = 0; i < WARM_UP_REQUESTS; i++) await once();
+  const start = performance.now();
+  let n = 0;
+  while (n < limits.maxRequests) {
+    await once();
+    // Reading the clock costs too; look every 64 requests.
+    if (++n % 64 === 0 && performance.now() - start >= limits.maxMs) break;
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+async function cases(modules: WorkerModules, layout: EdgeLayout): Promise<Case[]> {
+  const files = new Map<string, Uint8Array>();
+  for (const entry of layout.manifest.datasets) {
+    for (const variant of Object.values(entry.variants)) {
+      files.set(variant.asset, await readVariant(layout.distDir, variant.asset));
+    }
+  }
+  const deps = (vars: Record<string, string>): Deps => ({
+    routes: modules.buildRoutes(layout.manifest),
+    assets: new MemoryAssets(files),
+    store: new CountingKv(wallClock),
+    config: modules.readConfig(vars),
+    clock: wallClock,
+    waitUntil: () => {},
+    log: () => {},
+    limiter: modules.newLimiter(),
+    maintenance: modules.newMaintenanceFlag(),
+  });
+  const allowed = deps(UNLIMITED_VARS);
+  const limited = deps(ONE_PER_MINUTE_VARS);
+  const entry = entryOf(layout.manifest, EDGE_DATASET);
+  const url = `${ORIGIN}${entry.path}`;
+  const request = (headers: Record<string, string> = {}) =>
+    new Request(url, { headers: { [modules.clientAddressHeader]: CLIENT, ...headers } });
+  const identity = files.get(entry.variants.identity.asset)!;
+  const br = files.get(entry.variants.br!.asset)!;
+  const fixed =
+    (status: number, body: Uint8Array | string | null): Handler =>
+    async () =>
+      new Response(body, { status });
+  // The first request of the limited client is allowed; every later one is refused.
+  await modules.handle(request(), limited).then((r) => r.body?.cancel());
+  return [
+    {
+      name: `200 identity (${kb(identity.length)})`,
+      status: 200,
+      request: request(),
+      ours: (r) => modules.handle(r, allowed),
+      null: fixed(200, identity),
+    },
+    {
+      name: `200 br (${kb(br.length)})`,
+      status: 200,
+      request: request({ "Accept-Encoding": "br" }),
+      ours: (r) => modules.handle(r, allowed),
+      null: fixed(200, br),
+    },
+    {
+      name: "304 (If-None-Match)",
+      status: 304,
+      request: request({ "If-None-Match": entry.variants.identity.etag }),
+      ours: (r) => modules.handle(r, allowed),
+      null: fixed(304, null),
+    },
+    {
+      name: "429",
+      status: 429,
+      request: request(),
+      ours: (r) => modules.handle(r, limited),
+      null: fixed(429, '{"Code":"429","Message":"Too Many Requests"}'),
+    },
+  ];
+}
+
+/** The in-process table, in Markdown. */
+export async function inProcessBenchmark(
+  modules: WorkerModules,
+  layout: EdgeLayout,
+  limits: InProcessLimits,
+): Promise<string> {
+  const rows: (string | number)[][] = [];
+  for (const c of await cases(modules, layout)) {
+    const ours: number[] = [];
+    const nulls: number[] = [];
+    for (let run = 0; run < limits.runs; run++) {
+      ours.push(await rate(c.ours, c, limits));
+      nulls.push(await rate(c.null, c, limits));
+    }
+    const [o, n] = [median(ours), median(nulls)];
+    rows.push([
+      c.name,
+      Math.round(o).toLocaleString("en"),
+      Math.round(n).toLocaleString("en"),
+      (o / n).toFixed(2),
+      `${(1e6 / o - 1e6 / n).toFixed(1)} µs`,
+    ]);
+  }
+  return table(
+    ["path", "handle() req/s", "null handler req/s", "ours / null", "our cost per request"],
+    rows,
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * `npm run bench`: the build benchmarks, then the edge benchmarks, printed as one Markdown report
+ * headed by the machine and the date, as BENCHMARKS.md records it. Progress goes to stderr.
+ *
+ *   npm run bench [-- --quick] [-- --runs N]
+ *
+ * --quick: smaller build sets and shorter edge measurements; --runs: cold builds per build set.
+ */
+import { cpus, totalmem } from "node:os";
+import { buildBenchmarks } from "./build-bench.js";
+import { edgeBenchmarks } from "./edge-bench.js";
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const quick = process.argv.includes("--quick");
+const runs = Number(option("--runs") ?? (quick ? 1 : 3));
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error("usage: npm run bench [-- --quick] [-- --runs N]   (N: a whole number, 1 or more)");
+  process.exit(2);
+}
+
+const cpu = cpus();
+const command = `npm run bench${quick || option("--runs") ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+console.log(
+  [
+    "# Benchmarks",
+    `- Machine: ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB memory, Node ${process.version}`,
+    `- Date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    `- Command: \`${command}\``,
+    "",
+    "## Build (issue 6, part 1)",
+    "",
+  ].join("\n"),
+);
+process.stderr.write("build benchmarks...\n");
+console.log(await buildBenchmarks({ quick, runs }));
+console.log("\n## Edge (issue 6, parts 2 to 4)\n");
+console.log(await edgeBenchmarks({ quick }));
