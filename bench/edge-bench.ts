@@ -84,7 +84,7 @@ export async function edgeBenchmarks(options: { quick: boolean }): Promise<strin
       `### In process: handle() against a null handler (${EDGE_DATASET} of the synthetic set)`,
     );
     out.push(
-      `Node ${process.version}, in-memory ASSETS and KV, one client far below its limit (429: a limit of 1); median of ${inProcess.runs} runs of at most ${inProcess.maxMs} ms each. The null handler returns a new Response of the same status and body; our cost per request is 1 / ours − 1 / null. Bodies are cancelled unread by both.`,
+      `Node ${process.version}, in-memory ASSETS and KV, one client far below its limit (429: a limit of 1); median of ${inProcess.runs} runs of at most ${inProcess.maxMs} ms each. The null handler returns a new Response of the same status and body; our cost per request is 1 / ours − 1 / null. Bodies are cancelled unread by both. Request, Response and Headers are Node's here, not workerd's: the figures weigh our JavaScript, not the runtime.`,
     );
     out.push(await inProcessBenchmark(modules, layout, inProcess));
 

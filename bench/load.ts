@@ -14,6 +14,12 @@ const AUTOCANNON = createRequire(import.meta.url).resolve("autocannon");
 const GRACE_MS = 20_000;
 const LOOPBACK = "127.0.0.1";
 
+/** A server under load, on loopback. */
+export interface Server {
+  readonly url: URL;
+  stop(): Promise<void>;
+}
+
 export interface LoadSpec {
   readonly url: URL;
   readonly headers?: Readonly<Record<string, string>>;

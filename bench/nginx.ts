@@ -8,17 +8,13 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { delimiter, join } from "node:path";
+import type { Server } from "./load.js";
 
 /** Where Debian installs it, which is not on every user's PATH. */
 const DEBIAN_NGINX = "/usr/sbin/nginx";
 const LOOPBACK = "127.0.0.1";
 /** How long nginx may take to accept connections. */
 const START_TIMEOUT_MS = 5_000;
-
-export interface Server {
-  readonly url: URL;
-  stop(): Promise<void>;
-}
 
 /** The nginx executable, or undefined when it is not installed. */
 export function findNginx(): string | undefined {
