@@ -72,7 +72,7 @@ async function simulate(
   const entry = entryOf(layout.manifest, EDGE_DATASET);
   // Clients that accept brotli, as most do; the KV traffic does not depend on the body.
   const br = entry.variants.br!;
-  const files = new Map([[br.asset, await readVariant(layout.distDir, br.asset)]]);
+  const files = new Map([[br.asset, new Blob([await readVariant(layout.distDir, br.asset)])]]);
   const clock = new SimulatedClock(START_MS);
   const kv = new CountingKv(clock);
   const deps = {
