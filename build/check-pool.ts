@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Ajv } from "ajv";
 import type { BuildCache } from "./cache.js";
-import { checkFile, type CheckedFile } from "./check-file.js";
+import { checkFile, type CheckedFile, type CheckTiming } from "./check-file.js";
 import { PROJECT_ROOT } from "./paths.js";
 import { validatorFor } from "./schemas.js";
 
@@ -71,6 +71,8 @@ export interface PoolOptions {
   readonly cache: BuildCache | undefined;
   /** Worker threads to use at most; defaults to the cores available. */
   readonly threads?: number;
+  /** Receives the parse and validation time of every file checked, summed across threads. */
+  readonly timing?: CheckTiming;
 }
 
 /** Checks every job; results come back in the order of `jobs`. */
@@ -94,11 +96,13 @@ export async function checkFiles(
   const threads = Math.min(options.threads ?? availableParallelism(), misses.length);
   const fresh =
     threads > 1 && missBytes >= PARALLEL_THRESHOLD_BYTES
-      ? await checkInThreads(jobs, misses, threads)
+      ? await checkInThreads(jobs, misses, threads, options.timing)
       : misses.map((i) => {
           const job = jobs[i]!;
           const validate = validatorFor(options.ajv, job.schema);
-          return toTransferable(checkFile(job.file, job.text, { ...job, validate }));
+          return toTransferable(
+            checkFile(job.file, job.text, { ...job, validate }, options.timing),
+          );
         });
 
   await Promise.all(
@@ -126,6 +130,7 @@ function checkInThreads(
   jobs: readonly CheckJob[],
   order: readonly number[],
   threads: number,
+  timing: CheckTiming | undefined,
 ): Promise<TransferableCheck[]> {
   const results: TransferableCheck[] = new Array(order.length);
   let next = 0;
@@ -150,11 +155,18 @@ function checkInThreads(
       worker.postMessage(request);
     };
     for (const worker of workers) {
-      worker.on("message", ({ id, result }: { id: number; result: TransferableCheck }) => {
-        results[id] = result;
-        if (++done === order.length) finish();
-        else feed(worker);
-      });
+      worker.on(
+        "message",
+        (reply: { id: number; result: TransferableCheck; timing: CheckTiming }) => {
+          results[reply.id] = reply.result;
+          if (timing) {
+            timing.parseMs += reply.timing.parseMs;
+            timing.validateMs += reply.timing.validateMs;
+          }
+          if (++done === order.length) finish();
+          else feed(worker);
+        },
+      );
       worker.on("error", finish);
       feed(worker);
     }

@@ -144,10 +144,11 @@ async function main(argv: string[]): Promise<number> {
       : undefined,
   });
   if (values.timings) {
-    const steps = Object.entries(result.timings).map(
-      ([step, ms]) => `${step} ${Math.round(ms)} ms`,
-    );
-    console.error(`timings: ${steps.join(", ")}`);
+    const { parts, ...steps } = result.timings;
+    const show = (entries: [string, number][]) =>
+      entries.map(([name, ms]) => `${name.replace(/Ms$/, "")} ${Math.round(ms)} ms`).join(", ");
+    console.error(`timings: ${show(Object.entries(steps))}`);
+    console.error(`  parts (time in each, summed across threads): ${show(Object.entries(parts))}`);
   }
   if (!result.ok) {
     if (annotate) printAnnotations(result.diagnostics);

@@ -7,12 +7,12 @@ import { join, relative, sep } from "node:path";
 import { envelope, joinBrand, type Site } from "./assemble.js";
 import { BuildCache, cacheFingerprint } from "./cache.js";
 import { checkBrands, type CheckedUnit } from "./check-brands.js";
-import type { CheckedFile } from "./check-file.js";
+import type { CheckedFile, CheckTiming } from "./check-file.js";
 import { checkFiles, type CheckJob } from "./check-pool.js";
 import { discoverContent, readContent, SITE_FILE } from "./content.js";
 import { DATASETS, type DatasetDefinition } from "./datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
-import { encodeBody, type EncodedBody } from "./encode.js";
+import { encodeBody, type EncodedBody, type EncodeTiming } from "./encode.js";
 import { lastUpdated, toRfc3339, type LastUpdatedSource } from "./last-updated.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "./manifest.js";
 import { describeSchemaError } from "./messages.js";
@@ -48,7 +48,11 @@ export interface DatasetResult {
   readonly encoded: EncodedBody;
 }
 
-/** Milliseconds spent in each step, for `--timings` and the benchmarks. */
+/**
+ * Milliseconds spent in each step (wall time), for `--timings` and the benchmarks, and within two
+ * of them the parts: parsing and validation (time summed across worker threads, so on several
+ * cores their sum exceeds `check`), serialising, hashing and compressing.
+ */
 export interface StepTimings {
   read: number;
   check: number;
@@ -56,6 +60,7 @@ export interface StepTimings {
   assemble: number;
   encode: number;
   write: number;
+  parts: CheckTiming & EncodeTiming;
 }
 
 export interface BuildResult {
@@ -80,8 +85,10 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     assemble: 0,
     encode: 0,
     write: 0,
+    parts: { parseMs: 0, validateMs: 0, serializeMs: 0, hashMs: 0, compressMs: 0 },
   };
-  const timed = async <T>(step: keyof StepTimings, work: () => Promise<T> | T): Promise<T> => {
+  type Step = Exclude<keyof StepTimings, "parts">;
+  const timed = async <T>(step: Step, work: () => Promise<T> | T): Promise<T> => {
     const start = performance.now();
     try {
       return await work();
@@ -138,7 +145,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
 
   // 2. check each file (in parallel, cached)
   const checked = await timed("check", () =>
-    checkFiles(jobs, { ajv, cache, threads: options.threads }),
+    checkFiles(jobs, { ajv, cache, threads: options.threads, timing: timings.parts }),
   );
   for (const file of checked) diagnostics.push(...file.diagnostics);
   let site: Site | undefined;
@@ -207,7 +214,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       return { assembled, brands: brands.length };
     });
     if (!body) continue;
-    const encoded = await timed("encode", () => encodeBody(body.assembled, cache));
+    const encoded = await timed("encode", () => encodeBody(body.assembled, cache, timings.parts));
     const entry = manifestEntry(
       dataset,
       body.assembled.meta.TotalResults as number,
