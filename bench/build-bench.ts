@@ -208,6 +208,29 @@ export async function buildBenchmarks(options: { quick: boolean; runs: number })
       `Doubling the records (M → M×2) multiplied the cold build time by **${(m2.coldMs / m.coldMs).toFixed(2)}** (target: at most 2.2).`,
     );
 
+    // What the cores can give: the same single-threaded parse, alone and as two processes at once.
+    // A parallel build cannot beat the parse-only time by more than this.
+    const mContent = join(root, "M", "content");
+    const alone = median([await parseOnly(mContent), await parseOnly(mContent)]);
+    const pair = await Promise.all([parseOnly(mContent), parseOnly(mContent)]);
+    const throughput = (2 * alone) / Math.max(...pair);
+    out.push("### What the cores give (set M, parse-only)");
+    out.push(
+      table(
+        ["one process alone", "two processes at once (each)", "throughput of two cores / one"],
+        [
+          [
+            `${(alone / 1000).toFixed(2)} s`,
+            pair.map((p) => `${(p / 1000).toFixed(2)} s`).join(", "),
+            `${throughput.toFixed(2)}×`,
+          ],
+        ],
+      ),
+    );
+    out.push(
+      `With perfect scaling two cores would parse in ${(0.5).toFixed(2)} of the parse-only time; on this machine the best is about **${(1 / throughput).toFixed(2)}** of it, before validation, assembly and compression.`,
+    );
+
     // Rebuild after editing one file, large publisher.
     const publisher: Sizes = { branches: 3000, atms: 10000, products: 300, metricsBrands: 2 };
     const content = join(root, "P", "content");
