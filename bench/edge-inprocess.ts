@@ -7,7 +7,7 @@
 import { entryOf, EDGE_DATASET, kb, readVariant, type EdgeLayout } from "./edge-dataset.js";
 import { CountingKv, MemoryAssets, wallClock } from "./edge-fakes.js";
 import { median, table } from "./report.js";
-import type { Deps, WorkerModules } from "./worker-modules.js";
+import type { Clock, Deps, WorkerModules } from "./worker-modules.js";
 
 export interface InProcessLimits {
   readonly runs: number;
@@ -63,19 +63,22 @@ async function cases(modules: WorkerModules, layout: EdgeLayout): Promise<Case[]
       files.set(variant.asset, new Blob([await readVariant(layout.distDir, variant.asset)]));
     }
   }
-  const deps = (vars: Record<string, string>): Deps => ({
+  const deps = (vars: Record<string, string>, clock: Clock = wallClock): Deps => ({
     routes: modules.buildRoutes(layout.manifest),
     assets: new MemoryAssets(files),
-    store: new CountingKv(wallClock),
+    store: new CountingKv(clock),
     config: modules.readConfig(vars),
-    clock: wallClock,
+    clock,
     waitUntil: () => {},
     log: () => {},
     limiter: modules.newLimiter(),
     maintenance: modules.newMaintenanceFlag(),
   });
   const allowed = deps(UNLIMITED_VARS);
-  const limited = deps(ONE_PER_MINUTE_VARS);
+  // Time stands still for the limited client, so its window cannot end in the middle of a run
+  // (a new minute would allow one request again).
+  const frozenAt = wallClock.now();
+  const limited = deps(ONE_PER_MINUTE_VARS, { now: () => frozenAt, sleep: wallClock.sleep });
   const entry = entryOf(layout.manifest, EDGE_DATASET);
   const url = `${ORIGIN}${entry.path}`;
   const request = (headers: Record<string, string> = {}) =>
