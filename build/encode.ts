@@ -14,9 +14,9 @@ const gz = promisify(gzip);
 
 /**
  * Brotli's best quality (11) is worth its time only on small bodies: measured here it costs about
- * 1.1 s per MB of JSON, while quality 9 takes about 20 ms per MB for output 11-12% larger (quality
- * 10 is no smaller than 9 and 15 times slower). Bodies up to this size get 11, larger ones 9, so a
- * large publisher's build stays within its time budget (BENCHMARKS.md has the figures).
+ * 1.1 s per MB of JSON, while quality 9 takes about 20 ms per MB for output 10-12% larger
+ * (quality 10 is within 1% of 9's size and 6 to 17 times slower). Bodies up to this size get 11,
+ * larger ones 9, so a large publisher's build stays within its time budget (BENCHMARKS.md).
  */
 export const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
 export const BROTLI_LARGE_QUALITY = 9;
