@@ -1,7 +1,6 @@
 /** Helpers for tooling tests: the compiled CLIs, and temporary git repositories of content. */
 import { execFile } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { PROJECT_ROOT } from "../../build/paths.js";
@@ -12,29 +11,14 @@ export const BUILD_CLI = join(PROJECT_ROOT, ".out/build/cli.js");
 export const DIFF_CLI = join(PROJECT_ROOT, ".out/build/diff/cli.js");
 
 /**
- * Compiles build/ into .out/ unless every compiled file is newer than its source, so the tests
- * run the current code whether or not `npm test` compiled it just before.
+ * Brings .out/ up to date the way `npm run compile` does (scripts/compile.mjs, which compiles only
+ * when a source changed), so the tests run the current code whether or not `npm test` compiled it
+ * just before.
  */
 export async function ensureCompiled(): Promise<void> {
-  if (await compiledIsCurrent()) return;
-  const tsc = join(PROJECT_ROOT, "node_modules/.bin/tsc");
-  // A type error elsewhere still emits JavaScript; what matters is that the CLIs are current.
-  await run(tsc, ["-p", "build"], { cwd: PROJECT_ROOT }).catch(() => undefined);
-  if (!(await compiledIsCurrent()))
-    throw new Error("`tsc -p build` did not bring .out/ up to date");
-}
-
-async function compiledIsCurrent(): Promise<boolean> {
-  const sources = await readdir(join(PROJECT_ROOT, "build"), { recursive: true });
-  for (const source of sources) {
-    if (!source.endsWith(".ts")) continue;
-    const compiled = join(PROJECT_ROOT, ".out/build", source.replace(/\.ts$/, ".js"));
-    if (!existsSync(compiled)) return false;
-    if (statSync(compiled).mtimeMs < statSync(join(PROJECT_ROOT, "build", source)).mtimeMs) {
-      return false;
-    }
-  }
-  return true;
+  await run(process.execPath, [join(PROJECT_ROOT, "scripts", "compile.mjs")], {
+    cwd: PROJECT_ROOT,
+  });
 }
 
 export interface Run {
