@@ -18,17 +18,9 @@ import ts from "typescript";
 import type { Manifest } from "../build/manifest.js";
 import { PROJECT_ROOT } from "../build/paths.js";
 
-/** worker/runtime.ts: Clock. */
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
-/** worker/runtime.ts: KvStore. */
-export interface KvStore {
-  get(key: string, options?: { cacheTtl?: number }): Promise<string | null>;
-  put(key: string, value: string, options: { expirationTtl: number }): Promise<void>;
-}
+// Platform-free types of the Worker's can be shared; the handler's are written out below.
+import type { Clock, KvStore } from "../worker/runtime.js";
+export type { Clock, KvStore };
 
 /** worker/handler.ts: AssetFetcher. */
 export interface AssetFetcher {
