@@ -5,7 +5,7 @@
  * `build` runs the publication guard (build/guard.ts) against the last published manifest.
  */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseCommandLine } from "./args.js";
 import { diagnosticAnnotation, underGitHubActions, annotation } from "./annotations.js";
 import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
 import { buildRevision } from "./diff/revision.js";
@@ -51,29 +51,24 @@ speed:
   --timings       print the time spent in each step`;
 
 async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        content: { type: "string" },
-        out: { type: "string" },
-        [BASELINE_FLAG]: { type: "string" },
-        [BASELINE_REF_FLAG]: { type: "string" },
-        [MAX_SHRINK_FLAG]: { type: "string" },
-        [ALLOW_SHRINK_FLAG]: { type: "boolean" },
-        cache: { type: "string" },
-        "no-cache": { type: "boolean" },
-        threads: { type: "string" },
-        timings: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseCommandLine(
+    argv,
+    {
+      content: { type: "string" },
+      out: { type: "string" },
+      [BASELINE_FLAG]: { type: "string" },
+      [BASELINE_REF_FLAG]: { type: "string" },
+      [MAX_SHRINK_FLAG]: { type: "string" },
+      [ALLOW_SHRINK_FLAG]: { type: "boolean" },
+      cache: { type: "string" },
+      "no-cache": { type: "boolean" },
+      threads: { type: "string" },
+      timings: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    USAGE,
+  );
+  if (!parsed) return 2;
   const { positionals, values } = parsed;
   const command = positionals[0];
   const threads = values.threads === undefined ? undefined : Number(values.threads);

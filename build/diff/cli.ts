@@ -7,7 +7,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseCommandLine } from "../args.js";
 import { annotation, underGitHubActions } from "../annotations.js";
 import {
   describeShrink,
@@ -28,16 +28,18 @@ const USAGE = `usage: npm run diff -- <base-ref> [<head-ref>] [--content DIR] [-
   --output FILE  write the Markdown to FILE instead of stdout`;
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
+  const parsed = parseCommandLine(
+    argv,
+    {
       content: { type: "string" },
       output: { type: "string" },
       [MAX_SHRINK_FLAG]: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
-  });
+    USAGE,
+  );
+  if (!parsed) return 2;
+  const { positionals, values } = parsed;
   if (values.help || positionals.length < 1 || positionals.length > 2) {
     console.error(USAGE);
     return values.help ? 0 : 2;
