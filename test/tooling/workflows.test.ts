@@ -218,6 +218,11 @@ describe("the deploy workflow", () => {
     }
   });
 
+  it("deploys with Workers Logs turned on in wrangler.toml", async () => {
+    const toml = await readFile(join(PROJECT_ROOT, "wrangler.toml"), "utf8");
+    expect(toml).toMatch(/^\[observability\]\nenabled = true$/m);
+  });
+
   it("commits no account id or token", async () => {
     for (const file of ["checks.yml", "deploy.yml"]) {
       const { text } = await load(file);
