@@ -24,7 +24,6 @@ import {
   guardPublication,
   GuardUsageError,
   MAX_SHRINK_FLAG,
-  OVERRIDE_HINT,
   parseMaxShrink,
   PUBLISH_FLAG,
   allowShrinkFromEnv,
@@ -218,8 +217,10 @@ function reportGuard(guard: Guard, next: Manifest, annotate: boolean): void {
     const message =
       guard.publish || guard.allowShrink
         ? `${described}; published anyway, as the override asked`
-        : `warning: ${described}; built anyway, since this build publishes nothing, but ` +
-          `\`npm run deploy\` and the Deploy workflow would refuse it. ${OVERRIDE_HINT}`;
+        : `warning: ${described}; built anyway, since this build publishes nothing. ` +
+          `Publishing it (\`npm run deploy\`, the Deploy workflow) would be refused unless ` +
+          `told it is intended: ${ALLOW_SHRINK_ENV}=1 npm run deploy, or the workflow's ` +
+          `"allow_shrink".`;
     console.error(`publication guard: ${message}`);
     if (annotate) console.log(annotation("warning", message, { title: "publication guard" }));
   }

@@ -66,7 +66,9 @@ describe("npm run build with the publication guard", () => {
     expect(run.stderr).toMatch(
       /^publication guard: warning: Branches would shrink from 14 to 6 records \(57\.1% fewer\), more than the 20% allowed, against dist\/manifest\.json; built anyway/m,
     );
-    expect(run.stderr).toContain("`npm run deploy` and the Deploy workflow would refuse it");
+    expect(run.stderr).toContain(
+      "Publishing it (`npm run deploy`, the Deploy workflow) would be refused unless told it is intended: OPENDATA_ALLOW_SHRINK=1 npm run deploy",
+    );
     expect(await snapshotFolder(fixture.out)).not.toEqual(before);
   });
 
