@@ -1,6 +1,6 @@
 /**
  * Cloudflare's static-asset limits at build time: 25 MiB (26,214,400 bytes) per file and 20,000
- * files per Worker (Cloudflare's Workers limits; /work platform notes). The size check is a pure
+ * files per Worker (Cloudflare's Workers limits, "Static Assets"). The size check is a pure
  * function tested at the real boundary with generated bodies; one build through the pipeline with
  * a lowered limit shows it is wired in, without compressing 25 MiB.
  */
