@@ -2,11 +2,13 @@
  * `npm run build` and `npm run validate`. Prints every problem as `file:line:column: pointer:
  * message` on stderr and exits 1 when there are any; on success `build` prints the summary table.
  * Under GitHub Actions every problem is also printed as an `::error` annotation on stdout.
- * `build` runs the publication guard (build/guard.ts) against the last published manifest.
+ * `build` runs the publication guard (build/guard.ts) against the last published data (build/
+ * baseline.ts): with `--publish` a shrink fails the run; without, it is printed as a warning.
  */
 import { resolve } from "node:path";
 import { parseCommandLine } from "./args.js";
 import { diagnosticAnnotation, underGitHubActions, annotation } from "./annotations.js";
+import { chooseBaseline, loadBaseline, type Baseline } from "./baseline.js";
 import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
 import { buildRevision } from "./diff/revision.js";
 import {
@@ -14,16 +16,17 @@ import {
   ALLOW_SHRINK_FLAG,
   BASELINE_FLAG,
   BASELINE_REF_FLAG,
+  BASELINE_URL_FLAG,
   DEFAULT_MAX_SHRINK,
+  DEPLOYMENT_URL_ENV,
   describeShrink,
   findShrinks,
   guardPublication,
   GuardUsageError,
-  loadBaseline,
   MAX_SHRINK_FLAG,
   parseMaxShrink,
+  PUBLISH_FLAG,
   allowShrinkFromEnv,
-  type Baseline,
 } from "./guard.js";
 import type { Manifest } from "./manifest.js";
 import { CONTENT_DIR, DIST_DIR } from "./paths.js";
@@ -31,16 +34,20 @@ import { runBuild } from "./pipeline.js";
 import { RevisionError } from "./diff/revision.js";
 import { summaryTable } from "./summary.js";
 
-const USAGE = `usage: node .out/build/cli.js <build|validate> [--content DIR] [--out DIR]
-         [--${BASELINE_FLAG} FILE | --${BASELINE_REF_FLAG} REF] [--${MAX_SHRINK_FLAG} SHARE] [--${ALLOW_SHRINK_FLAG}]
+const USAGE = `usage: node .out/build/cli.js <build|validate> [--content DIR] [--out DIR] [--${PUBLISH_FLAG}]
+         [--${BASELINE_FLAG} FILE | --${BASELINE_REF_FLAG} REF | --${BASELINE_URL_FLAG} URL]
+         [--${MAX_SHRINK_FLAG} SHARE] [--${ALLOW_SHRINK_FLAG}]
 
   build     validate content/ and write dist/ (data, precompressed variants, manifest.json)
   validate  validate only; writes nothing
 
 publication guard (always on for build; on for validate when a baseline is given):
-  refuses a data set that loses more than SHARE of its records, or all of them, against
-  the last published manifest: --${BASELINE_FLAG} FILE, or --${BASELINE_REF_FLAG} REF (that git revision's
-  content, built now), else the manifest.json in the output folder being replaced.
+  finds a data set that loses more than SHARE of its records, or all of them, against the last
+  published data: --${BASELINE_FLAG} FILE, --${BASELINE_REF_FLAG} REF (that git revision's content, built now)
+  or --${BASELINE_URL_FLAG} URL (the data sets a deployment serves). Without one, a local build compares
+  with the manifest.json in the output folder being replaced, and a publication with
+  ${DEPLOYMENT_URL_ENV} if set, else with the last commit (HEAD).
+  --${PUBLISH_FLAG}        this build is about to be published: refuse a shrink (otherwise only warn)
   --${MAX_SHRINK_FLAG} SHARE   0 to 1, or a percentage (default ${DEFAULT_MAX_SHRINK})
   --${ALLOW_SHRINK_FLAG}       publish anyway (or set ${ALLOW_SHRINK_ENV}=1)
 
@@ -58,6 +65,8 @@ async function main(argv: string[]): Promise<number> {
       out: { type: "string" },
       [BASELINE_FLAG]: { type: "string" },
       [BASELINE_REF_FLAG]: { type: "string" },
+      [BASELINE_URL_FLAG]: { type: "string" },
+      [PUBLISH_FLAG]: { type: "boolean" },
       [MAX_SHRINK_FLAG]: { type: "string" },
       [ALLOW_SHRINK_FLAG]: { type: "boolean" },
       cache: { type: "string" },
@@ -87,26 +96,40 @@ async function main(argv: string[]): Promise<number> {
   const outDir = values.out ? resolve(values.out) : undefined;
   const baselineFile = values[BASELINE_FLAG] as string | undefined;
   const baselineRef = values[BASELINE_REF_FLAG] as string | undefined;
+  const baselineUrl = values[BASELINE_URL_FLAG] as string | undefined;
+  const publish = values[PUBLISH_FLAG] === true;
 
   // The guard: settings first, so a bad setting stops the run before any work.
-  let guard: { baseline: Baseline; maxShrink: number; allowShrink: boolean } | undefined;
-  if (command === "build" || baselineFile !== undefined || baselineRef !== undefined) {
+  let guard: Guard | undefined;
+  if (
+    command === "build" ||
+    publish ||
+    baselineFile !== undefined ||
+    baselineRef !== undefined ||
+    baselineUrl !== undefined
+  ) {
     try {
       const maxShrinkText = values[MAX_SHRINK_FLAG] as string | undefined;
       const maxShrink =
         maxShrinkText === undefined ? DEFAULT_MAX_SHRINK : parseMaxShrink(maxShrinkText);
       const allowShrink = values[ALLOW_SHRINK_FLAG] === true || allowShrinkFromEnv();
+      const source = chooseBaseline({
+        file: baselineFile === undefined ? undefined : resolve(baselineFile),
+        ref: baselineRef,
+        url: baselineUrl,
+        publish,
+        deploymentUrl: process.env[DEPLOYMENT_URL_ENV],
+      });
       const baseline = await loadBaseline(
         {
-          manifestFile: baselineFile === undefined ? undefined : resolve(baselineFile),
-          ref: baselineRef,
+          source,
           outDir: outDir ?? DIST_DIR,
           contentDir: contentDir ?? CONTENT_DIR,
           cwd: process.cwd(),
         },
         buildRevision,
       );
-      guard = { baseline, maxShrink, allowShrink };
+      guard = { baseline, maxShrink, allowShrink, publish };
     } catch (error) {
       if (error instanceof GuardUsageError || error instanceof RevisionError) {
         console.error(`publication guard: ${error.message}`);
@@ -130,6 +153,8 @@ async function main(argv: string[]): Promise<number> {
     beforeWrite: guard
       ? (next) => {
           published = next;
+          // Only a publication is refused; a local build publishes nothing, so it warns below.
+          if (!guard.publish) return [];
           return guardPublication(guard.baseline.manifest, next, {
             maxShrink: guard.maxShrink,
             allowShrink: guard.allowShrink,
@@ -170,15 +195,32 @@ function printAnnotations(diagnostics: readonly Diagnostic[]): void {
   for (const d of diagnostics) console.log(diagnosticAnnotation(d));
 }
 
-/** After a run the guard let through: what it compared with, and any shrink it was told to allow. */
-function reportGuard(
-  guard: { baseline: Baseline; maxShrink: number; allowShrink: boolean },
-  next: Manifest,
-  annotate: boolean,
-): void {
+interface Guard {
+  readonly baseline: Baseline;
+  readonly maxShrink: number;
+  readonly allowShrink: boolean;
+  /** `--publish`: a shrink fails the run; otherwise it is a warning. */
+  readonly publish: boolean;
+}
+
+/**
+ * After a run the guard let through: what it compared with, and any shrink it let through,
+ * because the override asked or because the run publishes nothing (a warning).
+ */
+function reportGuard(guard: Guard, next: Manifest, annotate: boolean): void {
   const allowed = findShrinks(guard.baseline.manifest, next, guard.maxShrink);
   for (const shrink of allowed) {
-    const message = `${describeShrink(shrink, { maxShrink: guard.maxShrink, baseline: guard.baseline.name })}; published anyway, as the override asked`;
+    const described = describeShrink(shrink, {
+      maxShrink: guard.maxShrink,
+      baseline: guard.baseline.name,
+    });
+    const message =
+      guard.publish || guard.allowShrink
+        ? `${described}; published anyway, as the override asked`
+        : `warning: ${described}; built anyway, since this build publishes nothing. ` +
+          `Publishing it (\`npm run deploy\`, the Deploy workflow) would be refused unless ` +
+          `told it is intended: ${ALLOW_SHRINK_ENV}=1 npm run deploy, or the workflow's ` +
+          `"allow_shrink".`;
     console.error(`publication guard: ${message}`);
     if (annotate) console.log(annotation("warning", message, { title: "publication guard" }));
   }

@@ -4,15 +4,16 @@
  * unless the run says explicitly that this is intended. Real publishers have served an ATM feed
  * cut from about 1,200 records to 62, and `data: []`; both would have been stopped here.
  *
+ * It refuses only a publication (`--publish`: `npm run deploy` and the Deploy workflow); a local
+ * build (`npm run build`, `npm start`) reports the same shrink as a warning and goes on, since it
+ * publishes nothing. What it compares with is read by baseline.ts; this module is the policy.
+ *
  * The policy (names, default share) is defined once, here; the CLI, the workflows' documentation
  * and the tests use these constants.
  */
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
 import { DATASETS } from "./datasets.js";
 import type { Diagnostic } from "./diagnostics.js";
-import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "./manifest.js";
+import type { ManifestEntry } from "./manifest.js";
 
 /** Command-line flag that publishes despite a shrink (`--allow-shrink`). */
 export const ALLOW_SHRINK_FLAG = "allow-shrink";
@@ -26,6 +27,12 @@ export const DEFAULT_MAX_SHRINK = 0.2;
 export const BASELINE_FLAG = "baseline";
 /** Command-line flag naming a git revision whose content is built and compared with. */
 export const BASELINE_REF_FLAG = "baseline-ref";
+/** Command-line flag naming the deployment whose live data sets are compared with. */
+export const BASELINE_URL_FLAG = "baseline-url";
+/** Environment variable with the deployment's URL, the baseline of a publication when set. */
+export const DEPLOYMENT_URL_ENV = "OPENDATA_DEPLOYMENT_URL";
+/** Command-line flag saying the build is about to be published: a shrink is refused, not warned. */
+export const PUBLISH_FLAG = "publish";
 /** The rule name guard problems carry. */
 export const GUARD_RULE = "guard";
 
@@ -38,6 +45,11 @@ export interface GuardOptions {
   readonly baseline: string;
   /** The content folder as printed in messages; problems are reported at each data set's folder. */
   readonly contentDir?: string;
+}
+
+/** What the guard needs of a publication: each data set's record count. A Manifest is one. */
+export interface PublishedCounts {
+  readonly datasets: ReadonlyArray<Pick<ManifestEntry, "dataset" | "totalResults">>;
 }
 
 /** A data set that would lose more records than allowed, or all of them. */
@@ -56,12 +68,12 @@ export interface Shrink {
  * all of them. A data set that was empty or absent before is never a shrink.
  */
 export function findShrinks(
-  previous: Manifest | undefined,
-  next: Manifest,
+  previous: PublishedCounts | undefined,
+  next: PublishedCounts,
   maxShrink: number,
 ): Shrink[] {
   if (!previous) return [];
-  const before = new Map<string, ManifestEntry>(previous.datasets.map((e) => [e.dataset, e]));
+  const before = new Map(previous.datasets.map((e) => [e.dataset, e]));
   const shrinks: Shrink[] = [];
   for (const entry of next.datasets) {
     const old = before.get(entry.dataset);
@@ -88,8 +100,8 @@ export function findShrinks(
  * become empty, none when the override is given. Pure: the caller supplies both manifests.
  */
 export function guardPublication(
-  previous: Manifest | undefined,
-  next: Manifest,
+  previous: PublishedCounts | undefined,
+  next: PublishedCounts,
   options: GuardOptions,
 ): Diagnostic[] {
   if (options.allowShrink) return [];
@@ -146,104 +158,6 @@ export function parseMaxShrink(text: string): number {
 
 /** A guard setting that cannot be used; the CLI prints the message and exits 2. */
 export class GuardUsageError extends Error {}
-
-// ---- the baseline: what "last published" is ------------------------------------------------
-
-export interface BaselineRequest {
-  /** `--baseline <manifest.json>`. */
-  readonly manifestFile?: string;
-  /** `--baseline-ref <git ref>`: built from that revision's content. */
-  readonly ref?: string;
-  /** Output folder whose manifest.json is the default baseline. */
-  readonly outDir: string;
-  readonly contentDir: string;
-  /** Folder printed paths are relative to. */
-  readonly cwd: string;
-}
-
-export interface Baseline {
-  /** Undefined when nothing was published before: the guard then has nothing to compare. */
-  readonly manifest: Manifest | undefined;
-  /** For messages: "dist/manifest.json", "the content of main (1a2b3c4)". */
-  readonly name: string;
-}
-
-/** Builds one revision's content without writing; injected so tests and the CLI share it. */
-export type RevisionBuilder = (
-  contentDir: string,
-  ref: string,
-  cwd: string,
-) => Promise<{
-  label: string;
-  hasContent: boolean;
-  manifest: Manifest | undefined;
-  problems: readonly Diagnostic[];
-}>;
-
-/**
- * Finds the last published manifest: `--baseline <file>`, else `--baseline-ref <ref>` (that
- * revision's content, built now), else the manifest.json in the output folder the build is about
- * to replace (none on a first build: nothing to compare).
- */
-export async function loadBaseline(
-  request: BaselineRequest,
-  buildRevision: RevisionBuilder,
-): Promise<Baseline> {
-  const display = (path: string) => relative(request.cwd, path).split(sep).join("/") || ".";
-  if (request.manifestFile !== undefined && request.ref !== undefined) {
-    throw new GuardUsageError(`give --${BASELINE_FLAG} or --${BASELINE_REF_FLAG}, not both`);
-  }
-  if (request.manifestFile !== undefined) {
-    return {
-      manifest: await readManifest(request.manifestFile, display(request.manifestFile)),
-      name: display(request.manifestFile),
-    };
-  }
-  if (request.ref !== undefined) {
-    const built = await buildRevision(request.contentDir, request.ref, request.cwd);
-    const name = `the content of ${built.label}`;
-    if (!built.hasContent) return { manifest: undefined, name };
-    if (!built.manifest) {
-      const first = built.problems[0];
-      throw new GuardUsageError(
-        `cannot compare with ${name}: it does not build (${built.problems.length} problem(s)` +
-          (first
-            ? `, first at ${first.file}:${first.line}:${first.column}: ${first.message}`
-            : "") +
-          `); pass --${BASELINE_FLAG} <manifest.json> instead`,
-      );
-    }
-    return { manifest: built.manifest, name };
-  }
-  const file = join(request.outDir, MANIFEST_FILE);
-  if (!existsSync(file)) return { manifest: undefined, name: `${display(file)} (none yet)` };
-  return { manifest: await readManifest(file, display(file)), name: display(file) };
-}
-
-async function readManifest(path: string, name: string): Promise<Manifest> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(path, "utf8"));
-  } catch (error) {
-    throw new GuardUsageError(
-      `cannot read the baseline manifest ${name}: ${(error as Error).message}`,
-    );
-  }
-  const datasets = (parsed as { datasets?: unknown } | null)?.datasets;
-  const valid =
-    Array.isArray(datasets) &&
-    datasets.every(
-      (e) =>
-        typeof (e as ManifestEntry)?.dataset === "string" &&
-        Number.isInteger((e as ManifestEntry)?.totalResults),
-    );
-  if (!valid) {
-    throw new GuardUsageError(
-      `the baseline ${name} is not a build manifest (it needs a "datasets" list whose entries have "dataset" and "totalResults")`,
-    );
-  }
-  return parsed as Manifest;
-}
 
 function titleOf(id: string): string {
   return DATASETS.find((d) => d.id === id)?.title ?? id;

@@ -14,6 +14,7 @@ import { DATASETS, type DatasetDefinition } from "./datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { encodeBody, type EncodedBody, type EncodeTiming } from "./encode.js";
 import { lastUpdated, toRfc3339, type LastUpdatedSource } from "./last-updated.js";
+import { checkAssetLimits, PLATFORM_LIMITS, type AssetFile, type AssetLimits } from "./limits.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "./manifest.js";
 import { describeSchemaError } from "./messages.js";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, SCHEMA_DIR } from "./paths.js";
@@ -39,6 +40,8 @@ export interface BuildOptions {
    * the publication guard against a shrinking data set). Problems it returns fail the build.
    */
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
+  /** The static-asset limits checked before writing; the platform's unless a test lowers them. */
+  readonly limits?: AssetLimits;
 }
 
 export interface DatasetResult {
@@ -226,13 +229,21 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   }
   if (diagnostics.length > 0) return failed(diagnostics);
 
-  // 6. write, unless a last check objects
+  // 6. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = { formatVersion: 1, datasets: results.map((r) => r.entry) };
+  const files = outputFiles(results, manifest);
+  const display = (path: string) => relative(cwd, path).split(sep).join("/") || ".";
+  const overLimits = checkAssetLimits(
+    assetFiles(files, results),
+    { contentDir: display(contentDir), outDir: display(outDir) },
+    options.limits ?? PLATFORM_LIMITS,
+  );
+  if (overLimits.length > 0) return failed(overLimits, results);
   const objections = (await options.beforeWrite?.(manifest)) ?? [];
   if (objections.length > 0) return failed(objections, results);
   if (options.write !== false) {
     await timed("write", async () => {
-      await writeAtomically(outDir, outputFiles(results, manifest));
+      await writeAtomically(outDir, files);
       await cache?.prune();
     });
   }
@@ -272,6 +283,21 @@ function manifestEntry(
     brands,
     variants: { identity: variant("identity"), br: variant("br"), gzip: variant("gzip") },
   };
+}
+
+// Each output file's size, and the data set and coding it is a variant of, for the limits.
+function assetFiles(files: readonly OutputFile[], results: readonly DatasetResult[]): AssetFile[] {
+  const variants = new Map<string, AssetFile["variant"]>();
+  for (const { dataset, entry } of results) {
+    for (const coding of ["identity", "br", "gzip"] as const) {
+      variants.set(entry.variants[coding]!.asset.slice(1), { dataset, coding });
+    }
+  }
+  return files.map((f) => ({
+    path: f.path,
+    bytes: typeof f.bytes === "string" ? Buffer.byteLength(f.bytes) : f.bytes.length,
+    variant: variants.get(f.path),
+  }));
 }
 
 function outputFiles(results: readonly DatasetResult[], manifest: Manifest): OutputFile[] {

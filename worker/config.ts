@@ -26,8 +26,22 @@ export function planForPath(path: string): PlanId | undefined {
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 /** KV keeps a window's counter a window longer than the window (KV's minimum TTL is 60 s). */
 export const COUNTER_TTL_SECONDS = 2 * RATE_LIMIT_WINDOW_SECONDS;
-/** Prefix of counter keys in KV: `rl:<plan>:<window>:<client>`. */
+/** Prefix of counter keys in KV: `rl:<plan>:<window>:<client hash>` (counter-key.ts). */
 export const COUNTER_KEY_PREFIX = "rl:";
+/** The Worker secret holding the HMAC key of counter keys (`wrangler secret put RATE_LIMIT_KEY`). */
+export const RATE_LIMIT_KEY_SECRET = "RATE_LIMIT_KEY";
+/**
+ * Bytes of HMAC-SHA-256 kept in a counter key: 16 (128 bits, 32 hex digits). Two clients whose
+ * keys collide share one quota for one window, so what matters is the chance of any collision
+ * among the n buckets counted in one window of one plan: about n^2 / 2^(bits + 1) (the birthday
+ * bound). At internet scale, every IPv4 address and as many IPv6 /64s in one minute, n = 2^33:
+ * 128 bits give 2^66 / 2^129 = 2^-63 per window, and over a century of minutes (about 2^26)
+ * 2^-37. 64 bits would give 2^66 / 2^65: a collision almost surely. 96 bits would do (2^-31 per
+ * window); 128 cost nothing more, since KV keys may be 512 bytes.
+ */
+export const COUNTER_KEY_HASH_BYTES = 16;
+/** Bytes of the random key an isolate makes for itself when RATE_LIMIT_KEY is not set. */
+export const FALLBACK_KEY_BYTES = 32;
 /**
  * An isolate shares a client's count through KV once the requests it holds back reach this
  * fraction of the quota it believes is left (see ratelimit.ts).

@@ -13,8 +13,10 @@ import { isNotModified } from "./conditional.js";
 import { ALLOWED_METHODS, baseHeaders, CACHE_CONTROL, PREFLIGHT_HEADERS, VARY } from "./headers.js";
 import { httpsLocation } from "./https.js";
 import type { MaintenanceFlag } from "./maintenance.js";
+import type { CounterKeys } from "./counter-key.js";
 import { quotaHeaders, type RateLimiter } from "./ratelimit.js";
 import type { Route } from "./routes.js";
+import { LOG_EVENTS } from "./log.js";
 import type { Platform } from "./runtime.js";
 
 /** The static-assets binding, or a stand-in for it. */
@@ -29,6 +31,8 @@ export interface Deps extends Platform {
   readonly config: Config;
   /** Isolate-lifetime state. */
   readonly limiter: RateLimiter;
+  /** Makes the rate limiter's KV keys (keyed hashes of client buckets). */
+  readonly counterKeys: CounterKeys;
   readonly maintenance: MaintenanceFlag;
 }
 
@@ -37,7 +41,7 @@ export async function handle(request: Request, deps: Deps): Promise<Response> {
   try {
     return await answer(request, deps);
   } catch (error) {
-    deps.log("exception", "unexpected error; answered 500", error);
+    deps.log({ event: LOG_EVENTS.unexpectedError, status: 500 }, error);
     return errorResponse(500);
   }
 }
@@ -105,7 +109,7 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
   // a body-less response (checked through wrangler dev and unstable_startWorker; see test/e2e).
   if (method === "HEAD") return new Response(null, { status: 200, headers });
 
-  const asset = await readAsset(deps, url, variant, coding);
+  const asset = await readAsset(deps, url, entry.dataset, variant, coding);
   if (typeof asset === "number") {
     const retry: [string, string][] =
       asset === 503 ? [["Retry-After", String(TRANSIENT_RETRY_AFTER_SECONDS)]] : [];
@@ -142,6 +146,7 @@ function preflight(): Response {
 async function readAsset(
   deps: Deps,
   url: URL,
+  dataset: string,
   variant: ManifestVariant,
   coding: ContentCoding,
 ): Promise<Response | ErrorStatus> {
@@ -150,7 +155,7 @@ async function readAsset(
     response = await deps.assets.fetch(new Request(`${url.origin}${variant.asset}`));
   } catch (error) {
     // The binding itself failed: transient by nature.
-    deps.log("assets", `assets binding failed for ${variant.asset}`, error);
+    deps.log({ event: LOG_EVENTS.assetsUnavailable, dataset, status: 503 }, error);
     return 503;
   }
   const length = response.headers.get("Content-Length");
@@ -160,10 +165,12 @@ async function readAsset(
     (length !== null && Number(length) !== variant.length)
   ) {
     // The deployment's files and manifest disagree: a server fault, not a passing one.
-    deps.log(
-      "assets",
-      `assets answered ${response.status} (length ${length}) for ${variant.asset} (${coding})`,
-    );
+    deps.log({
+      event: LOG_EVENTS.assetMismatch,
+      dataset,
+      status: 500,
+      cause: `assets answered ${response.status} (length ${length}, manifest ${variant.length}) for ${variant.asset} (${coding})`,
+    });
     await response.body?.cancel();
     return 500;
   }

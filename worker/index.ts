@@ -6,7 +6,9 @@
 import type { Manifest } from "../build/manifest.js";
 import manifest from "../dist/manifest.json" with { type: "json" };
 import { readConfig, type Config } from "./config.js";
+import { CounterKeys } from "./counter-key.js";
 import { handle } from "./handler.js";
+import { LOG_EVENTS, logLine } from "./log.js";
 import { MaintenanceFlag } from "./maintenance.js";
 import { RateLimiter } from "./ratelimit.js";
 import { buildRoutes } from "./routes.js";
@@ -19,10 +21,22 @@ const log = throttledLog(systemClock);
 
 // env is the same object for every request of an isolate; parse the vars once per object.
 let configFor: { env: Env; config: Config } | undefined;
+// The counter-key maker lives as long as its secret does: one key import per isolate, and
+// without a secret one random key per isolate, however env objects come and go.
+let keysFor: { secret: string | undefined; counterKeys: CounterKeys } | undefined;
+
+const warnConfig = (cause: string) =>
+  console.warn(logLine({ event: LOG_EVENTS.configInvalid, cause }));
 
 export default {
   fetch(request, env, ctx): Promise<Response> {
-    if (configFor?.env !== env) configFor = { env, config: readConfig(env) };
+    if (configFor?.env !== env) configFor = { env, config: readConfig(env, warnConfig) };
+    if (!keysFor || keysFor.secret !== env.RATE_LIMIT_KEY) {
+      keysFor = {
+        secret: env.RATE_LIMIT_KEY,
+        counterKeys: new CounterKeys(env.RATE_LIMIT_KEY, log),
+      };
+    }
     return handle(request, {
       routes,
       assets: env.ASSETS,
@@ -32,6 +46,7 @@ export default {
       waitUntil: (promise) => ctx.waitUntil(promise),
       log,
       limiter,
+      counterKeys: keysFor.counterKeys,
       maintenance,
     });
   },

@@ -9,6 +9,7 @@ import {
   MAINTENANCE_REFRESH_MS,
   isSwitchedOn,
 } from "./config.js";
+import { LOG_EVENTS } from "./log.js";
 import { withTimeout, type Platform } from "./runtime.js";
 
 /** The KV flag as one isolate knows it; create one per isolate. */
@@ -40,7 +41,7 @@ export class MaintenanceFlag {
       this.on = isSwitchedOn(value);
     } catch (error) {
       // Fail open: keep serving with the last value known (off if none was ever read).
-      ctx.log("kv", "maintenance flag not read; keeping the last value", error);
+      ctx.log({ event: LOG_EVENTS.maintenanceFlagNotRead }, error);
     } finally {
       this.known = true;
       this.readAt = ctx.clock.now();

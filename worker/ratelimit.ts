@@ -8,9 +8,11 @@
  * what other isolates counted, add what it holds back, write the sum. It repeats while a share is
  * due, at most once per `syncIntervalMs` per counter (KV takes one write per key per second). A KV
  * failure only stops the sharing (fail open); the local count still limits.
+ *
+ * Client buckets stay in the isolate's memory. The KV key of a counter names the client by a
+ * keyed hash (counter-key.ts), computed when the counter is first shared, not per request.
  */
 import {
-  COUNTER_KEY_PREFIX,
   COUNTER_TTL_SECONDS,
   MAX_TRACKED_COUNTERS,
   RATE_LIMIT_WINDOW_SECONDS,
@@ -18,7 +20,9 @@ import {
   type Config,
   type PlanId,
 } from "./config.js";
+import type { CounterKeys } from "./counter-key.js";
 import { RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER } from "./headers.js";
+import { LOG_EVENTS } from "./log.js";
 import { withTimeout, type Platform } from "./runtime.js";
 
 const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
@@ -34,9 +38,19 @@ export interface LimitDecision {
   readonly resetSeconds: number;
 }
 
+/** The platform plus the isolate's counter-key maker. */
+export interface RateLimitPlatform extends Platform {
+  readonly counterKeys: CounterKeys;
+}
+
 interface Counter {
-  readonly key: string;
+  readonly plan: PlanId;
+  readonly window: number;
+  /** The client's bucket: kept in memory only, never written. */
+  readonly client: string;
   readonly limit: number;
+  // The KV key, once the counter has been shared (hashed then, once).
+  storeKey: string | undefined;
   // The window's total as last read from or written to KV (includes what this isolate wrote).
   remote: number;
   // Counted here and not yet written.
@@ -60,7 +74,7 @@ export class RateLimiter {
   constructor(private readonly maxCounters = MAX_TRACKED_COUNTERS) {}
 
   /** Counts the request of `client` under `plan` if it is within the limit, and says whether it is. */
-  check(plan: PlanId, client: string, config: Config, platform: Platform): LimitDecision {
+  check(plan: PlanId, client: string, config: Config, platform: RateLimitPlatform): LimitDecision {
     const limit = config.limits[plan];
     const now = platform.clock.now();
     const window = Math.floor(now / WINDOW_MS);
@@ -71,7 +85,7 @@ export class RateLimiter {
       this.counters = new Map();
     }
     const resetSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
-    const counter = this.counter(`${COUNTER_KEY_PREFIX}${plan}:${window}:${client}`, limit);
+    const counter = this.counter(plan, window, client, limit);
     const used = counter.remote + counter.unshared;
     // A refused request is not counted: it changes nothing until the window ends.
     if (used >= limit) return { allowed: false, plan, limit, remaining: 0, resetSeconds };
@@ -83,39 +97,61 @@ export class RateLimiter {
     return { allowed: true, plan, limit, remaining: limit - used - 1, resetSeconds };
   }
 
-  private counter(key: string, limit: number): Counter {
+  private counter(plan: PlanId, window: number, client: string, limit: number): Counter {
+    // This in-memory key holds the bucket in clear: it never leaves the isolate.
+    const key = `${plan}:${window}:${client}`;
     let counter = this.counters.get(key);
     if (!counter) {
       // Bounded memory under many addresses: forget the client seen first (Map keeps order).
       if (this.counters.size >= this.maxCounters) {
         this.counters.delete(this.counters.keys().next().value as string);
       }
-      counter = { key, limit, remote: 0, unshared: 0, lastSyncAt: -Infinity, syncing: false };
+      counter = {
+        plan,
+        window,
+        client,
+        limit,
+        storeKey: undefined,
+        remote: 0,
+        unshared: 0,
+        lastSyncAt: -Infinity,
+        syncing: false,
+      };
       this.counters.set(key, counter);
     }
     return counter;
   }
 
   // Read, add, write while a share is due; never faster than `intervalMs` per counter.
-  private async sync(counter: Counter, intervalMs: number, platform: Platform): Promise<void> {
+  private async sync(
+    counter: Counter,
+    intervalMs: number,
+    platform: RateLimitPlatform,
+  ): Promise<void> {
     const { clock, store } = platform;
     try {
+      counter.storeKey ??= await platform.counterKeys.counterKey(
+        counter.plan,
+        counter.window,
+        counter.client,
+      );
+      const key = counter.storeKey;
       while (shareDue(counter)) {
         const wait = counter.lastSyncAt + intervalMs - clock.now();
         if (wait > 0) await clock.sleep(wait);
         counter.lastSyncAt = clock.now();
         // No cacheTtl: an edge-cached value would hide what other isolates wrote since.
-        const stored = Number(await withTimeout(store.get(counter.key), clock)) || 0;
+        const stored = Number(await withTimeout(store.get(key), clock)) || 0;
         counter.remote = Math.max(counter.remote, stored);
         const adding = counter.unshared;
         const total = counter.remote + adding;
         const options = { expirationTtl: COUNTER_TTL_SECONDS };
-        await withTimeout(store.put(counter.key, String(total), options), clock);
+        await withTimeout(store.put(key, String(total), options), clock);
         counter.remote = total;
         counter.unshared -= adding;
       }
     } catch (error) {
-      platform.log("kv", "rate-limit counter not shared; counting in this isolate only", error);
+      platform.log({ event: LOG_EVENTS.counterNotShared }, error);
     } finally {
       counter.syncing = false;
     }

@@ -3,6 +3,7 @@
  * log. Passed in, so tests drive time and failures (KV simulators ignore fake timers).
  */
 import { KV_TIMEOUT_MS, LOG_INTERVAL_MS } from "./config.js";
+import { logLine, type LogEntry } from "./log.js";
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -16,8 +17,8 @@ export interface KvStore {
   put(key: string, value: string, options: { expirationTtl: number }): Promise<void>;
 }
 
-/** Reports a problem under a topic; callers may be throttled. */
-export type Log = (topic: string, message: string, error?: unknown) => void;
+/** Reports an event (log.ts), with the error that caused it if any; callers may be throttled. */
+export type Log = (entry: LogEntry, error?: unknown) => void;
 
 /** The platform services one request can use. */
 export interface Platform {
@@ -49,19 +50,19 @@ export function withTimeout<T>(promise: Promise<T>, clock: Clock, ms = KV_TIMEOU
 }
 
 /**
- * A Log that writes each topic at most once per `intervalMs`, so a failing dependency costs one
- * line a minute per isolate rather than one per request.
+ * A Log that writes each event at most once per `intervalMs`, so a failing dependency costs one
+ * line a minute per isolate rather than one per request. Each line is one JSON object (log.ts).
  */
 export function throttledLog(
   clock: Clock,
-  write: (...data: unknown[]) => void = console.error,
+  write: (line: string) => void = console.error,
   intervalMs = LOG_INTERVAL_MS,
 ): Log {
   const lastWritten = new Map<string, number>();
-  return (topic, message, error) => {
+  return (entry, error) => {
     const now = clock.now();
-    if (now - (lastWritten.get(topic) ?? -Infinity) < intervalMs) return;
-    lastWritten.set(topic, now);
-    write(`[${topic}] ${message}`, ...(error === undefined ? [] : [error]));
+    if (now - (lastWritten.get(entry.event) ?? -Infinity) < intervalMs) return;
+    lastWritten.set(entry.event, now);
+    write(logLine(entry, error));
   };
 }

@@ -56,12 +56,39 @@ describe("npm run build with the publication guard", () => {
     return fixture;
   }
 
-  it("refuses a shrink against the dist/manifest.json it would replace, naming both overrides", async () => {
+  it("warns of a shrink against the dist/manifest.json it replaces, and builds anyway", async () => {
     await builtThenShrunk();
     const before = await snapshotFolder(fixture.out);
     const run = await runNode(BUILD_CLI, ["build", "--content", "content", "--out", "dist"], {
       cwd: fixture.root,
     });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(
+      /^publication guard: warning: Branches would shrink from 14 to 6 records \(57\.1% fewer\), more than the 20% allowed, against dist\/manifest\.json; built anyway/m,
+    );
+    expect(run.stderr).toContain(
+      "Publishing it (`npm run deploy`, the Deploy workflow) would be refused unless told it is intended: OPENDATA_ALLOW_SHRINK=1 npm run deploy",
+    );
+    expect(await snapshotFolder(fixture.out)).not.toEqual(before);
+  });
+
+  it("refuses the same shrink with --publish, naming both overrides, and leaves dist/ as it was", async () => {
+    await builtThenShrunk();
+    const before = await snapshotFolder(fixture.out);
+    const run = await runNode(
+      BUILD_CLI,
+      [
+        "build",
+        "--content",
+        "content",
+        "--out",
+        "dist",
+        "--publish",
+        "--baseline",
+        "dist/manifest.json",
+      ],
+      { cwd: fixture.root },
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       /^content\/branches:1:1: \/: Branches would shrink from 14 to 6 records \(57\.1% fewer\), more than the 20% allowed, against dist\/manifest\.json\./m,
@@ -69,6 +96,22 @@ describe("npm run build with the publication guard", () => {
     expect(run.stderr).toContain(`--${ALLOW_SHRINK_FLAG} or ${ALLOW_SHRINK_ENV}=1`);
     expect(run.stderr).toContain("Nothing was published: dist/ is unchanged.");
     expect(await snapshotFolder(fixture.out)).toEqual(before);
+  });
+
+  it("compares a publication with the last commit when no deployment URL is set", async () => {
+    fixture = await sampleFixture({ "branches/zed-bank.yaml": zed });
+    const head = await commitAll(fixture.root, "with Zed Bank");
+    await fixture.put({ "branches/zed-bank.yaml": null });
+    const run = await runNode(
+      BUILD_CLI,
+      ["build", "--content", "content", "--out", "dist", "--publish"],
+      { cwd: fixture.root },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `Branches would shrink from 14 to 6 records (57.1% fewer), more than the 20% allowed, against the content of`,
+    );
+    expect(run.stderr).toContain(head.slice(0, 7));
   });
 
   it.each([

@@ -11,10 +11,10 @@ import {
   findShrinks,
   guardPublication,
   GuardUsageError,
-  loadBaseline,
   MAX_SHRINK_FLAG,
   parseMaxShrink,
 } from "../../build/guard.js";
+import { loadBaseline } from "../../build/baseline.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../build/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
 import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
@@ -133,7 +133,12 @@ describe("the last published manifest", () => {
     });
     expect(built.ok).toBe(true);
     const baseline = await loadBaseline(
-      { outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+      {
+        source: { kind: "output" },
+        outDir: fixture.out,
+        contentDir: fixture.content,
+        cwd: fixture.root,
+      },
       buildRevision,
     );
     expect(baseline.name).toBe("dist/manifest.json");
@@ -143,7 +148,12 @@ describe("the last published manifest", () => {
   it("is nothing on a first build, when there is no output folder yet", async () => {
     fixture = await sampleFixture();
     const baseline = await loadBaseline(
-      { outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+      {
+        source: { kind: "output" },
+        outDir: fixture.out,
+        contentDir: fixture.content,
+        cwd: fixture.root,
+      },
       buildRevision,
     );
     expect(baseline).toEqual({ manifest: undefined, name: "dist/manifest.json (none yet)" });
@@ -154,7 +164,12 @@ describe("the last published manifest", () => {
     const file = join(fixture.root, "deployed.json");
     await writeFile(file, JSON.stringify(manifest({ atms: 3 })));
     const baseline = await loadBaseline(
-      { manifestFile: file, outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+      {
+        source: { kind: "file", file },
+        outDir: fixture.out,
+        contentDir: fixture.content,
+        cwd: fixture.root,
+      },
       buildRevision,
     );
     expect(baseline.name).toBe("deployed.json");
@@ -162,7 +177,12 @@ describe("the last published manifest", () => {
     await writeFile(file, '{"data": []}');
     await expect(
       loadBaseline(
-        { manifestFile: file, outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+        {
+          source: { kind: "file", file },
+          outDir: fixture.out,
+          contentDir: fixture.content,
+          cwd: fixture.root,
+        },
         buildRevision,
       ),
     ).rejects.toThrow(/deployed\.json is not a build manifest/);
@@ -175,7 +195,12 @@ describe("the last published manifest", () => {
     const deployed = await commitAll(fixture.root, "deployed");
     await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
     const baseline = await loadBaseline(
-      { ref: deployed, outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+      {
+        source: { kind: "ref", ref: deployed },
+        outDir: fixture.out,
+        contentDir: fixture.content,
+        cwd: fixture.root,
+      },
       buildRevision,
     );
     expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
@@ -218,7 +243,12 @@ describe("the guard in the build", () => {
     await fixture.put({ "branches/zed-bank.yaml": null });
     const guard = async (next: Manifest) => {
       const baseline = await loadBaseline(
-        { outDir: fixture.out, contentDir: fixture.content, cwd: fixture.root },
+        {
+          source: { kind: "output" },
+          outDir: fixture.out,
+          contentDir: fixture.content,
+          cwd: fixture.root,
+        },
         buildRevision,
       );
       return guardPublication(baseline.manifest, next, { ...defaults, baseline: baseline.name });

@@ -10,7 +10,12 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
-import { ALLOW_SHRINK_ENV, BASELINE_REF_FLAG } from "../../build/guard.js";
+import {
+  ALLOW_SHRINK_ENV,
+  BASELINE_REF_FLAG,
+  DEPLOYMENT_URL_ENV,
+  PUBLISH_FLAG,
+} from "../../build/guard.js";
 import { PROJECT_ROOT } from "../../build/paths.js";
 import { commitAll } from "./support.js";
 
@@ -31,15 +36,24 @@ interface Step {
 interface Workflow {
   on: Record<string, unknown>;
   permissions?: Record<string, string>;
-  jobs: Record<string, { steps: Step[]; env?: Record<string, unknown> }>;
+  jobs: Record<
+    string,
+    {
+      steps: Step[];
+      env?: Record<string, unknown>;
+      strategy?: { matrix?: Record<string, unknown>; "fail-fast"?: boolean };
+    }
+  >;
 }
 
-async function load(name: string): Promise<{ text: string; workflow: Workflow; steps: Step[] }> {
+async function load(
+  name: string,
+): Promise<{ text: string; workflow: Workflow; steps: Step[]; job: Workflow["jobs"][string] }> {
   const text = await readFile(join(WORKFLOWS, name), "utf8");
   const workflow = parse(text) as Workflow;
   const jobs = Object.values(workflow.jobs);
   expect(jobs, `${name} has one job`).toHaveLength(1);
-  return { text, workflow, steps: jobs[0]!.steps };
+  return { text, workflow, steps: jobs[0]!.steps, job: jobs[0]! };
 }
 
 /** Index of the first step running a command that matches, or -1. */
@@ -66,13 +80,54 @@ describe("every workflow", () => {
     }
   });
 
-  it("checks out full history and installs with npm ci on Node 20", async () => {
+  it("checks out full history and installs with npm ci", async () => {
     for (const file of ["checks.yml", "deploy.yml"]) {
       const { steps } = await load(file);
       expect(uses(steps, "actions/checkout")?.with?.["fetch-depth"], file).toBe(0);
-      expect(String(uses(steps, "actions/setup-node")?.with?.["node-version"]), file).toBe("20");
       expect(runs(steps, /^npm ci\b/), file).toBeGreaterThan(-1);
     }
+  });
+});
+
+// Node 20 reached end of life in April 2026; 22 (maintenance LTS) and 24 (active LTS) are the
+// maintained lines the workflows run. Node 20.3+ still works on a local machine.
+describe("the Node.js lines", () => {
+  it("runs the checks on Node 22 and 24 as a matrix, without stopping the other line on a failure", async () => {
+    const { steps, job } = await load("checks.yml");
+    expect(job.strategy?.matrix?.node).toEqual([22, 24]);
+    expect(job.strategy?.["fail-fast"]).toBe(false);
+    expect(uses(steps, "actions/setup-node")?.with?.["node-version"]).toBe("${{ matrix.node }}");
+  });
+
+  it("annotates, summarises and comments from one line only", async () => {
+    const { steps } = await load("checks.yml");
+    for (const step of [
+      steps[runs(steps, /^npm run validate$/m)],
+      steps[runs(steps, /npm run -s diff/)],
+      uses(steps, "actions/github-script"),
+    ]) {
+      expect(step?.if, step?.name).toContain("matrix.node == 24");
+    }
+  });
+
+  it("deploys on Node 24, the line .nvmrc names", async () => {
+    const { steps } = await load("deploy.yml");
+    expect(uses(steps, "actions/setup-node")?.with?.["node-version"]).toBe(24);
+    expect((await readFile(join(PROJECT_ROOT, ".nvmrc"), "utf8")).trim()).toBe("24");
+  });
+
+  it("accepts Node 20.3 and later 20s, 22 and 24 onwards in package.json's engines", async () => {
+    const pkg = JSON.parse(await readFile(join(PROJECT_ROOT, "package.json"), "utf8")) as {
+      engines: { node: string };
+    };
+    expect(pkg.engines.node).toBe("^20.3.0 || ^22.0.0 || >=24.0.0");
+  });
+
+  it("lets only workerd and esbuild run install scripts, and denies sharp's", async () => {
+    const pkg = JSON.parse(await readFile(join(PROJECT_ROOT, "package.json"), "utf8")) as {
+      allowScripts: Record<string, boolean>;
+    };
+    expect(pkg.allowScripts).toEqual({ workerd: true, esbuild: true, sharp: false });
   });
 });
 
@@ -113,7 +168,7 @@ describe("the deploy workflow", () => {
     const test = runs(steps, /^npm test$/m);
     const build = runs(
       steps,
-      new RegExp(`npm run build -- --${BASELINE_REF_FLAG} "\\$PREVIOUS_SHA"`),
+      new RegExp(`npm run build -- --publish --${BASELINE_REF_FLAG} "\\$PREVIOUS_SHA"`),
     );
     const deploy = runs(steps, /^node scripts\/wrangler\.mjs deploy\b/m);
     expect(test).toBeGreaterThan(runs(steps, /^npm ci\b/));
@@ -121,6 +176,11 @@ describe("the deploy workflow", () => {
     expect(deploy).toBeGreaterThan(build);
     expect(steps[deploy]!.run).not.toContain("--dry-run");
     expect(steps[build]!.env?.PREVIOUS_SHA).toBe("${{ steps.previous.outputs.sha }}");
+    expect(steps[build]!.env?.[DEPLOYMENT_URL_ENV]).toBe(`\${{ vars.${DEPLOYMENT_URL_ENV} }}`);
+    // Every build command of the step publishes, so a shrink stops the deploy.
+    const commands = steps[build]!.run!.split("\n").filter((l) => l.includes("npm run build"));
+    expect(commands).toHaveLength(3);
+    for (const command of commands) expect(command).toContain(`-- --${PUBLISH_FLAG}`);
     expect(steps.find((s) => s.id === "previous")?.run).toContain("gh run list");
   });
 
@@ -156,6 +216,11 @@ describe("the deploy workflow", () => {
       const mentions = text.split("\n").filter((line) => line.includes(name));
       expect(mentions.map((l) => l.trim())).toEqual([`${name}: \${{ secrets.${name} }}`]);
     }
+  });
+
+  it("deploys with Workers Logs turned on in wrangler.toml", async () => {
+    const toml = await readFile(join(PROJECT_ROOT, "wrangler.toml"), "utf8");
+    expect(toml).toMatch(/^\[observability\]\nenabled = true$/m);
   });
 
   it("commits no account id or token", async () => {
@@ -239,6 +304,34 @@ describe("the deploy workflow's scripts, run here with a stand-in for gh", () =>
     const gone = await previous(`echo ${"f".repeat(40)}`);
     expect(gone.output).toBe(`sha=${first}\n`);
     expect(gone.stdout).toContain("is not in the history");
+  });
+
+  it.each([
+    [
+      "the live deployment when its URL is set",
+      "https://opendata.example",
+      "abc",
+      "build -- --publish",
+    ],
+    [
+      "the previously deployed commit otherwise",
+      "",
+      "abc",
+      "build -- --publish --baseline-ref abc",
+    ],
+    ["the last commit on the first deployment", "", "", "build -- --publish"],
+  ])("builds for publication against %s", async (_, url, sha, expected) => {
+    const bin = join(dir, "bin");
+    await writeFile(join(bin, "npm"), '#!/bin/sh\necho "npm $*"\n');
+    await chmod(join(bin, "npm"), 0o755);
+    const { steps } = await load("deploy.yml");
+    const script = steps[runs(steps, /npm run build/)]!.run!;
+    const run = await runStep(script, dir, {
+      PATH: `${bin}:${process.env.PATH}`,
+      [DEPLOYMENT_URL_ENV]: url,
+      PREVIOUS_SHA: sha,
+    });
+    expect(run.stdout.trim()).toBe(`npm run ${expected}`);
   });
 
   it("stops on REPLACE_ placeholders in wrangler.toml, and passes once they are filled in", async () => {

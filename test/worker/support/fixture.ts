@@ -5,6 +5,7 @@
 import type { Manifest, ManifestEntry, ManifestVariant } from "../../../build/manifest.js";
 import { DATASETS } from "../../../build/datasets.js";
 import { readConfig, type Config, type Vars } from "../../../worker/config.js";
+import { CounterKeys, type HmacCrypto } from "../../../worker/counter-key.js";
 import { handle, type Deps } from "../../../worker/handler.js";
 import { MaintenanceFlag } from "../../../worker/maintenance.js";
 import { RateLimiter } from "../../../worker/ratelimit.js";
@@ -16,6 +17,8 @@ import { Background, ManualClock, MemoryAssets, MemoryKv } from "./fakes.js";
 export const ORIGIN = "https://opendata.example";
 /** meta.LastUpdated of every fixture data set. */
 export const LAST_UPDATED = "2026-11-20T10:00:00Z";
+/** The RATE_LIMIT_KEY secret of test isolates (made up for the tests). */
+export const TEST_RATE_LIMIT_KEY = "test secret: not used by any deployment";
 /** A moment well inside a rate-limit window: 10 s after a minute starts. */
 export const START_MS = Date.parse("2026-11-21T12:00:10Z");
 
@@ -83,7 +86,9 @@ export interface TestWorker {
   readonly background: Background;
   readonly config: Config;
   /** Lines the throttled log wrote. */
-  readonly logs: unknown[][];
+  readonly logs: string[];
+  /** Web Crypto calls made for counter keys, by method. */
+  readonly crypto: { importKey: number; sign: number };
   /** Sends a request through the handler. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }
@@ -94,14 +99,34 @@ export interface TestWorker {
  */
 export function makeWorker(
   fixture: Fixture,
-  options: { vars?: Vars; startMs?: number; sameKvAs?: TestWorker } = {},
+  options: {
+    vars?: Vars;
+    startMs?: number;
+    sameKvAs?: TestWorker;
+    /** The RATE_LIMIT_KEY secret; TEST_RATE_LIMIT_KEY unless given (null: none set). */
+    rateLimitKey?: string | null;
+  } = {},
 ): TestWorker {
   const clock = options.sameKvAs?.clock ?? new ManualClock(options.startMs ?? START_MS);
   const kv = options.sameKvAs?.kv ?? new MemoryKv(clock);
   const assets = new MemoryAssets(fixture.files);
   const background = new Background();
-  const logs: unknown[][] = [];
+  const logs: string[] = [];
+  const log = throttledLog(clock, (line) => logs.push(line));
   const config = readConfig(options.vars ?? {}, () => {});
+  const calls = { importKey: 0, sign: 0 };
+  const countingCrypto: HmacCrypto = {
+    importKey: (...args: Parameters<SubtleCrypto["importKey"]>) => {
+      calls.importKey += 1;
+      return crypto.subtle.importKey(...args);
+    },
+    sign: (...args: Parameters<SubtleCrypto["sign"]>) => {
+      calls.sign += 1;
+      return crypto.subtle.sign(...args);
+    },
+  } as HmacCrypto;
+  const secret =
+    options.rateLimitKey === undefined ? TEST_RATE_LIMIT_KEY : (options.rateLimitKey ?? undefined);
   const deps: Deps = {
     routes: buildRoutes(fixture.manifest),
     assets,
@@ -109,8 +134,9 @@ export function makeWorker(
     config,
     clock,
     waitUntil: background.waitUntil,
-    log: throttledLog(clock, (...line) => logs.push(line)),
+    log,
     limiter: new RateLimiter(),
+    counterKeys: new CounterKeys(secret, log, countingCrypto),
     maintenance: new MaintenanceFlag(),
   };
   return {
@@ -120,6 +146,7 @@ export function makeWorker(
     assets,
     background,
     logs,
+    crypto: calls,
     config,
     fetch: (path, init) => handle(new Request(new URL(path, ORIGIN), init), deps),
   };
