@@ -87,8 +87,14 @@ async function fetchFeed(input: string, options: LoadOptions): Promise<LoadedFee
   let text: string;
   let contentType: string | null;
   try {
-    const response = await (options.fetch ?? fetch)(url, {
-      headers: { Accept: acceptFor(options.dataset) },
+    // fetch refuses a URL with credentials in it; they go in Authorization instead (RFC 7617).
+    const headers: Record<string, string> = { Accept: acceptFor(options.dataset) };
+    if (url.username || url.password) {
+      const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+      headers.Authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
+    }
+    const response = await (options.fetch ?? fetch)(source, {
+      headers,
       signal,
       redirect: "follow",
     });

@@ -4,7 +4,7 @@
  * plan the files, refuse before writing if anything is wrong, write brand by brand, then check
  * what was written as `npm run validate` does.
  */
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { diagnosticAnnotation, underGitHubActions } from "../annotations.js";
 import { parseCommandLine } from "../args.js";
 import type { DatasetDefinition } from "../datasets.js";
@@ -101,7 +101,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
           const path = join(contentDir, feed.dataset.contentDir, ...file.path.split("/"));
           files.set(
             file.path,
-            renderYaml(file.value, modelineFor(path, feed.dataset), [
+            renderYaml(file.value, modelineFor(path, contentDir, feed.dataset), [
               `Imported by npm run import from ${loaded.source} at ${importedAt}.`,
               ...(file.note ? [`${brand.brandName}: ${file.note}.`] : []),
             ]),
@@ -163,9 +163,12 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
   return 1;
 }
 
-/** The modeline of a file at `path`: the schema's path relative to the file's folder. */
-function modelineFor(path: string, dataset: DatasetDefinition): string {
-  return schemaModeline(
-    relative(dirname(path), join(SCHEMA_DIR, dataset.brandSchema)).split(sep).join("/"),
-  );
+/**
+ * The modeline of a file at `path`: the schema's path relative to the file's folder, with the
+ * schemas beside the content folder as in the project (content/ and schemas/), which is where an
+ * editor opening the repository finds them.
+ */
+function modelineFor(path: string, contentDir: string, dataset: DatasetDefinition): string {
+  const schema = join(dirname(contentDir), basename(SCHEMA_DIR), dataset.brandSchema);
+  return schemaModeline(relative(dirname(path), schema).split(sep).join("/"));
 }

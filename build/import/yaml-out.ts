@@ -29,5 +29,5 @@ export function renderYaml(value: unknown, modeline: string, comments: readonly 
     defaultStringType: "QUOTE_DOUBLE",
     defaultKeyType: "PLAIN",
   });
-  return `${modeline}\n${commentLines(comments)}\n${body}`;
+  return [modeline, ...(comments.length > 0 ? [commentLines(comments)] : []), body].join("\n");
 }
