@@ -30,7 +30,8 @@ npm run validate does, and exits 1 if there are problems (fix them in place).
                       folder with one file per value, records without it in _no-<field>.yaml
   --force             replace brands that already have content in that data set (only those)
   --content DIR       the content folder (default: content/)
-  --timeout SECONDS   how long a feed URL may take (default: ${DEFAULT_FETCH_TIMEOUT_SECONDS})`;
+  --timeout SECONDS   how long a feed URL may take (default: ${DEFAULT_FETCH_TIMEOUT_SECONDS})
+  --no-cache          check without reading or writing the build cache (.cache/build/)`;
 
 export interface ImportIo {
   readonly cwd: string;
@@ -53,6 +54,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
       "split-by": { type: "string" },
       content: { type: "string" },
       timeout: { type: "string" },
+      "no-cache": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     USAGE,
@@ -145,7 +147,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
   const problems = await checkWritten(datasets, written, {
     contentDir,
     cwd: io.cwd,
-    cacheDir: io.cacheDir ?? CACHE_DIR,
+    cacheDir: values["no-cache"] ? false : (io.cacheDir ?? CACHE_DIR),
   });
   if (problems.length === 0) {
     io.stdout(`${written.size} imported file${written.size === 1 ? " is" : "s are"} valid.`);
