@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseYaml } from "../../build/yaml-source.js";
 import { sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
-import { atm, envelopeOf, importFeeds } from "../helpers/import.js";
+import { atm, envelopeOf, IMPORTED_AT, importFeeds } from "../helpers/import.js";
+import { runImport } from "../../build/import/run.js";
 import { ensureCompiled, runNode } from "./support.js";
 import { PROJECT_ROOT } from "../../build/paths.js";
 
@@ -454,5 +455,26 @@ describe("the compiled command", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("1 imported file is valid.");
+  });
+});
+
+describe("--no-cache", () => {
+  it("checks without writing the build cache, which a run without it fills", async () => {
+    fixture = await sampleFixture();
+    const file = await feed("f.json", envelopeOf([FERNBROOK]));
+    const cacheDir = join(fixture.root, "cache");
+    const io = (args: string[]) =>
+      runImport(["--content", "content", ...args], {
+        cwd: fixture.root,
+        now: () => IMPORTED_AT,
+        stdout: () => {},
+        stderr: () => {},
+        env: {},
+        cacheDir,
+      });
+    expect(await io(["--no-cache", file])).toBe(0);
+    expect(await readdir(cacheDir).catch(() => [])).toEqual([]);
+    expect(await io(["--force", file])).toBe(0);
+    expect((await readdir(cacheDir, { recursive: true })).length).toBeGreaterThan(0);
   });
 });
