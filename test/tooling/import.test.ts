@@ -7,6 +7,7 @@ import { atm, envelopeOf, IMPORTED_AT, importFeeds } from "../helpers/import.js"
 import { runImport } from "../../build/import/run.js";
 import { ensureCompiled, runNode } from "./support.js";
 import { PROJECT_ROOT } from "../../build/paths.js";
+import { runBuild } from "../../build/pipeline.js";
 
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
@@ -18,6 +19,18 @@ async function feed(name: string, value: unknown): Promise<string> {
     typeof value === "string" ? value : JSON.stringify(value),
   );
   return name;
+}
+
+/** The body the fixture's content publishes for data set `id`. */
+async function published(id: string): Promise<unknown> {
+  const result = await runBuild({
+    contentDir: fixture.content,
+    cwd: fixture.root,
+    write: false,
+    cacheDir: false,
+  });
+  const found = result.datasets.find((r) => r.dataset.id === id)!;
+  return JSON.parse(Buffer.from(found.encoded.identity.bytes).toString("utf8"));
 }
 
 const read = (path: string) => readFile(join(fixture.content, path), "utf8");
@@ -109,9 +122,7 @@ describe("importing a feed", () => {
 
   it("imports several feeds of different data sets in one run", async () => {
     fixture = await sampleFixture();
-    const branches = JSON.parse(
-      await readFile(join(PROJECT_ROOT, "dist/std/v2.2/branches.json"), "utf8"),
-    );
+    const branches = await published("branches");
     await fixture.put({
       "branches/thistlecombe-bank": null,
       "branches/pennyfold-building-society.yaml": null,
@@ -207,7 +218,7 @@ describe("--split-by", () => {
         "service-metrics-pca",
         "--split-by",
         "BrandName",
-        join(PROJECT_ROOT, "dist/std/v1.0/reg-service-metrics/pca.json"),
+        await feed("pca.json", await published("service-metrics-pca")),
       ],
       fixture.root,
     );
@@ -391,10 +402,10 @@ describe("bad input: a clear error and nothing written", () => {
 describe("service metrics", () => {
   it("needs --dataset, and with it writes the whole brand object", async () => {
     fixture = await sampleFixture();
-    const pca = JSON.parse(
-      await readFile(join(PROJECT_ROOT, "dist/std/v1.0/reg-service-metrics/pca.json"), "utf8"),
-    );
-    const brand = pca.data[0].Brand[0];
+    const pca = (await published("service-metrics-pca")) as {
+      data: { Brand: { BrandName: string }[] }[];
+    };
+    const brand = pca.data[0]!.Brand[0]!;
     await fixture.put({
       "service-metrics-bca/pennyfold-building-society.yaml": null,
       "service-metrics-bca/thistlecombe-bank.yaml": null,
