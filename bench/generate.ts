@@ -40,7 +40,7 @@ const STREETS = [
 ];
 
 /** A small deterministic generator (mulberry32), so content does not depend on Math.random. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

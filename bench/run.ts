@@ -9,6 +9,7 @@
 import { cpus, totalmem } from "node:os";
 import { buildBenchmarks } from "./build-bench.js";
 import { edgeBenchmarks } from "./edge-bench.js";
+import { importBenchmarks } from "./import-bench.js";
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -37,5 +38,8 @@ console.log(
 );
 process.stderr.write("build benchmarks...\n");
 console.log(await buildBenchmarks({ quick, runs }));
+console.log("\n## Import of a published feed (issue 10)\n");
+process.stderr.write("import benchmarks...\n");
+console.log(await importBenchmarks({ quick, runs }));
 console.log("\n## Edge (issue 6, parts 2 to 4)\n");
 console.log(await edgeBenchmarks({ quick }));

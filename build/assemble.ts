@@ -7,6 +7,8 @@ import { AGREEMENT, type DatasetDefinition } from "./datasets.js";
 export interface Site {
   readonly License: string;
   readonly TermsOfUse: string;
+  /** Also publish every data set under the live standard's /open-banking/ paths (default false). */
+  readonly OpenBankingPaths?: boolean;
 }
 
 type Brand = Record<string, unknown>;

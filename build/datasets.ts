@@ -3,6 +3,7 @@
  * paths, media types, record identity) is looked up here by the build, the tests and the tooling.
  * The Worker never imports this file: it learns paths and media types from the build's manifest.
  */
+import type { ManifestAlias } from "./manifest.js";
 
 /** Media type of the Open Data API v2.2 (open-data-api-v2.2.md, "What the service does"). */
 export const OPEN_DATA_MEDIA_TYPE = "application/prs.std.opendata.v2.2+json";
@@ -97,3 +98,54 @@ export const DATASETS: readonly DatasetDefinition[] = [
     identity: [],
   },
 ];
+
+/**
+ * The live standard's media types, as publishers serve them (platform notes, "The standard as it
+ * is served in the wild"): `prs.openbanking` where our specs say `prs.std`.
+ */
+export const OPEN_BANKING_OPEN_DATA_MEDIA_TYPE = "application/prs.openbanking.opendata.v2.2+json";
+/** The live standard's service metrics media type. */
+export const OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE =
+  "application/prs.openbanking.opendata.v1.0+json";
+
+/**
+ * How a `/std/` path maps to the live standard's names, by API family, so any data set added to
+ * DATASETS under one of these prefixes gets its aliases with no further change. Service metrics
+ * appear with and without the version segment in publishers' own definitions.
+ */
+const OPEN_BANKING_FAMILIES: readonly {
+  readonly stdPrefix: string;
+  readonly aliasPrefixes: readonly string[];
+  readonly mediaType: string;
+}[] = [
+  {
+    stdPrefix: "/std/v2.2/",
+    aliasPrefixes: ["/open-banking/v2.2/"],
+    mediaType: OPEN_BANKING_OPEN_DATA_MEDIA_TYPE,
+  },
+  {
+    stdPrefix: "/std/v1.0/reg-service-metrics/",
+    aliasPrefixes: [
+      "/open-banking/v1.0/fca-service-metrics/",
+      "/open-banking/fca-service-metrics/",
+    ],
+    mediaType: OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE,
+  },
+];
+
+/**
+ * The live standard's paths for a data set (`OpenBankingPaths: true` in content/site.yaml): for
+ * `/std/v2.2/atms`, `/open-banking/v2.2/atms`; for `/std/v1.0/reg-service-metrics/pca`, the
+ * versioned and unversioned `/open-banking/…/fca-service-metrics/pca`.
+ */
+export function openBankingAliases(dataset: Pick<DatasetDefinition, "path">): ManifestAlias[] {
+  for (const family of OPEN_BANKING_FAMILIES) {
+    if (!dataset.path.startsWith(family.stdPrefix)) continue;
+    const name = dataset.path.slice(family.stdPrefix.length);
+    return family.aliasPrefixes.map((prefix) => ({
+      path: prefix + name,
+      mediaType: family.mediaType,
+    }));
+  }
+  return [];
+}

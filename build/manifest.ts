@@ -17,6 +17,15 @@ export interface ManifestVariant {
   readonly length: number;
 }
 
+/**
+ * A further path the same representations are served under (the live standard's names, when
+ * content/site.yaml sets OpenBankingPaths), with the Content-Type to send there.
+ */
+export interface ManifestAlias {
+  readonly path: string;
+  readonly mediaType: string;
+}
+
 export interface ManifestEntry {
   /** Data set id, as in build/datasets.ts. */
   readonly dataset: string;
@@ -34,6 +43,11 @@ export interface ManifestEntry {
   readonly totalResults: number;
   /** Number of brands in the data set. */
   readonly brands: number;
+  /**
+   * Further paths serving the same bytes, ETags and rate-limit plan as `path`, each with its own
+   * media type; empty unless content/site.yaml sets OpenBankingPaths.
+   */
+  readonly aliases: readonly ManifestAlias[];
   /** Representations by content coding; identity is always present. */
   readonly variants: { readonly identity: ManifestVariant } & {
     readonly [coding in Exclude<ContentCoding, "identity">]?: ManifestVariant;

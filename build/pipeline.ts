@@ -10,7 +10,7 @@ import { checkBrands, type CheckedUnit } from "./check-brands.js";
 import type { CheckedFile, CheckTiming } from "./check-file.js";
 import { checkFiles, type CheckJob } from "./check-pool.js";
 import { discoverContent, readContent, SITE_FILE } from "./content.js";
-import { DATASETS, type DatasetDefinition } from "./datasets.js";
+import { DATASETS, openBankingAliases, type DatasetDefinition } from "./datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { encodeBody, type EncodedBody, type EncodeTiming } from "./encode.js";
 import { lastUpdated, toRfc3339, type LastUpdatedSource } from "./last-updated.js";
@@ -224,6 +224,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       body.brands,
       updated.seconds,
       encoded,
+      site!.OpenBankingPaths === true,
     );
     results.push({ dataset, encoded, lastUpdatedSource: updated.source, entry });
   }
@@ -266,6 +267,7 @@ function manifestEntry(
   brands: number,
   seconds: number,
   encoded: EncodedBody,
+  openBankingPaths: boolean,
 ): ManifestEntry {
   const variant = (coding: keyof typeof EXTENSIONS) => ({
     asset: dataset.path + EXTENSIONS[coding],
@@ -281,6 +283,7 @@ function manifestEntry(
     lastModifiedMs: seconds * 1000,
     totalResults,
     brands,
+    aliases: openBankingPaths ? openBankingAliases(dataset) : [],
     variants: { identity: variant("identity"), br: variant("br"), gzip: variant("gzip") },
   };
 }

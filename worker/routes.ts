@@ -17,7 +17,7 @@ export interface Route {
 }
 
 /**
- * Path to route, for every data set of the manifest. Throws on a manifest the Worker cannot serve,
+ * Path to route, for every data set of the manifest and each of its aliases. Throws on a manifest the Worker cannot serve,
  * so a broken build fails at start-up (and at deploy) rather than on some later request.
  */
 export function buildRoutes(manifest: Manifest): ReadonlyMap<string, Route> {
@@ -31,6 +31,13 @@ export function buildRoutes(manifest: Manifest): ReadonlyMap<string, Route> {
     if (routes.has(entry.path)) throw new Error(`${entry.path} is listed twice in the manifest`);
     const codings = CODING_PREFERENCE.filter((coding) => entry.variants[coding] !== undefined);
     routes.set(entry.path, { entry, plan, codings });
+    // An alias is one more key to the same variants and ETags, with its own Content-Type. It
+    // keeps the canonical path's plan: the counter key names the plan, never the path, so a
+    // client alternating /std/ and /open-banking/ spends one quota.
+    for (const alias of entry.aliases) {
+      if (routes.has(alias.path)) throw new Error(`${alias.path} is listed twice in the manifest`);
+      routes.set(alias.path, { entry: { ...entry, mediaType: alias.mediaType }, plan, codings });
+    }
   }
   return routes;
 }

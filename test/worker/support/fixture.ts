@@ -67,6 +67,7 @@ export async function makeFixture(): Promise<Fixture> {
       lastModifiedMs: ms,
       totalResults: 1,
       brands: 1,
+      aliases: [],
       variants: {
         identity: await variant(assets.identity, bytes.identity),
         br: await variant(assets.br, bytes.br),

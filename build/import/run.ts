@@ -1,0 +1,176 @@
+/**
+ * `npm run import`, start to finish, with its surroundings passed in (working folder, content
+ * folder, clock, fetch, output) so tests run it in-process: read every feed, tell its data set,
+ * plan the files, refuse before writing if anything is wrong, write brand by brand, then check
+ * what was written as `npm run validate` does.
+ */
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { diagnosticAnnotation, underGitHubActions } from "../annotations.js";
+import { parseCommandLine } from "../args.js";
+import type { DatasetDefinition } from "../datasets.js";
+import { formatDiagnostic } from "../diagnostics.js";
+import { CACHE_DIR, CONTENT_DIR, SCHEMA_DIR } from "../paths.js";
+import { datasetById, readFeed } from "./envelope.js";
+import { ImportError } from "./errors.js";
+import { DEFAULT_FETCH_TIMEOUT_SECONDS, loadFeed } from "./feed.js";
+import { parseFieldPath, planImport } from "./plan.js";
+import { checkWritten } from "./validate.js";
+import { display, refuseExisting, writeBrand, type BrandWrite } from "./write.js";
+import { renderYaml, schemaModeline } from "./yaml-out.js";
+
+export const USAGE = `usage: npm run import -- [--dataset ID] [--force] [--split-by FIELD.PATH] <feed.json | http(s) URL>...
+
+Writes each brand of a published feed (a response envelope, {"meta", "data": [{"Brand": [...]}]})
+as content: content/<data set>/<brand>.yaml, named from BrandName. Then checks what it wrote as
+npm run validate does, and exits 1 if there are problems (fix them in place).
+
+  --dataset ID        the data set (a manifest id, e.g. atms); needed for service metrics feeds,
+                      otherwise told from the feed's record key (Branch, ATM, PCA, ...)
+  --split-by PATH     a field inside one record, e.g. Location.PostalAddress.TownName: a brand
+                      folder with one file per value, records without it in _no-<field>.yaml
+  --force             replace brands that already have content in that data set (only those)
+  --content DIR       the content folder (default: content/)
+  --timeout SECONDS   how long a feed URL may take (default: ${DEFAULT_FETCH_TIMEOUT_SECONDS})
+  --no-cache          check without reading or writing the build cache (.cache/build/)`;
+
+export interface ImportIo {
+  readonly cwd: string;
+  readonly now: () => Date;
+  readonly stdout: (line: string) => void;
+  readonly stderr: (line: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly fetch?: typeof fetch;
+  /** Build cache folder or false; default: the project's (.cache/build/). */
+  readonly cacheDir?: string | false;
+}
+
+/** Runs the import; resolves to the exit code (0 done, 1 refused or problems, 2 usage). */
+export async function runImport(argv: string[], io: ImportIo): Promise<number> {
+  const parsed = parseCommandLine(
+    argv,
+    {
+      dataset: { type: "string" },
+      force: { type: "boolean" },
+      "split-by": { type: "string" },
+      content: { type: "string" },
+      timeout: { type: "string" },
+      "no-cache": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    USAGE,
+  );
+  if (!parsed) return 2;
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    io.stderr(positionals.length === 0 && !values.help ? `no feed given\n\n${USAGE}` : USAGE);
+    return values.help ? 0 : 2;
+  }
+  const timeoutSeconds =
+    values.timeout === undefined ? DEFAULT_FETCH_TIMEOUT_SECONDS : Number(values.timeout);
+  if (!(timeoutSeconds > 0 && timeoutSeconds <= 3600)) {
+    io.stderr(`--timeout takes a number of seconds from 0 to 3600\n\n${USAGE}`);
+    return 2;
+  }
+  const contentDir = values.content ? resolve(io.cwd, values.content) : CONTENT_DIR;
+
+  let writes: BrandWrite[];
+  try {
+    const wanted = values.dataset === undefined ? undefined : datasetById(values.dataset);
+    const splitBy =
+      values["split-by"] === undefined ? undefined : parseFieldPath(values["split-by"]);
+    writes = [];
+    const importedAt = io
+      .now()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, "Z");
+    for (const input of positionals) {
+      const loaded = await loadFeed(input, {
+        cwd: io.cwd,
+        dataset: wanted,
+        timeoutSeconds,
+        fetch: io.fetch,
+      });
+      const feed = readFeed(loaded.value, loaded.source, wanted);
+      for (const brand of planImport(feed, loaded.source, splitBy)) {
+        const clash = writes.find((w) => w.dataset === feed.dataset && w.slug === brand.slug);
+        if (clash) {
+          throw new ImportError(
+            `${loaded.source}: brand ${JSON.stringify(brand.brandName)} is also in another feed of this run (as ${JSON.stringify(clash.brandName)}); import one at a time`,
+          );
+        }
+        const files = new Map<string, string>();
+        for (const file of brand.files) {
+          const path = join(contentDir, feed.dataset.contentDir, ...file.path.split("/"));
+          files.set(
+            file.path,
+            renderYaml(file.value, modelineFor(path, contentDir, feed.dataset), [
+              `Imported by npm run import from ${loaded.source} at ${importedAt}.`,
+              ...(file.note ? [`${brand.brandName}: ${file.note}.`] : []),
+            ]),
+          );
+        }
+        writes.push({ ...brand, dataset: feed.dataset, files });
+      }
+    }
+    await refuseExisting(contentDir, io.cwd, writes, values.force === true);
+  } catch (error) {
+    if (error instanceof ImportError) {
+      io.stderr(`import: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+
+  const written = new Set<string>();
+  for (const write of writes) {
+    let paths: string[];
+    try {
+      paths = await writeBrand(contentDir, write);
+    } catch (error) {
+      io.stderr(`import: ${(error as Error).message}`);
+      return 1;
+    }
+    for (const path of paths) written.add(display(io.cwd, path));
+    const where = display(io.cwd, join(contentDir, write.dataset.contentDir, write.slug));
+    const records =
+      write.dataset.recordsKey === null
+        ? "the brand object"
+        : `${write.records} ${write.dataset.recordsKey} record${write.records === 1 ? "" : "s"}`;
+    io.stdout(
+      write.folder
+        ? `wrote ${where}/ (${write.files.size} files, ${records}) for ${JSON.stringify(write.brandName)}`
+        : `wrote ${where}.yaml (${records}) for ${JSON.stringify(write.brandName)}`,
+    );
+  }
+
+  const datasets = [...new Set<DatasetDefinition>(writes.map((w) => w.dataset))];
+  const problems = await checkWritten(datasets, written, {
+    contentDir,
+    cwd: io.cwd,
+    cacheDir: values["no-cache"] ? false : (io.cacheDir ?? CACHE_DIR),
+  });
+  if (problems.length === 0) {
+    io.stdout(`${written.size} imported file${written.size === 1 ? " is" : "s are"} valid.`);
+    return 0;
+  }
+  // The same report as npm run validate (build/cli.ts): annotations under GitHub Actions on
+  // stdout, then every problem on stderr, then the count.
+  if (underGitHubActions(io.env)) for (const d of problems) io.stdout(diagnosticAnnotation(d));
+  for (const d of problems) io.stderr(formatDiagnostic(d));
+  const files = new Set(problems.map((d) => d.file)).size;
+  io.stderr(
+    `\n${problems.length} problem${problems.length === 1 ? "" : "s"} in ${files} imported file${files === 1 ? "" : "s"}. ` +
+      "The files are written: fix them in place, then run npm run validate.",
+  );
+  return 1;
+}
+
+/**
+ * The modeline of a file at `path`: the schema's path relative to the file's folder, with the
+ * schemas beside the content folder as in the project (content/ and schemas/), which is where an
+ * editor opening the repository finds them.
+ */
+function modelineFor(path: string, contentDir: string, dataset: DatasetDefinition): string {
+  const schema = join(dirname(contentDir), basename(SCHEMA_DIR), dataset.brandSchema);
+  return schemaModeline(relative(dirname(path), schema).split(sep).join("/"));
+}

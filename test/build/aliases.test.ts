@@ -1,0 +1,88 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DATASETS, openBankingAliases } from "../../build/datasets.js";
+import { MANIFEST_FILE, type Manifest } from "../../build/manifest.js";
+import { runBuild } from "../../build/pipeline.js";
+import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+
+// The live standard's names (platform notes, "The standard as it is served in the wild"), written
+// out per data set id: the six v2.2 data sets and the two service metrics data sets.
+const V22 = "application/prs.openbanking.opendata.v2.2+json";
+const V10 = "application/prs.openbanking.opendata.v1.0+json";
+const EXPECTED: Record<string, [path: string, mediaType: string][]> = {
+  branches: [["/open-banking/v2.2/branches", V22]],
+  atms: [["/open-banking/v2.2/atms", V22]],
+  "personal-current-accounts": [["/open-banking/v2.2/personal-current-accounts", V22]],
+  "business-current-accounts": [["/open-banking/v2.2/business-current-accounts", V22]],
+  "unsecured-sme-loans": [["/open-banking/v2.2/unsecured-sme-loans", V22]],
+  "commercial-credit-cards": [["/open-banking/v2.2/commercial-credit-cards", V22]],
+  "service-metrics-pca": [
+    ["/open-banking/v1.0/fca-service-metrics/pca", V10],
+    ["/open-banking/fca-service-metrics/pca", V10],
+  ],
+  "service-metrics-bca": [
+    ["/open-banking/v1.0/fca-service-metrics/bca", V10],
+    ["/open-banking/fca-service-metrics/bca", V10],
+  ],
+};
+
+const SITE =
+  'License: "https://www.openbanking.org.uk/open-licence"\nTermsOfUse: "https://www.openbanking.org.uk/terms"\n';
+
+let fixture: Fixture;
+afterEach(async () => fixture?.cleanup());
+
+async function buildManifest(): Promise<Manifest> {
+  const result = await runBuild({
+    contentDir: fixture.content,
+    outDir: fixture.out,
+    cwd: fixture.root,
+    env: { SOURCE_DATE_EPOCH: "1790000000" },
+    cacheDir: false,
+  });
+  expect(result.diagnostics).toEqual([]);
+  return JSON.parse(await readFile(join(fixture.out, MANIFEST_FILE), "utf8")) as Manifest;
+}
+
+describe("the live standard's path names", () => {
+  it.each(DATASETS.map((d) => [d.id, d] as const))(
+    "names the /open-banking/ paths and media type of %s",
+    (id, dataset) => {
+      expect(EXPECTED[id]).toBeDefined();
+      expect(openBankingAliases(dataset).map((a) => [a.path, a.mediaType])).toEqual(EXPECTED[id]);
+    },
+  );
+
+  it("lists the aliases of every data set in the manifest when site.yaml sets OpenBankingPaths: true", async () => {
+    fixture = await sampleFixture({ "site.yaml": `${SITE}OpenBankingPaths: true\n` });
+    const manifest = await buildManifest();
+    for (const entry of manifest.datasets) {
+      expect(entry.aliases.map((a) => [a.path, a.mediaType])).toEqual(EXPECTED[entry.dataset]);
+    }
+  });
+
+  it.each([
+    ["left out", SITE],
+    ["false", `${SITE}OpenBankingPaths: false\n`],
+  ])("lists no aliases when OpenBankingPaths is %s", async (_, site) => {
+    fixture = await sampleFixture({ "site.yaml": site });
+    const manifest = await buildManifest();
+    for (const entry of manifest.datasets) expect(entry.aliases).toEqual([]);
+  });
+
+  it("refuses an OpenBankingPaths that is not true or false", async () => {
+    fixture = await sampleFixture({ "site.yaml": `${SITE}OpenBankingPaths: "yes"\n` });
+    const result = await runBuild({
+      contentDir: fixture.content,
+      outDir: fixture.out,
+      cwd: fixture.root,
+      write: false,
+      cacheDir: false,
+    });
+    expect(result.ok).toBe(false);
+    expect(result.diagnostics.map((d) => [d.file, d.line, d.pointer])).toEqual([
+      ["content/site.yaml", 3, "/OpenBankingPaths"],
+    ]);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * End to end with OpenBankingPaths: true. The Worker imports dist/manifest.json at bundle time, so
+ * this test builds the sample content with the setting on into a scratch copy of the Worker (its
+ * sources, wrangler.toml and a dist/ of its own) and serves that over loopback, leaving the
+ * project's dist/ alone.
+ */
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Manifest, ManifestEntry } from "../../build/manifest.js";
+import { PROJECT_ROOT } from "../../build/paths.js";
+import { runBuild } from "../../build/pipeline.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { request, stableHeaders, type RawResponse } from "./http.js";
+
+process.env.WRANGLER_SEND_METRICS ??= "false";
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+process.env.WRANGLER_HIDE_BANNER ??= "true";
+
+const V22 = "application/prs.openbanking.opendata.v2.2+json";
+const V10 = "application/prs.openbanking.opendata.v1.0+json";
+/** Alias, media type, and the /std/ path it stands for. */
+const ALIASES: [alias: string, mediaType: string, std: string][] = [
+  ["/open-banking/v2.2/branches", V22, "/std/v2.2/branches"],
+  ["/open-banking/v2.2/atms", V22, "/std/v2.2/atms"],
+  ["/open-banking/v2.2/personal-current-accounts", V22, "/std/v2.2/personal-current-accounts"],
+  ["/open-banking/v1.0/fca-service-metrics/pca", V10, "/std/v1.0/reg-service-metrics/pca"],
+  ["/open-banking/fca-service-metrics/pca", V10, "/std/v1.0/reg-service-metrics/pca"],
+  ["/open-banking/v1.0/fca-service-metrics/bca", V10, "/std/v1.0/reg-service-metrics/bca"],
+  ["/open-banking/fca-service-metrics/bca", V10, "/std/v1.0/reg-service-metrics/bca"],
+];
+
+let content: Fixture;
+let root: string;
+let manifest: Manifest;
+let worker: { url: Promise<URL>; dispose(): Promise<void> };
+let base: URL;
+
+beforeAll(async () => {
+  const site = await readFile(join(PROJECT_ROOT, "content", "site.yaml"), "utf8");
+  content = await sampleFixture({ "site.yaml": `${site}OpenBankingPaths: true\n` });
+  root = await mkdtemp(join(tmpdir(), "opendata-edge-aliases-"));
+  await cp(join(PROJECT_ROOT, "worker"), join(root, "worker"), { recursive: true });
+  await cp(join(PROJECT_ROOT, "wrangler.toml"), join(root, "wrangler.toml"));
+  const built = await runBuild({
+    contentDir: content.content,
+    outDir: join(root, "dist"),
+    cwd: content.root,
+    cacheDir: false,
+    env: { SOURCE_DATE_EPOCH: "1790000000" },
+  });
+  expect(built.diagnostics).toEqual([]);
+  manifest = built.manifest!;
+  const { unstable_startWorker } = await import("wrangler");
+  worker = await unstable_startWorker({
+    config: join(root, "wrangler.toml"),
+    dev: {
+      inspector: false,
+      persist: false,
+      watch: false,
+      logLevel: "none",
+      server: { hostname: "127.0.0.1", port: 0 },
+    },
+  });
+  base = await worker.url;
+}, 90_000);
+
+afterAll(async () => {
+  await worker?.dispose();
+  await content?.cleanup();
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+const get = (path: string, headers: Record<string, string>, method = "GET"): Promise<RawResponse> =>
+  request(new URL(path, base), { method, headers });
+
+let nextAddress = 0;
+const fresh = (headers: Record<string, string> = {}) => ({
+  ...headers,
+  [CLIENT_ADDRESS_HEADER]: `198.19.${nextAddress >> 8}.${nextAddress++ & 255}`,
+});
+
+const entryFor = (std: string): ManifestEntry => manifest.datasets.find((e) => e.path === std)!;
+
+describe("the live standard's paths through the real Worker", () => {
+  it.each(ALIASES)(
+    "%s sends the /std/ path's bytes and ETag as %s",
+    async (alias, mediaType, std) => {
+      const canonical = await get(std, fresh());
+      const response = await get(alias, fresh());
+      expect(response.status).toBe(200);
+      expect(response.headers["content-type"]).toBe(mediaType);
+      expect(response.headers.etag).toBe(entryFor(std).variants.identity.etag);
+      expect(response.body.equals(canonical.body)).toBe(true);
+      const { "content-type": _a, ...rest } = stableHeaders(response.headers);
+      const { "content-type": _b, ...canonicalRest } = stableHeaders(canonical.headers);
+      expect(rest).toEqual(canonicalRest);
+    },
+  );
+
+  it.each(ALIASES)("%s answers 304 to the /std/ path's ETag", async (alias, _, std) => {
+    const etag = entryFor(std).variants.gzip!.etag;
+    const response = await get(alias, fresh({ "Accept-Encoding": "gzip", "If-None-Match": etag }));
+    expect(response.status).toBe(304);
+    expect(response.headers.etag).toBe(etag);
+    expect(response.body.length).toBe(0);
+  });
+
+  it.each(ALIASES)(
+    "%s answers HEAD with GET's length and no body",
+    async (alias, mediaType, std) => {
+      const response = await get(alias, fresh(), "HEAD");
+      expect(response.status).toBe(200);
+      expect(response.headers["content-type"]).toBe(mediaType);
+      expect(response.headers["content-length"]).toBe(
+        String(entryFor(std).variants.identity.length),
+      );
+      expect(response.body.length).toBe(0);
+    },
+  );
+
+  it("gives a client alternating /std/ and /open-banking/ one open data quota of 145 a minute", async () => {
+    // Fixed windows align to the minute: start early enough in one that 150 requests fit in it.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_500 - intoMinute));
+    const minute = Math.floor(Date.now() / 60_000);
+    const client = fresh();
+    const statuses: number[] = [];
+    for (let i = 0; i < 150; i++) {
+      const path = i % 2 === 0 ? "/std/v2.2/atms" : "/open-banking/v2.2/atms";
+      statuses.push((await get(path, client, "HEAD")).status);
+    }
+    expect(Math.floor(Date.now() / 60_000)).toBe(minute);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(145);
+    expect(statuses.slice(145)).toEqual([429, 429, 429, 429, 429]);
+  }, 90_000);
+});
