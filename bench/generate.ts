@@ -139,44 +139,64 @@ export function product(n: number) {
         MarketingState: "Regular",
         FirstMarketedDate: "2024-01-01",
         Notes: ["Available to new and existing customers."],
-      },
-    ],
-    CreditInterest: {
-      TierBandSet: [
-        {
-          TierBandMethod: "Tiered",
-          CalculationMethod: "SimpleInterest",
-          Destination: "SelfCredit",
-          TierBand: [
+        CreditInterest: {
+          TierBandSet: [
             {
-              Identification: "T1",
-              TierValueMinimum: "0",
-              TierValueMaximum: "1999.99",
-              CalculationFrequency: "Daily",
-              ApplicationFrequency: "Monthly",
-              FixedVariableInterestRateType: "Variable",
-              AER: "1.00",
-              BankInterestRateType: "Gross",
-              BankInterestRate: "0.99",
+              TierBandMethod: "Tiered",
+              CalculationMethod: "SimpleInterest",
+              Destination: "SelfCredit",
+              TierBand: [
+                {
+                  Identification: "T1",
+                  TierValueMinimum: "0",
+                  TierValueMaximum: "1999.99",
+                  CalculationFrequency: "Daily",
+                  ApplicationFrequency: "Monthly",
+                  FixedVariableInterestRateType: "Variable",
+                  AER: "1.00",
+                  BankInterestRateType: "Gross",
+                  BankInterestRate: "0.99",
+                },
+                {
+                  Identification: "T2",
+                  TierValueMinimum: "2000",
+                  CalculationFrequency: "Daily",
+                  ApplicationFrequency: "Monthly",
+                  FixedVariableInterestRateType: "Variable",
+                  AER: "2.50",
+                  BankInterestRateType: "Gross",
+                  BankInterestRate: "2.47",
+                },
+              ],
+              CreditInterestEligibility: [
+                { Name: "Minimum deposit", Type: "MinimumDeposit", Amount: "500", Period: "Month" },
+              ],
             },
-            {
-              Identification: "T2",
-              TierValueMinimum: "2000",
-              CalculationFrequency: "Daily",
-              ApplicationFrequency: "Monthly",
-              FixedVariableInterestRateType: "Variable",
-              AER: "2.50",
-              BankInterestRateType: "Gross",
-              BankInterestRate: "2.47",
-            },
-          ],
-          CreditInterestEligibility: [
-            { Name: "Minimum deposit", Type: "MinimumDeposit", Amount: "500", Period: "Month" },
           ],
         },
-      ],
-    },
-    Overdraft: { Notes: ["Arranged overdrafts are subject to status."] },
+        Overdraft: {
+          Notes: ["Arranged overdrafts are subject to status."],
+          OverdraftTierBandSet: [
+            {
+              TierBandMethod: "Whole",
+              OverdraftTierBand: [{ TierValueMin: "0", TierValueMax: "1000", EAR: "39.9" }],
+            },
+          ],
+        },
+        OtherFeesCharges: {
+          FeeChargeDetail: [
+            {
+              FeeCategory: "Servicing",
+              FeeType: "ServiceCAccountFeeMonthly",
+              FeeAmount: "0.00",
+              ApplicationFrequency: "Monthly",
+              CalculationFrequency: "Monthly",
+            },
+          ],
+        },
+        CoreProduct: { MonthlyMaximumCharge: "20.00" },
+      },
+    ],
   };
 }
 

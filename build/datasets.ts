@@ -1,5 +1,5 @@
 /**
- * The five published data sets, named once. Everything else (content folders, schema files, URL
+ * The eight published data sets, named once. Everything else (content folders, schema files, URL
  * paths, media types, record identity) is looked up here by the build, the tests and the tooling.
  * The Worker never imports this file: it learns paths and media types from the build's manifest.
  */
@@ -15,7 +15,14 @@ export const AGREEMENT =
   "Use of the APIs and any related data will be subject to the terms of the Open Licence and subject to terms and conditions";
 
 export type DatasetId =
-  "branches" | "atms" | "personal-current-accounts" | "service-metrics-pca" | "service-metrics-bca";
+  | "branches"
+  | "atms"
+  | "personal-current-accounts"
+  | "service-metrics-pca"
+  | "service-metrics-bca"
+  | "business-current-accounts"
+  | "unsecured-sme-loans"
+  | "commercial-credit-cards";
 
 /** How one data set is read from content/ and published. */
 export interface DatasetDefinition {
@@ -32,10 +39,10 @@ export interface DatasetDefinition {
   /** Schema file (under schemas/) for the whole response envelope. */
   readonly envelopeSchema: string;
   /**
-   * The brand object's list of records (Branch, ATM, PCA). `null` for service metrics, where the
+   * The brand object's list of records (Branch, ATM, PCA, BCA, SMELoan, CCC). `null` for service metrics, where the
    * brand object itself is the record and meta.TotalResults counts brands.
    */
-  readonly recordsKey: "Branch" | "ATM" | "PCA" | null;
+  readonly recordsKey: "Branch" | "ATM" | "PCA" | "BCA" | "SMELoan" | "CCC" | null;
   /** Fields that identify a record within a brand; duplicates are build errors. */
   readonly identity: readonly string[];
 }
@@ -96,6 +103,41 @@ export const DATASETS: readonly DatasetDefinition[] = [
     envelopeSchema: "service-metrics-bca.schema.json",
     recordsKey: null,
     identity: [],
+  },
+  // The three further product data sets of open-data-api-v2.2-products.md; a product is
+  // identified by its Identification, as for personal current accounts.
+  {
+    id: "business-current-accounts",
+    title: "Business current accounts",
+    contentDir: "business-current-accounts",
+    path: "/std/v2.2/business-current-accounts",
+    mediaType: OPEN_DATA_MEDIA_TYPE,
+    brandSchema: "bca-brand.schema.json",
+    envelopeSchema: "business-current-accounts.schema.json",
+    recordsKey: "BCA",
+    identity: ["Identification"],
+  },
+  {
+    id: "unsecured-sme-loans",
+    title: "Unsecured SME loans",
+    contentDir: "unsecured-sme-loans",
+    path: "/std/v2.2/unsecured-sme-loans",
+    mediaType: OPEN_DATA_MEDIA_TYPE,
+    brandSchema: "sme-loan-brand.schema.json",
+    envelopeSchema: "unsecured-sme-loans.schema.json",
+    recordsKey: "SMELoan",
+    identity: ["Identification"],
+  },
+  {
+    id: "commercial-credit-cards",
+    title: "Commercial credit cards",
+    contentDir: "commercial-credit-cards",
+    path: "/std/v2.2/commercial-credit-cards",
+    mediaType: OPEN_DATA_MEDIA_TYPE,
+    brandSchema: "ccc-brand.schema.json",
+    envelopeSchema: "commercial-credit-cards.schema.json",
+    recordsKey: "CCC",
+    identity: ["Identification"],
   },
 ];
 

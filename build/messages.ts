@@ -33,6 +33,42 @@ const FORMAT_HINTS: Record<string, string> = {
   float: "a number",
 };
 
+/** A field the standard places one level deeper than older content of ours put it. */
+export interface MovedField {
+  /** Field names that moved. */
+  readonly fields: readonly string[];
+  /** The list field of the same object whose items now hold them. */
+  readonly to: string;
+  /** Where the new place is defined, for the editor who wants to check. */
+  readonly source: string;
+}
+
+/**
+ * Fields that moved. open-data-api-v2.2.md flattens the PCA marketing state into the product's
+ * table; the standard (open-data-api-v2.2-products.md, "Personal current accounts") puts these six
+ * objects in each PCAMarketingState item, so a product written the old way is told where they go
+ * instead of being told that they are not fields at all.
+ */
+export const MOVED_FIELDS: readonly MovedField[] = [
+  {
+    fields: [
+      "CreditInterest",
+      "Overdraft",
+      "Eligibility",
+      "FeaturesAndBenefits",
+      "OtherFeesCharges",
+      "CoreProduct",
+    ],
+    to: "PCAMarketingState",
+    source: "the standard's structure, open-data-api-v2.2-products.md",
+  },
+];
+
+/** The move that explains an unknown `field` on an object whose allowed fields are `allowed`. */
+function movedField(field: string, allowed: readonly string[]): MovedField | undefined {
+  return MOVED_FIELDS.find((m) => m.fields.includes(field) && allowed.includes(m.to));
+}
+
 export function describeSchemaError(error: ErrorObject): SchemaProblem {
   const at = error.instancePath;
   const found = ` (found ${describeFound(error.data)})`;
@@ -50,6 +86,15 @@ export function describeSchemaError(error: ErrorObject): SchemaProblem {
     case "additionalProperties": {
       const field = String(params.additionalProperty);
       const allowed = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
+      const moved = movedField(field, allowed);
+      if (moved) {
+        return {
+          ...base,
+          pointer: pointerJoin(at, field),
+          atKey: true,
+          message: `"${field}" now belongs in each marketing state: move it under ${moved.to} (${moved.source})`,
+        };
+      }
       const guess = closest(field, allowed);
       const hint = guess
         ? `; did you mean "${guess}"?`

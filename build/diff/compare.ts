@@ -62,6 +62,9 @@ const RECORD_NOUN: Readonly<Record<string, string>> = {
   Branch: "Branch",
   ATM: "ATM",
   PCA: "Product",
+  BCA: "Product",
+  SMELoan: "Product",
+  CCC: "Product",
 };
 
 /**

@@ -32,7 +32,7 @@ function messages(diagnostics: readonly Diagnostic[]): string[] {
 }
 
 describe("building the sample content", () => {
-  it("publishes all five data sets with a manifest that describes the bytes written", async () => {
+  it("publishes every data set with a manifest that describes the bytes written", async () => {
     fixture = await sampleFixture();
     const result = await build();
     expect(messages(result.diagnostics)).toEqual([]);

@@ -120,6 +120,24 @@ describe("the schema walk", () => {
     );
   });
 
+  it("follows $ref into product-common.schema.json from the PCA marketing state", () => {
+    expect(brandSchemaPaths(byId("personal-current-accounts"))).toContain(
+      "PCA[].PCAMarketingState[].Eligibility.AgeEligibility.MaximumAge",
+    );
+  });
+
+  it("reaches the cap nested in an overdraft fee of a business account's overdraft tier band", () => {
+    expect(brandSchemaPaths(byId("business-current-accounts"))).toContain(
+      "BCA[].BCAMarketingState[].Overdraft.OverdraftTierBandSet[].OverdraftTierBand[].OverdraftFeesCharges[].OverdraftFeeChargeDetail[].OverdraftFeeChargeCap.OtherFeeType[].Description",
+    );
+  });
+
+  it("reaches the SME field the standard spells OtherSICCodeExluded", () => {
+    expect(brandSchemaPaths(byId("unsecured-sme-loans"))).toContain(
+      "SMELoan[].SMELoanMarketingState[].Eligibility.IndustryEligibility.OtherSICCodeExluded[].Code",
+    );
+  });
+
   it("finds the same fields in the BCA brand as in the PCA brand", () => {
     expect([...brandSchemaPaths(byId("service-metrics-bca"))]).toEqual([
       ...brandSchemaPaths(byId("service-metrics-pca")),

@@ -607,14 +607,17 @@ describe("rules of the personal current account data set", () => {
   const schema = datasetById("personal-current-accounts").brandSchema;
   let brand: Data;
   let pca: Data;
+  /** The regular marketing state of the first product: it holds the credit interest. */
+  let state: Data;
   let band: Data;
   const fresh = () => {
     brand = sample("personal-current-accounts", "thistlecombe-bank.yaml");
     pca = brand.PCA[0];
-    band = pca.CreditInterest.TierBandSet[0].TierBand[0];
+    state = pca.PCAMarketingState[1];
+    band = state.CreditInterest.TierBandSet[0].TierBand[0];
   };
 
-  describe("decisions where the spec says not shown", () => {
+  describe("required fields, closed objects and types of the product and its marketing states", () => {
     it.each(["Identification", "Name"])("rejects a product without %s", (field) => {
       fresh();
       delete pca[field];
@@ -625,10 +628,15 @@ describe("rules of the personal current account data set", () => {
       pca.MonthlyFee = "0.00";
       expectRejected(schema, brand, "additionalProperties", "/PCA/0");
     });
-    it("rejects an Overdraft field besides Notes", () => {
+    it("rejects an empty OverdraftTierBandSet", () => {
       fresh();
-      pca.Overdraft.OverdraftTierBandSet = [];
-      expectRejected(schema, brand, "additionalProperties", "/PCA/0/Overdraft");
+      state.Overdraft.OverdraftTierBandSet = [];
+      expectRejected(
+        schema,
+        brand,
+        "minItems",
+        "/PCA/0/PCAMarketingState/1/Overdraft/OverdraftTierBandSet",
+      );
     });
     it("rejects a brand without products", () => {
       fresh();
@@ -640,7 +648,7 @@ describe("rules of the personal current account data set", () => {
       delete brand.PCA;
       expectRejected(schema, brand, "required", "");
     });
-    it.each(["Identification", "MarketingState"])(
+    it.each(["Identification", "MarketingState", "OtherFeesCharges"])(
       "rejects a marketing state without %s",
       (field) => {
         fresh();
@@ -668,18 +676,23 @@ describe("rules of the personal current account data set", () => {
     });
     it("rejects an eligibility Indicator written as text", () => {
       fresh();
-      pca.CreditInterest.TierBandSet[0].CreditInterestEligibility[2].Indicator = "true";
+      state.CreditInterest.TierBandSet[0].CreditInterestEligibility[2].Indicator = "true";
       expectRejected(
         schema,
         brand,
         "type",
-        "/PCA/0/CreditInterest/TierBandSet/0/CreditInterestEligibility/2/Indicator",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/CreditInterestEligibility/2/Indicator",
       );
     });
     it("rejects an AER written as a YAML number", () => {
       fresh();
       band.AER = 1.25;
-      expectRejected(schema, brand, "type", "/PCA/0/CreditInterest/TierBandSet/0/TierBand/0/AER");
+      expectRejected(
+        schema,
+        brand,
+        "type",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/TierBand/0/AER",
+      );
     });
     it("rejects a StateTenurePeriod of HalfYear (the spec spells it Half Year)", () => {
       fresh();
@@ -698,7 +711,7 @@ describe("rules of the personal current account data set", () => {
         schema,
         brand,
         "enum",
-        "/PCA/0/CreditInterest/TierBandSet/0/TierBand/0/CalculationFrequency",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/TierBand/0/CalculationFrequency",
       );
     });
   });
@@ -711,7 +724,7 @@ describe("rules of the personal current account data set", () => {
         schema,
         brand,
         "pattern",
-        "/PCA/0/CreditInterest/TierBandSet/0/TierBand/0/AER",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/TierBand/0/AER",
       );
     });
     it("rejects an AER with five decimals", () => {
@@ -721,7 +734,7 @@ describe("rules of the personal current account data set", () => {
         schema,
         brand,
         "pattern",
-        "/PCA/0/CreditInterest/TierBandSet/0/TierBand/0/AER",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/TierBand/0/AER",
       );
     });
     it("rejects a TierValueMinimum with a thousands separator", () => {
@@ -731,7 +744,7 @@ describe("rules of the personal current account data set", () => {
         schema,
         brand,
         "pattern",
-        "/PCA/0/CreditInterest/TierBandSet/0/TierBand/0/TierValueMinimum",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/TierBand/0/TierValueMinimum",
       );
     });
     it("rejects a TierValueMaximum ending in a dot", () => {
@@ -741,7 +754,7 @@ describe("rules of the personal current account data set", () => {
         schema,
         brand,
         "pattern",
-        "/PCA/0/CreditInterest/TierBandSet/0/TierBand/0/TierValueMaximum",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/TierBand/0/TierValueMaximum",
       );
     });
     it("accepts a negative amount with four decimals", () => {
@@ -754,22 +767,32 @@ describe("rules of the personal current account data set", () => {
   describe("required fields and item counts of credit interest", () => {
     it("rejects credit interest without a tier band set", () => {
       fresh();
-      pca.CreditInterest.TierBandSet = [];
-      expectRejected(schema, brand, "minItems", "/PCA/0/CreditInterest/TierBandSet");
-    });
-    it("rejects a tier band set without tier bands", () => {
-      fresh();
-      pca.CreditInterest.TierBandSet[0].TierBand = [];
-      expectRejected(schema, brand, "minItems", "/PCA/0/CreditInterest/TierBandSet/0/TierBand");
-    });
-    it("rejects an empty CreditInterestEligibility list", () => {
-      fresh();
-      pca.CreditInterest.TierBandSet[0].CreditInterestEligibility = [];
+      state.CreditInterest.TierBandSet = [];
       expectRejected(
         schema,
         brand,
         "minItems",
-        "/PCA/0/CreditInterest/TierBandSet/0/CreditInterestEligibility",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet",
+      );
+    });
+    it("rejects a tier band set without tier bands", () => {
+      fresh();
+      state.CreditInterest.TierBandSet[0].TierBand = [];
+      expectRejected(
+        schema,
+        brand,
+        "minItems",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/TierBand",
+      );
+    });
+    it("rejects an empty CreditInterestEligibility list", () => {
+      fresh();
+      state.CreditInterest.TierBandSet[0].CreditInterestEligibility = [];
+      expectRejected(
+        schema,
+        brand,
+        "minItems",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/CreditInterestEligibility",
       );
     });
     it.each([
@@ -781,26 +804,33 @@ describe("rules of the personal current account data set", () => {
     ])("rejects a tier band without %s", (field) => {
       fresh();
       delete band[field];
-      expectRejected(schema, brand, "required", "/PCA/0/CreditInterest/TierBandSet/0/TierBand/0");
-    });
-    it("rejects an eligibility OtherType without Name", () => {
-      fresh();
-      delete pca.CreditInterest.TierBandSet[0].CreditInterestEligibility[2].OtherType.Name;
       expectRejected(
         schema,
         brand,
         "required",
-        "/PCA/0/CreditInterest/TierBandSet/0/CreditInterestEligibility/2/OtherType",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/TierBand/0",
+      );
+    });
+    it("rejects an eligibility OtherType without Name", () => {
+      fresh();
+      delete state.CreditInterest.TierBandSet[0].CreditInterestEligibility[2].OtherType.Name;
+      expectRejected(
+        schema,
+        brand,
+        "required",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/CreditInterestEligibility/2/OtherType",
       );
     });
     it("rejects an eligibility Description of 501 characters", () => {
       fresh();
-      pca.CreditInterest.TierBandSet[0].CreditInterestEligibility[0].Description = "d".repeat(501);
+      state.CreditInterest.TierBandSet[0].CreditInterestEligibility[0].Description = "d".repeat(
+        501,
+      );
       expectRejected(
         schema,
         brand,
         "maxLength",
-        "/PCA/0/CreditInterest/TierBandSet/0/CreditInterestEligibility/0/Description",
+        "/PCA/0/PCAMarketingState/1/CreditInterest/TierBandSet/0/CreditInterestEligibility/0/Description",
       );
     });
     it("rejects a FirstMarketedDate that is not a date", () => {

@@ -69,8 +69,8 @@ const fresh = (headers: Record<string, string> = {}) => ({
 });
 
 describe("every endpoint over loopback", () => {
-  it("serves all five data sets", () => {
-    expect(manifest.datasets).toHaveLength(5);
+  it("serves all eight data sets", () => {
+    expect(manifest.datasets).toHaveLength(8);
   });
 
   it("sends each data set's exact identity bytes with the spec's headers", async () => {

@@ -65,6 +65,9 @@ describe("planForPath", () => {
       "personal-current-accounts": "open-data",
       "service-metrics-pca": "service-metrics",
       "service-metrics-bca": "service-metrics",
+      "business-current-accounts": "open-data",
+      "unsecured-sme-loans": "open-data",
+      "commercial-credit-cards": "open-data",
     });
   });
 });
