@@ -1,4 +1,4 @@
-import Ajv from "ajv";
+import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { checkFile } from "../../build/check-file.js";
 import { checkProductRules, type ProductRecordsKey } from "../../build/product-rules.js";
