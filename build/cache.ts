@@ -1,14 +1,16 @@
 /**
  * A content-addressed cache under .cache/build/: results of checking a file, keyed by the hash of
  * its text, its path and everything that could change the result (the schemas, the yaml and ajv
- * versions, this cache's format); compressed variants, keyed by the hash of the bytes compressed
+ * versions, the code that checks a file, this cache's format); compressed variants, keyed by the hash of the bytes compressed
  * and the settings. A rebuild after one edit parses and validates one file and recompresses one
  * data set. Only what a successful run used is kept, so the cache never outgrows the content.
  */
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** Bump when the shape of cached entries changes. */
 const CACHE_FORMAT = 1;
@@ -28,8 +30,18 @@ export function cacheFingerprint(schemaTexts: readonly string[]): string {
     version("yaml"),
     version("ajv"),
     version("ajv-formats"),
+    ...CHECK_MODULES.map(checkCode),
     ...schemaTexts,
   );
+}
+
+// The modules whose code decides a file's diagnostics: editing a message or a rule must not let a
+// rebuild reuse results checked by the old code.
+const CHECK_MODULES = ["check-file", "messages", "product-rules", "yaml-source", "diagnostics"];
+
+function checkCode(module: string): string {
+  const self = fileURLToPath(import.meta.url);
+  return readFileSync(join(dirname(self), module + extname(self)), "utf8");
 }
 
 export class BuildCache {

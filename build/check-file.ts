@@ -6,6 +6,7 @@
 import type { ValidateFunction } from "ajv";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
 import { describeSchemaError } from "./messages.js";
+import { checkProductRules, isProductRecordsKey } from "./product-rules.js";
 import { locate, parseYaml, type Position } from "./yaml-source.js";
 
 /** A name in a file with where it stands, for "also used at" messages. */
@@ -68,6 +69,22 @@ export function checkFile(
         message: problem.message,
         rule: problem.rule,
       });
+    }
+  }
+  if (isProductRecordsKey(rules.recordsKey)) {
+    for (const finding of checkProductRules(value, rules.recordsKey)) {
+      const here = { file, ...locate(source, finding.pointer), pointer: finding.pointer };
+      if (finding.related === undefined) {
+        diagnostics.push({ ...here, message: finding.message, rule: finding.rule });
+        continue;
+      }
+      // Two values disagree: report at both, each naming the other (as check-brands.ts does).
+      const there = { file, ...locate(source, finding.related), pointer: finding.related };
+      const where = (p: Diagnostic) => `${p.file}:${p.line}:${p.column}`;
+      const first = { ...here, message: "", rule: finding.rule };
+      const second = { ...there, message: "", rule: finding.rule };
+      diagnostics.push({ ...first, message: `${finding.message}; see ${where(second)}` });
+      diagnostics.push({ ...second, message: `${finding.message}; see ${where(first)}` });
     }
   }
   const at = (pointer: string) => ({ pointer, ...locate(source, pointer) });
