@@ -156,8 +156,9 @@ function checkOnSale(
       rule: "segment",
       message: "a product on sale (OnSaleIndicator: true) must give its Segment",
     });
-  if (recordsKey !== "PCA") return;
   const states = Array.isArray(product[stateKey]) ? (product[stateKey] as unknown[]) : [];
+  // A product without marketing states is the schema's error; saying more here would be noise.
+  if (recordsKey !== "PCA" || states.length === 0) return;
   const published = states.some(
     (state) =>
       isObject(state) &&

@@ -330,6 +330,10 @@ describe("rule 8: an on-sale personal current account publishes its monthly maxi
     expect(found("PCA", product)).toEqual([]);
   });
 
+  it("leaves a PCA without marketing states to the schema's own error", () => {
+    expect(found("PCA", pca([], { OnSaleIndicator: true, Segment: ["Basic"] }))).toEqual([]);
+  });
+
   it("does not ask it of a back-book PCA or of a business current account", () => {
     expect(found("PCA", pca([withoutCharge], { OnSaleIndicator: false }))).toEqual([]);
     const bca = { OnSaleIndicator: true, Segment: ["General"], BCAMarketingState: [withoutCharge] };

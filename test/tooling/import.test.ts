@@ -322,7 +322,7 @@ describe("bad input: a clear error and nothing written", () => {
       "a feed whose data set cannot be told",
       envelopeOf([{ BrandName: "X", Other: [] }]),
       [],
-      "import: cannot tell the data set of f.json: its brands have no Branch, ATM, PCA list. Service metrics feeds look alike, so name it: --dataset service-metrics-pca or --dataset service-metrics-bca",
+      "import: cannot tell the data set of f.json: its brands have no Branch, ATM, PCA, BCA, SMELoan, CCC list. Service metrics feeds look alike, so name it: --dataset service-metrics-pca or --dataset service-metrics-bca",
     ],
     [
       "a feed mixing two record kinds",
