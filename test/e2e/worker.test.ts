@@ -69,8 +69,18 @@ const fresh = (headers: Record<string, string> = {}) => ({
 });
 
 describe("every endpoint over loopback", () => {
-  it("serves all eight data sets", () => {
-    expect(manifest.datasets).toHaveLength(8);
+  it("serves the eight paths of the specs", () => {
+    // open-data-api-v2.2.md and its products companion, service-metrics-api-v1.0.md: "Path".
+    expect(manifest.datasets.map((d) => d.path).sort()).toEqual([
+      "/std/v1.0/reg-service-metrics/bca",
+      "/std/v1.0/reg-service-metrics/pca",
+      "/std/v2.2/atms",
+      "/std/v2.2/branches",
+      "/std/v2.2/business-current-accounts",
+      "/std/v2.2/commercial-credit-cards",
+      "/std/v2.2/personal-current-accounts",
+      "/std/v2.2/unsecured-sme-loans",
+    ]);
   });
 
   it("sends each data set's exact identity bytes with the spec's headers", async () => {

@@ -27,7 +27,7 @@ function standInAssets(): Fetcher {
 }
 
 describe("the Worker's entry point", () => {
-  it("serves exactly the five data paths the build's manifest lists", () => {
+  it("serves exactly the data paths the build's manifest lists", () => {
     expect(manifest.datasets.map((d) => d.path).sort()).toEqual(DATASETS.map((d) => d.path).sort());
   });
 

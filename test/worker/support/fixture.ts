@@ -1,5 +1,5 @@
 /**
- * An in-memory build: a Manifest for the five data sets (paths and media types from
+ * An in-memory build: a Manifest for every data set (paths and media types from
  * build/datasets.ts) and the bytes of every variant, with real SHA-256 entity tags.
  */
 import type { Manifest, ManifestEntry, ManifestVariant } from "../../../build/manifest.js";
@@ -33,7 +33,7 @@ async function variant(asset: string, bytes: Uint8Array): Promise<ManifestVarian
   return { asset, etag: `"${hex}"`, length: bytes.length };
 }
 
-/** The five data sets, each with identity, br and gzip variants (the coded bytes are stand-ins). */
+/** Every data set, each with identity, br and gzip variants (the coded bytes are stand-ins). */
 export async function makeFixture(): Promise<Fixture> {
   const files = new Map<string, Uint8Array>();
   const datasets: ManifestEntry[] = [];
