@@ -1,0 +1,73 @@
+/**
+ * The specs' literal values, written out here from the spec documents (and, for what the specs
+ * leave open, from README "Spec gaps and decisions"), never imported from worker/ or build/, so
+ * that a wrong constant in the implementation fails the tests that compare against these.
+ */
+
+/** Each API's path prefix and its media type (open-data-api-v2.2.md and service-metrics-api-v1.0.md, "What the service does"). */
+export const SPEC_MEDIA_TYPES: readonly (readonly [prefix: string, mediaType: string])[] = [
+  ["/std/v2.2/", "application/prs.std.opendata.v2.2+json"],
+  ["/std/v1.0/reg-service-metrics/", "application/prs.std.opendata.v1.0+json"],
+];
+
+/** Both specs, "GET 200 response headers" (and "Errors" for the three security headers). */
+export const SPEC_SECURITY_HEADERS: readonly (readonly [name: string, value: string])[] = [
+  ["Strict-Transport-Security", "max-age=31536000"],
+  ["X-Frame-Options", "DENY"],
+  ["X-Content-Type-Options", "nosniff"],
+];
+export const SPEC_CACHE_CONTROL = "max-age=28800";
+
+/**
+ * Error titles and descriptions: the spec's table word for word (both specs, "Errors"); 404 and
+ * 405, which the specs do not list, as README "Spec gaps and decisions" states them.
+ */
+export const SPEC_ERRORS: readonly (readonly [
+  status: number,
+  title: string,
+  description: string,
+])[] = [
+  [400, "Bad request", "You have sent a request which could not be understood."],
+  [404, "Not found", "There is no resource at this path."],
+  [405, "Method not allowed", "This resource supports only the methods GET and HEAD."],
+  [
+    408,
+    "Client timeout",
+    "Your client has failed to submit a request, and a timeout has occurred.",
+  ],
+  [429, "Too many requests", "You have requested this resource too often. Slow down."],
+  [
+    500,
+    "Internal server error",
+    "An error occurred on the server. No further information is available.",
+  ],
+  [503, "Service temporarily unavailable", "The service is temporarily unavailable."],
+];
+
+/** README "Spec gaps and decisions": errors as application/json, never stored, with Status-Code. */
+export const DECIDED_ERROR_HEADERS: readonly (readonly [
+  name: string,
+  value: (status: number) => string,
+])[] = [
+  ["Content-Type", () => "application/json"],
+  ["Cache-Control", () => "no-store"],
+  ["Status-Code", (status) => String(status)],
+];
+
+/** The spec's media type for a data path. */
+export function specMediaType(path: string): string {
+  const match = SPEC_MEDIA_TYPES.find(([prefix]) => path.startsWith(prefix));
+  if (!match) throw new Error(`no spec media type is known for ${path}`);
+  return match[1];
+}
+
+/** The spec's error body for a status, as an object. */
+export function specErrorBody(status: number): {
+  status: string;
+  title: string;
+  description: string;
+} {
+  const row = SPEC_ERRORS.find(([s]) => s === status);
+  if (!row) throw new Error(`no error text is known for ${status}`);
+  return { status: String(status), title: row[1], description: row[2] };
+}
