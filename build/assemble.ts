@@ -7,6 +7,8 @@ import { AGREEMENT, type DatasetDefinition } from "./datasets.js";
 export interface Site {
   readonly License: string;
   readonly TermsOfUse: string;
+  /** Optional: names the publisher on the landing page and in /openapi.json. */
+  readonly PublisherName?: string;
 }
 
 type Brand = Record<string, unknown>;

@@ -12,7 +12,9 @@ import { checkFiles, type CheckJob } from "./check-pool.js";
 import { discoverContent, readContent, SITE_FILE } from "./content.js";
 import { DATASETS, type DatasetDefinition } from "./datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { buildDocuments, type DocumentResult } from "./documents.js";
 import { encodeBody, type EncodedBody, type EncodeTiming } from "./encode.js";
+import { locatedRecords, type LocatedRecord } from "./landing/locations.js";
 import { lastUpdated, toRfc3339, type LastUpdatedSource } from "./last-updated.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "./manifest.js";
 import { describeSchemaError } from "./messages.js";
@@ -179,6 +181,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
 
   // 4. assemble and 5. encode
   const results: DatasetResult[] = [];
+  const located: LocatedRecord[] = [];
   for (const dataset of DATASETS) {
     const datasetUnits = checkedUnits.get(dataset)!;
     const updated = await timed("assemble", () =>
@@ -211,6 +214,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
         }
         return undefined;
       }
+      located.push(...locatedRecords(dataset, assembled));
       return { assembled, brands: brands.length };
     });
     if (!body) continue;
@@ -225,14 +229,29 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     results.push({ dataset, encoded, lastUpdatedSource: updated.source, entry });
   }
   if (diagnostics.length > 0) return failed(diagnostics);
+  // The documents about the APIs (landing page, /openapi.json), from what was just assembled.
+  const documents = await timed("encode", () =>
+    buildDocuments({
+      datasets: results,
+      located,
+      schemas,
+      site: site!,
+      cache,
+      timing: timings.parts,
+    }),
+  );
 
   // 6. write, unless a last check objects
-  const manifest: Manifest = { formatVersion: 1, datasets: results.map((r) => r.entry) };
+  const manifest: Manifest = {
+    formatVersion: 1,
+    datasets: results.map((r) => r.entry),
+    documents: documents.map((d) => d.entry),
+  };
   const objections = (await options.beforeWrite?.(manifest)) ?? [];
   if (objections.length > 0) return failed(objections, results);
   if (options.write !== false) {
     await timed("write", async () => {
-      await writeAtomically(outDir, outputFiles(results, manifest));
+      await writeAtomically(outDir, outputFiles([...results, ...documents], manifest));
       await cache?.prune();
     });
   }
@@ -274,7 +293,10 @@ function manifestEntry(
   };
 }
 
-function outputFiles(results: readonly DatasetResult[], manifest: Manifest): OutputFile[] {
+function outputFiles(
+  results: readonly (DatasetResult | DocumentResult)[],
+  manifest: Manifest,
+): OutputFile[] {
   const files: OutputFile[] = [
     { path: MANIFEST_FILE, bytes: `${JSON.stringify(manifest, null, 2)}\n` },
   ];
