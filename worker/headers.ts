@@ -45,11 +45,12 @@ export const PREFLIGHT_HEADERS = {
 
 /**
  * The landing page's policy (CSP Level 3): nothing but its own stylesheet may load, no script at
- * all, no form, no base URL, no framing. The map is inline SVG markup, which needs no source.
- * Sent with every document (harmless on JSON and CSS, and one rule is simpler to check).
+ * all, no form, no base URL, no framing. The map is inline SVG markup, which needs no source;
+ * `img-src data:` admits only the page's empty icon (which saves a /favicon.ico 404) and can
+ * never reach another origin. Sent with every document (harmless on JSON and CSS).
  */
 export const CONTENT_SECURITY_POLICY =
-  "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Fields a document's 200 carries besides a data set's (routes.ts). */
 export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {

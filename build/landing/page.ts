@@ -43,7 +43,7 @@ export function landingPage(input: LandingInput): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${text(publisher)}: open data APIs</title>`,
     `<link rel="stylesheet" href="${STYLESHEET_PATH}">`,
-    // An empty icon, so the browser asks for no /favicon.ico (which would be a 404).
+    // An empty icon, so a browser asks for no /favicon.ico (a 404 in its console).
     '<link rel="icon" href="data:,">',
     "</head>",
     "<body>",
@@ -82,7 +82,7 @@ function datasetsSection({ datasets }: LandingInput): string {
       `<td>${paths}</td>`,
       `<td class="num" data-field="brands">${formatCount(entry.brands)}</td>`,
       `<td class="num" data-field="records">${formatCount(entry.totalResults)}</td>`,
-      `<td data-field="last-updated"><time datetime="${attr(entry.lastUpdated)}">${text(entry.lastUpdated)}</time></td>`,
+      `<td class="nowrap" data-field="last-updated"><time datetime="${attr(entry.lastUpdated)}">${text(entry.lastUpdated)}</time></td>`,
       size("identity"),
       size("br"),
       size("gzip"),
@@ -114,7 +114,7 @@ function mapSection({ located }: LandingInput): string {
   const count = (brand: string, kind: string) =>
     located.filter((r) => r.brand === brand && r.kind === kind).length;
   const totals = kinds.map(
-    (kind) => `${formatCount(located.filter((r) => r.kind === kind).length)} ${kind.toLowerCase()}`,
+    (kind) => `${formatCount(located.filter((r) => r.kind === kind).length)} ${inSentence(kind)}`,
   );
   const summary = located.length
     ? `${totals.join(" and ")} of ${brands.length} ${brands.length === 1 ? "brand" : "brands"}, one mark each.`
@@ -125,7 +125,7 @@ function mapSection({ located }: LandingInput): string {
       ? `<svg viewBox="0 0 16 16" aria-hidden="true"><circle class="${brandClass(index)}" cx="8" cy="8" r="6"/></svg>`
       : `<svg viewBox="0 0 16 16" aria-hidden="true"><rect class="${brandClass(index)}" x="2" y="2" width="12" height="12"/></svg>`;
   const legend = brands.flatMap((brand, i) =>
-    kinds.map((kind) => `<li>${swatch(i, kind)}${text(brand)}: ${text(kind.toLowerCase())}</li>`),
+    kinds.map((kind) => `<li>${swatch(i, kind)}${text(brand)}: ${text(inSentence(kind))}</li>`),
   );
   const table = [
     "<table>",
@@ -156,6 +156,11 @@ function mapSection({ located }: LandingInput): string {
     "</div>",
     "</section>",
   ].join("\n");
+}
+
+// A data set's title inside a sentence: "Branches" reads "branches", "ATMs" stays as it is.
+function inSentence(title: string): string {
+  return /^[A-Z][a-z]/.test(title) ? title[0]!.toLowerCase() + title.slice(1) : title;
 }
 
 function fetchSection({ datasets, limits, planOf }: LandingInput): string {
