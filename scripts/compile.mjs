@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const stamp = join(root, ".out", ".compiled");
-const inputs = ["build", "bench", "tsconfig.base.json", "package-lock.json"];
+const inputs = ["build", "bench", "worker", "tsconfig.base.json", "package-lock.json"];
 
 function newest(path) {
   const info = statSync(path, { throwIfNoEntry: false });
