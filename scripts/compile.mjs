@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Compiles the build CLI (build/ and bench/, tsconfig in build/) into .out/, but only when a source
-// is newer than the last compile: tsc takes 2-4 s even with nothing to do, which would dwarf a
-// rebuild after one content edit (well under a second). `--force` compiles regardless.
+// Compiles the build CLI (build/ and bench/, with the worker/ modules they import; tsconfig in
+// build/) into .out/, but only when a source is newer than the last compile: tsc takes 2-4 s even
+// with nothing to do, which would dwarf a rebuild after one content edit (well under a second).
+// `--force` compiles regardless.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
