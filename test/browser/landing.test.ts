@@ -213,9 +213,11 @@ describe.skipIf(!haveChromium)("the landing page in Chromium", () => {
     const other = await browser.newPage();
     try {
       await other.goto(`http://127.0.0.1:${port}/`);
-      await other.waitForFunction(() => document.getElementById("out")?.textContent !== "pending", {
-        timeout: 15_000,
-      });
+      await other.waitForFunction(
+        'document.getElementById("out").textContent !== "pending"',
+        undefined,
+        { timeout: 15_000 },
+      );
       const text = (await other.locator("#out").textContent()) ?? "";
       const result = JSON.parse(text.startsWith("error") ? "{}" : text);
       const atms = worker.manifest.datasets.find((d) => d.path === "/std/v2.2/atms")!;

@@ -102,10 +102,13 @@ describe("a document path", () => {
     expect(response.headers.get("Content-Security-Policy")).toBeNull();
   });
 
-  it.each(["/index.html", "/index.html.gz", "/INDEX.HTML", "/%2F"])("returns 404 on %s", async (path) => {
-    const worker = makeWorker(fixture);
-    await expectError(await worker.fetch(path), 404);
-  });
+  it.each(["/index.html", "/index.html.gz", "/INDEX.HTML", "/%2F"])(
+    "returns 404 on %s",
+    async (path) => {
+      const worker = makeWorker(fixture);
+      await expectError(await worker.fetch(path), 404);
+    },
+  );
 
   it("refuses a manifest that lists a document at a data set's path", () => {
     const atms = fixture.manifest.datasets[1]!;
