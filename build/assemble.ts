@@ -11,6 +11,14 @@ export interface Site {
   readonly PublisherName?: string;
 }
 
+/** How the documents name the publisher when site.yaml gives no PublisherName. */
+export const DEFAULT_PUBLISHER = "Open banking open data";
+
+/** The publisher's name for the landing page and /openapi.json. */
+export function publisherName(site: Site): string {
+  return site.PublisherName ?? DEFAULT_PUBLISHER;
+}
+
 type Brand = Record<string, unknown>;
 
 /**

@@ -12,6 +12,7 @@ import type { BuildCache } from "./cache.js";
 import type { DatasetDefinition } from "./datasets.js";
 import { encodeBytes, type EncodedBody, type EncodeTiming } from "./encode.js";
 import type { LocatedRecord } from "./landing/locations.js";
+import { loadOutline } from "./landing/map.js";
 import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
 import { readLimits } from "./limits.js";
 import type { DocumentEntry, ManifestEntry } from "./manifest.js";
@@ -53,6 +54,7 @@ export async function buildDocuments(input: DocumentInput): Promise<DocumentResu
   const page = landingPage({
     datasets: input.datasets,
     located: input.located,
+    outline: await loadOutline(input.cache),
     site: input.site,
     limits,
     planOf: planForPath,

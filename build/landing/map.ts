@@ -1,14 +1,16 @@
 /**
  * The map of the landing page: an SVG drawn at build time, one mark per located record over the
  * outline of the United Kingdom (Great Britain and Northern Ireland) from Natural Earth (public
- * domain, via world-atlas), with Ireland drawn lighter for context. The outline is loaded and
- * projected once per process and reused by every build of it.
+ * domain, via world-atlas), with Ireland drawn lighter for context. Reading and projecting the
+ * outline takes longer than the rest of the page, so the projected outline is kept in the build
+ * cache, keyed by the atlas's version and the projection's settings.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { geoConicEqualArea, geoPath, type GeoProjection } from "d3-geo";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
+import type { BuildCache } from "../cache.js";
 import { escapeAttribute, escapeText } from "./html.js";
 import type { LocatedRecord } from "./locations.js";
 
@@ -24,20 +26,45 @@ export const MAP_HEIGHT = 560;
 const PADDING = 12;
 /** Decimal places kept in coordinates: a tenth of a unit is well below a screen pixel. */
 const DIGITS = 1;
+// An equal-area conic with parallels across the UK, the usual choice for one mid-latitude
+// country: Shetland and Cornwall keep their true proportions.
+const PARALLELS: [number, number] = [50, 60];
+const ROTATE: [number, number] = [2.5, 0];
+/** Bump when the outline's drawing changes in a way the settings above do not show. */
+const OUTLINE_FORMAT = 1;
 
-interface Outline {
-  readonly projection: GeoProjection;
+/** The projected outline, and the projection's fitted scale and translation for the marks. */
+export interface Outline {
+  readonly scale: number;
+  readonly translate: readonly [number, number];
   readonly uk: string;
   readonly ireland: string;
 }
 
-let outline: Outline | undefined;
+/** The outline, from the cache when an earlier build projected it with the same settings. */
+export async function loadOutline(cache?: BuildCache): Promise<Outline> {
+  const require = createRequire(import.meta.url);
+  const version = (require("world-atlas/package.json") as { version: string }).version;
+  const settings = JSON.stringify([
+    OUTLINE_FORMAT,
+    ATLAS,
+    version,
+    MAP_WIDTH,
+    MAP_HEIGHT,
+    PADDING,
+    DIGITS,
+    PARALLELS,
+    ROTATE,
+  ]);
+  const key = cache?.key("map-outline", settings);
+  const hit = key && (await cache!.get(key, "outline"));
+  if (hit) return JSON.parse(hit.toString("utf8")) as Outline;
+  const outline = projectOutline(require.resolve(ATLAS));
+  if (key) await cache!.set(key, "outline", JSON.stringify(outline));
+  return outline;
+}
 
-// An equal-area conic with parallels across the UK: the usual choice for a map of one country
-// in the mid-latitudes, keeping Shetland and Cornwall in true proportion.
-function loadOutline(): Outline {
-  if (outline) return outline;
-  const file = createRequire(import.meta.url).resolve(ATLAS);
+function projectOutline(file: string): Outline {
   const topology = JSON.parse(readFileSync(file, "utf8")) as Topology<{
     countries: GeometryCollection;
   }>;
@@ -48,10 +75,9 @@ function loadOutline(): Outline {
     return feature(topology, geometry);
   };
   const uk = pick(UNITED_KINGDOM);
-  const ireland = pick(IRELAND);
   const projection = geoConicEqualArea()
-    .parallels([50, 60])
-    .rotate([2.5, 0])
+    .parallels(PARALLELS)
+    .rotate(ROTATE)
     .fitExtent(
       [
         [PADDING, PADDING],
@@ -60,8 +86,21 @@ function loadOutline(): Outline {
       uk,
     );
   const path = geoPath(projection).digits(DIGITS);
-  outline = { projection, uk: path(uk) ?? "", ireland: path(ireland) ?? "" };
-  return outline;
+  const [x, y] = projection.translate();
+  return {
+    scale: projection.scale(),
+    translate: [x, y],
+    uk: path(uk) ?? "",
+    ireland: path(pick(IRELAND)) ?? "",
+  };
+}
+
+function projectionOf(outline: Outline): GeoProjection {
+  return geoConicEqualArea()
+    .parallels(PARALLELS)
+    .rotate(ROTATE)
+    .scale(outline.scale)
+    .translate([outline.translate[0], outline.translate[1]]);
 }
 
 /** Kinds of mark, by the data set's title; any other kind is drawn as a diamond. */
@@ -85,11 +124,13 @@ export function brandClass(index: number): string {
  * of its position in `brands`).
  */
 export function mapSvg(
+  outline: Outline,
   records: readonly LocatedRecord[],
   brands: readonly string[],
   label: string,
 ): string {
-  const { projection, uk, ireland } = loadOutline();
+  const projection = projectionOf(outline);
+  const { uk, ireland } = outline;
   const marks = records.map((record) => {
     const [x, y] = projection([record.longitude, record.latitude]) ?? [NaN, NaN];
     const cls = `mark ${brandClass(brands.indexOf(record.brand))}`;

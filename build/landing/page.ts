@@ -2,7 +2,7 @@
  * The landing page at /: static HTML written at build time, for the developers who use the APIs.
  * No script, no request to another origin; the only other request is the same-origin stylesheet.
  */
-import type { Site } from "../assemble.js";
+import { publisherName, type Site } from "../assemble.js";
 import type { DatasetDefinition } from "../datasets.js";
 import { describeLimit, type PlanLimit } from "../limits.js";
 import type { ManifestEntry } from "../manifest.js";
@@ -10,14 +10,12 @@ import { apiName, OPENAPI_PATH } from "../openapi/document.js";
 import { servedPaths } from "../served.js";
 import { escapeAttribute as attr, escapeText as text, formatCount } from "./html.js";
 import type { LocatedRecord } from "./locations.js";
-import { brandClass, mapSvg } from "./map.js";
+import { brandClass, mapSvg, type Outline } from "./map.js";
 import type { PlanId } from "../../worker/config.js";
 import { CACHE_CONTROL } from "../../worker/headers.js";
 
 /** Where the page's stylesheet is served. */
 export const STYLESHEET_PATH = "/style.css";
-/** The page's title when site.yaml names no publisher. */
-export const DEFAULT_PUBLISHER = "Open banking open data";
 
 export interface LandingInput {
   readonly datasets: readonly {
@@ -25,6 +23,8 @@ export interface LandingInput {
     readonly entry: ManifestEntry;
   }[];
   readonly located: readonly LocatedRecord[];
+  /** The projected outline the map is drawn over (map.ts, loadOutline). */
+  readonly outline: Outline;
   readonly site: Site;
   readonly limits: Readonly<Record<PlanId, PlanLimit>>;
   /** The plan each data set's path is counted under. */
@@ -34,7 +34,7 @@ export interface LandingInput {
 /** The whole page. */
 export function landingPage(input: LandingInput): string {
   const { site } = input;
-  const publisher = site.PublisherName ?? DEFAULT_PUBLISHER;
+  const publisher = publisherName(site);
   return [
     "<!doctype html>",
     '<html lang="en-GB">',
@@ -108,7 +108,7 @@ function datasetsSection({ datasets }: LandingInput): string {
   ].join("\n");
 }
 
-function mapSection({ located }: LandingInput): string {
+function mapSection({ located, outline }: LandingInput): string {
   const brands = [...new Set(located.map((r) => r.brand))];
   const kinds = [...new Set(located.map((r) => r.kind))];
   const count = (brand: string, kind: string) =>
@@ -146,7 +146,7 @@ function mapSection({ located }: LandingInput): string {
     '<h2 id="map">Where the branches and ATMs are</h2>',
     '<div class="map-layout">',
     "<figure>",
-    mapSvg(located, brands, label),
+    mapSvg(outline, located, brands, label),
     `<figcaption>${text(summary)} Circles are branches, squares ATMs; the colour is the brand.</figcaption>`,
     "</figure>",
     "<div>",

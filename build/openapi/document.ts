@@ -20,7 +20,7 @@ import {
   SECURITY_HEADERS,
   VARY,
 } from "../../worker/headers.js";
-import type { Site } from "../assemble.js";
+import { publisherName, type Site } from "../assemble.js";
 import {
   OPEN_DATA_MEDIA_TYPE,
   SERVICE_METRICS_MEDIA_TYPE,
@@ -77,12 +77,8 @@ const ref = (kind: string, name: string): Json => ({ $ref: `#/components/${kind}
 /** The document, as a plain object ready for JSON.stringify. */
 export function openApiDocument(input: OpenApiInput): Json {
   const { datasets, site, limits } = input;
-  const newest =
-    datasets
-      .map((d) => d.entry.lastUpdated)
-      .sort()
-      .at(-1) ?? "";
-  const publisher = site.PublisherName ?? "Open banking open data";
+  const apis = [...new Set(datasets.map(({ entry }) => apiName(entry.mediaType)))];
+  const publisher = publisherName(site);
   const plans = Object.values(limits)
     .map((l) => `- **${l.plan}**: ${describeLimit(l)}.`)
     .join("\n");
@@ -105,13 +101,14 @@ export function openApiDocument(input: OpenApiInput): Json {
     openapi: OPENAPI_VERSION,
     info: {
       title: `${publisher}: open banking open data`,
-      version: newest,
+      // The versions of the APIs described, so the document's bytes (and their compression,
+      // cached by content) stay the same while only the data changes.
+      version: apis.join(", "),
       description: [
         "Read-only open data: branches, ATMs and products (Open Data API v2.2) and service quality",
         "metrics (Service Metrics API v1.0). Every path answers GET and HEAD, with strong ETags per",
         "content coding (identity, br, gzip; negotiated with Accept-Encoding), conditional requests",
-        "(If-None-Match, If-Modified-Since) and CORS for any origin. `info.version` is the newest",
-        "`meta.LastUpdated` of the data sets.",
+        "(If-None-Match, If-Modified-Since) and CORS for any origin.",
         "",
         "Rate limits, per plan, in fixed windows aligned to the minute; a 429 carries Retry-After:",
         "",
@@ -122,9 +119,7 @@ export function openApiDocument(input: OpenApiInput): Json {
     },
     // Relative: the origin this document was fetched from (OpenAPI 3.1, "Server Object").
     servers: [{ url: "/", description: "The origin serving this document." }],
-    tags: [...new Set(datasets.map(({ entry }) => apiName(entry.mediaType)))].map((name) => ({
-      name,
-    })),
+    tags: apis.map((name) => ({ name })),
     paths,
     components: {
       schemas: {
