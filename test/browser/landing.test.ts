@@ -1,7 +1,8 @@
 /**
  * The landing page in a real browser: Debian's Chromium driven by playwright-core, against the
  * real Worker on loopback. Skipped, loudly, on a machine without /usr/bin/chromium; under CI
- * (CI=true) a missing browser fails instead, since .ci/run installs it.
+ * (CI=true) a missing browser fails instead, since .ci/run installs it and the workflows point
+ * CHROMIUM_PATH at their runner's Chrome.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -13,7 +14,9 @@ import type { ManifestEntry } from "../../build/manifest.js";
 import { DIST_DIR, PROJECT_ROOT } from "../../build/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 
-const CHROMIUM = "/usr/bin/chromium";
+// Debian's package (.ci/run installs it); CHROMIUM_PATH names another Chromium-based browser,
+// such as the Google Chrome of GitHub's runners (.github/workflows).
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 // The flags that work on these machines (platform notes, "Browser tests here"): no sandbox as
 // root, and no background traffic to outside hosts.
 const CHROMIUM_FLAGS = [
@@ -29,11 +32,13 @@ const SCREENSHOTS = join(PROJECT_ROOT, ".out", "screenshots");
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) {
   if (process.env.CI === "true") {
-    throw new Error(`${CHROMIUM} is missing under CI: .ci/run should have installed it`);
+    throw new Error(
+      `${CHROMIUM} is missing under CI: .ci/run installs Debian's chromium; elsewhere set CHROMIUM_PATH`,
+    );
   }
   console.warn(
     `\n*** SKIPPING the browser tests: ${CHROMIUM} is not installed. ` +
-      `Install it with \`apt-get install -y chromium\` to run them. ***\n`,
+      `Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH) to run them. ***\n`,
   );
 }
 
