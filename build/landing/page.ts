@@ -78,7 +78,7 @@ function datasetsSection({ datasets }: LandingInput): string {
     return [
       `<tr data-path="${attr(entry.path)}">`,
       `<th scope="row">${text(dataset.title)}</th>`,
-      `<td class="nowrap">${text(apiName(entry.mediaType))}</td>`,
+      `<td>${text(apiName(entry.mediaType))}</td>`,
       `<td>${paths}</td>`,
       `<td class="num" data-field="brands">${formatCount(entry.brands)}</td>`,
       `<td class="num" data-field="records">${formatCount(entry.totalResults)}</td>`,
