@@ -176,8 +176,9 @@ function fetchSection({ datasets, limits, planOf }: LandingInput): string {
     : "";
   const planRows = Object.values(limits).map((limit) => {
     const paths = datasets
+      // Every path a data set is served under counts under the data set's plan.
+      .filter(({ entry }) => planOf(entry.path) === limit.plan)
       .flatMap(({ entry }) => servedPaths(entry))
-      .filter((p) => planOf(p.path) === limit.plan)
       .map((p) => `<code>${text(p.path)}</code>`);
     return `<tr><th scope="row"><code>${text(limit.plan)}</code></th><td>${text(describeLimit(limit))}</td><td>${paths.join(", ") || "–"}</td></tr>`;
   });
