@@ -9,6 +9,16 @@ export interface Site {
   readonly TermsOfUse: string;
   /** Also publish every data set under the live standard's /open-banking/ paths (default false). */
   readonly OpenBankingPaths?: boolean;
+  /** Optional: names the publisher on the landing page and in /openapi.json. */
+  readonly PublisherName?: string;
+}
+
+/** How the documents name the publisher when site.yaml gives no PublisherName. */
+export const DEFAULT_PUBLISHER = "Open banking open data";
+
+/** The publisher's name for the landing page and /openapi.json. */
+export function publisherName(site: Site): string {
+  return site.PublisherName ?? DEFAULT_PUBLISHER;
 }
 
 type Brand = Record<string, unknown>;

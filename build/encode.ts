@@ -57,12 +57,19 @@ export async function encodeBody(
 ): Promise<EncodedBody> {
   const started = performance.now();
   const identity = Buffer.from(JSON.stringify(body), "utf8");
+  if (timing) timing.serializeMs += performance.now() - started;
+  return encodeBytes(identity, cache, timing);
+}
+
+/** Hashes and compresses bytes already serialised (the documents: HTML, CSS, JSON). */
+export async function encodeBytes(
+  identity: Buffer,
+  cache?: BuildCache,
+  timing?: EncodeTiming,
+): Promise<EncodedBody> {
   const serialized = performance.now();
   const etag = entityTag(identity);
-  if (timing) {
-    timing.serializeMs += serialized - started;
-    timing.hashMs += performance.now() - serialized;
-  }
+  if (timing) timing.hashMs += performance.now() - serialized;
   const quality = brotliQuality(identity.length);
   const cached = (kind: string, make: () => Promise<Buffer>) => async () => {
     const key = cache?.key(etag, kind, String(quality), String(GZIP_LEVEL));

@@ -26,19 +26,28 @@ export interface ManifestAlias {
   readonly mediaType: string;
 }
 
-export interface ManifestEntry {
-  /** Data set id, as in build/datasets.ts. */
-  readonly dataset: string;
+/** What the Worker needs to serve one path with validators and stored variants. */
+export interface ServedFile {
   /** URL path served, e.g. /std/v2.2/branches. */
   readonly path: string;
   /** Content-Type to send. */
   readonly mediaType: string;
-  /** meta.LastUpdated as written in the body (RFC 3339, UTC, whole seconds). */
-  readonly lastUpdated: string;
-  /** The same instant as an IMF-fixdate for Last-Modified (RFC 9110 section 5.6.7). */
+  /** An IMF-fixdate for Last-Modified (RFC 9110 section 5.6.7). */
   readonly lastModified: string;
   /** The same instant in milliseconds since the epoch (a whole second), for If-Modified-Since. */
   readonly lastModifiedMs: number;
+  /** Representations by content coding; identity is always present. */
+  readonly variants: { readonly identity: ManifestVariant } & {
+    readonly [coding in Exclude<ContentCoding, "identity">]?: ManifestVariant;
+  };
+}
+
+/** One data set: a path of the APIs, counted under a rate-limit plan. */
+export interface ManifestEntry extends ServedFile {
+  /** Data set id, as in build/datasets.ts. */
+  readonly dataset: string;
+  /** meta.LastUpdated as written in the body (RFC 3339, UTC, whole seconds). */
+  readonly lastUpdated: string;
   /** meta.TotalResults. */
   readonly totalResults: number;
   /** Number of brands in the data set. */
@@ -48,15 +57,19 @@ export interface ManifestEntry {
    * media type; empty unless content/site.yaml sets OpenBankingPaths.
    */
   readonly aliases: readonly ManifestAlias[];
-  /** Representations by content coding; identity is always present. */
-  readonly variants: { readonly identity: ManifestVariant } & {
-    readonly [coding in Exclude<ContentCoding, "identity">]?: ManifestVariant;
-  };
 }
+
+/**
+ * A document about the APIs (the landing page, its stylesheet, /openapi.json): served like a
+ * data set (ETag, 304, HEAD, stored variants) but counted under no plan.
+ */
+export type DocumentEntry = ServedFile;
 
 export interface Manifest {
   readonly formatVersion: 1;
   readonly datasets: readonly ManifestEntry[];
+  /** Absent in manifests written before documents existed; read as none. */
+  readonly documents?: readonly DocumentEntry[];
 }
 
 /** File name of the manifest inside dist/. */

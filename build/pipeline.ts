@@ -12,7 +12,9 @@ import { checkFiles, type CheckJob } from "./check-pool.js";
 import { discoverContent, readContent, SITE_FILE } from "./content.js";
 import { DATASETS, openBankingAliases, type DatasetDefinition } from "./datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./diagnostics.js";
+import { buildDocuments, type DocumentResult } from "./documents.js";
 import { encodeBody, type EncodedBody, type EncodeTiming } from "./encode.js";
+import { locatedRecords, type LocatedRecord } from "./landing/locations.js";
 import { lastUpdated, toRfc3339, type LastUpdatedSource } from "./last-updated.js";
 import { checkAssetLimits, PLATFORM_LIMITS, type AssetFile, type AssetLimits } from "./limits.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "./manifest.js";
@@ -182,6 +184,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
 
   // 4. assemble and 5. encode
   const results: DatasetResult[] = [];
+  const located: LocatedRecord[] = [];
   for (const dataset of DATASETS) {
     const datasetUnits = checkedUnits.get(dataset)!;
     const updated = await timed("assemble", () =>
@@ -214,6 +217,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
         }
         return undefined;
       }
+      located.push(...locatedRecords(dataset, assembled));
       return { assembled, brands: brands.length };
     });
     if (!body) continue;
@@ -229,10 +233,25 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     results.push({ dataset, encoded, lastUpdatedSource: updated.source, entry });
   }
   if (diagnostics.length > 0) return failed(diagnostics);
+  // The documents about the APIs (landing page, /openapi.json), from what was just assembled.
+  const documents = await timed("encode", () =>
+    buildDocuments({
+      datasets: results,
+      located,
+      schemas,
+      site: site!,
+      cache,
+      timing: timings.parts,
+    }),
+  );
 
   // 6. check the platform's limits, then write, unless a last check objects
-  const manifest: Manifest = { formatVersion: 1, datasets: results.map((r) => r.entry) };
-  const files = outputFiles(results, manifest);
+  const manifest: Manifest = {
+    formatVersion: 1,
+    datasets: results.map((r) => r.entry),
+    documents: documents.map((d) => d.entry),
+  };
+  const files = outputFiles([...results, ...documents], manifest);
   const display = (path: string) => relative(cwd, path).split(sep).join("/") || ".";
   const overLimits = checkAssetLimits(
     assetFiles(files, results),
@@ -303,7 +322,10 @@ function assetFiles(files: readonly OutputFile[], results: readonly DatasetResul
   }));
 }
 
-function outputFiles(results: readonly DatasetResult[], manifest: Manifest): OutputFile[] {
+function outputFiles(
+  results: readonly (DatasetResult | DocumentResult)[],
+  manifest: Manifest,
+): OutputFile[] {
   const files: OutputFile[] = [
     { path: MANIFEST_FILE, bytes: `${JSON.stringify(manifest, null, 2)}\n` },
   ];

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Compiles the build CLI (build/ and bench/, tsconfig in build/) into .out/, but only when a source
-// is newer than the last compile: tsc takes 2-4 s even with nothing to do, which would dwarf a
-// rebuild after one content edit (well under a second). `--force` compiles regardless.
+// Compiles the build CLI (build/ and bench/, with the worker/ modules they import; tsconfig in
+// build/) into .out/, but only when a source is newer than the last compile: tsc takes 2-4 s even
+// with nothing to do, which would dwarf a rebuild after one content edit (well under a second).
+// `--force` compiles regardless.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const stamp = join(root, ".out", ".compiled");
-const inputs = ["build", "bench", "tsconfig.base.json", "package-lock.json"];
+const inputs = ["build", "bench", "worker", "tsconfig.base.json", "package-lock.json"];
 
 function newest(path) {
   const info = statSync(path, { throwIfNoEntry: false });

@@ -4,7 +4,7 @@
  * preconditions (304), which RFC 9110 section 13.2.1 evaluates only where the answer would
  * otherwise be 200.
  */
-import type { ContentCoding, ManifestEntry, ManifestVariant } from "../build/manifest.js";
+import type { ContentCoding, ManifestVariant, ServedFile } from "../build/manifest.js";
 import { TRANSIENT_RETRY_AFTER_SECONDS, type Config } from "./config.js";
 import { clientAcceptEncoding, selectCoding } from "./encoding.js";
 import { errorResponse, type ErrorStatus } from "./errors.js";
@@ -74,16 +74,20 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
     return errorResponse(405, [["Allow", ALLOWED_METHODS]]);
   }
 
-  const { config } = deps;
-  if (config.maintenance || (await deps.maintenance.isOn(deps))) {
-    return errorResponse(503, [["Retry-After", String(config.maintenanceRetryAfterSeconds)]]);
-  }
+  // Documents (plan null) skip maintenance and quota: they describe the APIs, not their data.
+  let quota: [string, string][] = [];
+  if (route.plan !== null) {
+    const { config } = deps;
+    if (config.maintenance || (await deps.maintenance.isOn(deps))) {
+      return errorResponse(503, [["Retry-After", String(config.maintenanceRetryAfterSeconds)]]);
+    }
 
-  const client = clientBucket(request.headers.get(CLIENT_ADDRESS_HEADER));
-  const decision = deps.limiter.check(route.plan, client, config, deps);
-  const quota = quotaHeaders(decision);
-  if (!decision.allowed) {
-    return errorResponse(429, [...quota, ["Retry-After", String(decision.resetSeconds)]]);
+    const client = clientBucket(request.headers.get(CLIENT_ADDRESS_HEADER));
+    const decision = deps.limiter.check(route.plan, client, config, deps);
+    quota = quotaHeaders(decision);
+    if (!decision.allowed) {
+      return errorResponse(429, [...quota, ["Retry-After", String(decision.resetSeconds)]]);
+    }
   }
 
   const { entry } = route;
@@ -102,6 +106,7 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
 
   headers.set("Content-Type", entry.mediaType);
   headers.set("Content-Length", String(variant.length));
+  for (const [name, value] of Object.entries(route.extraHeaders)) headers.set(name, value);
   if (coding !== "identity") headers.set("Content-Encoding", coding);
 
   // HEAD is answered from the manifest alone: the same fields as GET (RFC 9110 section 9.3.2),
@@ -109,7 +114,7 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
   // a body-less response (checked through wrangler dev and unstable_startWorker; see test/e2e).
   if (method === "HEAD") return new Response(null, { status: 200, headers });
 
-  const asset = await readAsset(deps, url, entry.dataset, variant, coding);
+  const asset = await readAsset(deps, url, route.name, variant, coding);
   if (typeof asset === "number") {
     const retry: [string, string][] =
       asset === 503 ? [["Retry-After", String(TRANSIENT_RETRY_AFTER_SECONDS)]] : [];
@@ -121,7 +126,7 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
 }
 
 // The fields a 200 and a 304 share.
-function validatorHeaders(entry: ManifestEntry, variant: ManifestVariant): Headers {
+function validatorHeaders(entry: ServedFile, variant: ManifestVariant): Headers {
   const headers = baseHeaders();
   headers.set("ETag", variant.etag);
   headers.set("Last-Modified", entry.lastModified);

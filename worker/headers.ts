@@ -43,6 +43,20 @@ export const PREFLIGHT_HEADERS = {
   "Access-Control-Max-Age": "7200",
 } as const;
 
+/**
+ * The landing page's policy (CSP Level 3): nothing but its own stylesheet may load, no script at
+ * all, no form, no base URL, no framing. The map is inline SVG markup, which needs no source;
+ * `img-src data:` admits only the page's empty icon (which saves a /favicon.ico 404) and can
+ * never reach another origin. Sent with every document (harmless on JSON and CSS).
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** Fields a document's 200 carries besides a data set's (routes.ts). */
+export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+};
+
 /** Headers every response carries: the security defaults and CORS. */
 export const BASE_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,

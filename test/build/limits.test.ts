@@ -88,7 +88,9 @@ describe("the limits in the build", () => {
     const options = { contentDir: fixture.content, cwd: fixture.root, cacheDir: false as const };
     const sizing = await runBuild({ ...options, write: false });
     const largest = Math.max(
-      ...sizing.manifest!.datasets.flatMap((d) => Object.values(d.variants).map((v) => v.length)),
+      ...[...sizing.manifest!.datasets, ...(sizing.manifest!.documents ?? [])].flatMap((d) =>
+        Object.values(d.variants).map((v) => v.length),
+      ),
     );
     const limits = { maxFileBytes: largest - 1, maxFiles: 20_000 };
     const over = await runBuild({ ...options, outDir: fixture.out, limits });

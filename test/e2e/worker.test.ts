@@ -166,7 +166,7 @@ describe("every endpoint over loopback", () => {
 
   describe("errors", () => {
     it.each([
-      "/",
+      "/index.html",
       "/manifest.json",
       "/std/v2.2/branches.json",
       "/std/v2.2/branches/",

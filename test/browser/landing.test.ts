@@ -1,0 +1,250 @@
+/**
+ * The landing page in a real browser: Debian's Chromium driven by playwright-core, against the
+ * real Worker on loopback. Skipped, loudly, on a machine without /usr/bin/chromium; under CI
+ * (CI=true) a missing browser fails instead, since .ci/run installs it and the workflows point
+ * CHROMIUM_PATH at their runner's Chrome.
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import type { ManifestEntry } from "../../build/manifest.js";
+import { DIST_DIR, PROJECT_ROOT } from "../../build/paths.js";
+import { startWorker, type RunningWorker } from "../helpers/worker.js";
+
+// Debian's package (.ci/run installs it); CHROMIUM_PATH names another Chromium-based browser,
+// such as the Google Chrome of GitHub's runners (.github/workflows).
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// The flags that work on these machines (platform notes, "Browser tests here"): no sandbox as
+// root, and no background traffic to outside hosts.
+const CHROMIUM_FLAGS = [
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+const SCREENSHOTS = join(PROJECT_ROOT, ".out", "screenshots");
+
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  if (process.env.CI === "true") {
+    throw new Error(
+      `${CHROMIUM} is missing under CI: .ci/run installs Debian's chromium; elsewhere set CHROMIUM_PATH`,
+    );
+  }
+  console.warn(
+    `\n*** SKIPPING the browser tests: ${CHROMIUM} is not installed. ` +
+      `Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH) to run them. ***\n`,
+  );
+}
+
+// Where the spec puts a located record's coordinates, per data set path (open-data-api-v2.2.md:
+// a branch's PostalAddress, an ATM's Location.PostalAddress, each with GeoLocation).
+const LOCATIONS: Record<string, { records: string; kind: string; at: (r: any) => unknown }> = {
+  "/std/v2.2/branches": {
+    records: "Branch",
+    kind: "Branches",
+    at: (r) => r.PostalAddress?.GeoLocation?.GeographicCoordinates,
+  },
+  "/std/v2.2/atms": {
+    records: "ATM",
+    kind: "ATMs",
+    at: (r) => r.Location?.PostalAddress?.GeoLocation?.GeographicCoordinates,
+  },
+};
+
+function locatedCount(entry: ManifestEntry): number {
+  const where = LOCATIONS[entry.path]!;
+  const body = JSON.parse(readFileSync(join(DIST_DIR, entry.variants.identity.asset), "utf8"));
+  return body.data
+    .flatMap((d: any) => d.Brand)
+    .flatMap((b: any) => b[where.records])
+    .filter((r: any) => where.at(r) !== undefined).length;
+}
+
+describe.skipIf(!haveChromium)("the landing page in Chromium", () => {
+  let worker: RunningWorker;
+  let browser: Browser;
+  let otherOrigin: Server;
+  let page: Page;
+  const consoleErrors: string[] = [];
+  const failed: string[] = [];
+  const requested: string[] = [];
+
+  beforeAll(async () => {
+    worker = await startWorker();
+    const { chromium } = await import("playwright-core");
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: CHROMIUM_FLAGS,
+      chromiumSandbox: false,
+      timeout: 30_000,
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(m.text());
+    });
+    page.on("pageerror", (e) => consoleErrors.push(String(e)));
+    page.on("requestfailed", (r) => failed.push(`${r.url()} ${r.failure()?.errorText}`));
+    page.on("request", (r) => requested.push(r.url()));
+    page.on("response", (r) => {
+      if (r.status() >= 400) failed.push(`${r.url()} ${r.status()}`);
+    });
+    await page.goto(new URL("/", worker.base).href, { waitUntil: "load" });
+  }, 90_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (otherOrigin ? otherOrigin.close(resolve) : resolve(null)));
+    await worker?.dispose();
+  });
+
+  it("loads with no console error, no failed request and no request leaving the origin", async () => {
+    expect(consoleErrors).toEqual([]);
+    expect(failed).toEqual([]);
+    const elsewhere = requested.filter(
+      (url) => !url.startsWith("data:") && new URL(url).origin !== worker.base.origin,
+    );
+    expect(elsewhere).toEqual([]);
+    // The page and its stylesheet, nothing else.
+    expect(
+      requested.filter((url) => !url.startsWith("data:")).map((u) => new URL(u).pathname),
+    ).toEqual(["/", "/style.css"]);
+  });
+
+  it("runs no script at all", async () => {
+    expect(await page.locator("script").count()).toBe(0);
+  });
+
+  it("shows each data set's numbers exactly as the manifest has them", async () => {
+    for (const entry of worker.manifest.datasets) {
+      const row = page.locator(`tr[data-path="${entry.path}"]`);
+      const cells = (await row.locator("td").allInnerTexts()).map((t) => t.trim());
+      const number = (text: string) => Number(text.replace(/,/g, ""));
+      // Columns: API, Path, Brands, Records, LastUpdated, Bytes, Brotli, Gzip.
+      expect(cells[1]).toContain(entry.path);
+      expect(number(cells[2]!)).toBe(entry.brands);
+      expect(number(cells[3]!)).toBe(entry.totalResults);
+      expect(cells[4]).toBe(entry.lastUpdated);
+      expect(number(cells[5]!)).toBe(entry.variants.identity.length);
+      expect(number(cells[6]!)).toBe(entry.variants.br!.length);
+      expect(number(cells[7]!)).toBe(entry.variants.gzip!.length);
+    }
+  });
+
+  it("draws one mark per located branch and ATM", async () => {
+    let total = 0;
+    for (const entry of worker.manifest.datasets) {
+      const where = LOCATIONS[entry.path];
+      if (!where) continue;
+      const expected = locatedCount(entry);
+      expect(expected).toBeGreaterThan(0);
+      total += expected;
+      expect(await page.locator(`svg.map .mark[data-kind="${where.kind}"]`).count()).toBe(expected);
+    }
+    expect(await page.locator("svg.map .mark").count()).toBe(total);
+  });
+
+  it("gives the map a text alternative and the page its headings", async () => {
+    const label = await page.locator("svg.map").getAttribute("aria-labelledby");
+    expect(await page.locator(`#${label}`).textContent()).toMatch(/\d+ branches and \d+ atms/i);
+    expect(await page.locator("h1").count()).toBe(1);
+    expect(await page.locator("h2").count()).toBeGreaterThanOrEqual(4);
+    expect(await page.locator("th[scope=col]").count()).toBeGreaterThan(0);
+  });
+
+  it("links to /openapi.json and to the licence and terms", async () => {
+    const hrefs = await page
+      .locator("a")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+    expect(hrefs).toContain("/openapi.json");
+    expect(hrefs).toContain("https://www.openbanking.org.uk/open-licence");
+    expect(hrefs).toContain("https://www.openbanking.org.uk/terms");
+  });
+
+  it("shows the same table with JavaScript switched off", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const noScript = await context.newPage();
+      await noScript.goto(new URL("/", worker.base).href);
+      expect(await noScript.locator("tbody tr[data-path]").count()).toBe(
+        worker.manifest.datasets.length,
+      );
+      expect(await noScript.locator("svg.map .mark").count()).toBeGreaterThan(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("lets a page on another loopback origin fetch a data path conditionally and read ETag and RateLimit", async () => {
+    const dataUrl = new URL("/std/v2.2/atms", worker.base).href;
+    // A page whose script fetches the data path twice: once for its ETag, then with
+    // If-None-Match, which makes the browser send a CORS preflight first.
+    const html = `<!doctype html><title>other origin</title><pre id="out">pending</pre><script>
+      (async () => {
+        const out = document.getElementById("out");
+        try {
+          const first = await fetch(${JSON.stringify(dataUrl)}, { cache: "no-store" });
+          await first.arrayBuffer();
+          const etag = first.headers.get("ETag");
+          const again = await fetch(${JSON.stringify(dataUrl)}, {
+            cache: "no-store",
+            headers: { "If-None-Match": etag },
+          });
+          out.textContent = JSON.stringify({
+            first: first.status,
+            etag,
+            status: again.status,
+            againEtag: again.headers.get("ETag"),
+            rateLimit: again.headers.get("RateLimit"),
+            policy: again.headers.get("RateLimit-Policy"),
+          });
+        } catch (error) {
+          out.textContent = "error: " + error;
+        }
+      })();
+    </script>`;
+    otherOrigin = createServer((_, res) => {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(html);
+    });
+    await new Promise<void>((resolve) => otherOrigin.listen(0, "127.0.0.1", resolve));
+    const port = (otherOrigin.address() as AddressInfo).port;
+    expect(port).not.toBe(Number(worker.base.port));
+    const other = await browser.newPage();
+    try {
+      await other.goto(`http://127.0.0.1:${port}/`);
+      await other.waitForFunction(
+        'document.getElementById("out").textContent !== "pending"',
+        undefined,
+        { timeout: 15_000 },
+      );
+      const text = (await other.locator("#out").textContent()) ?? "";
+      const result = JSON.parse(text.startsWith("error") ? "{}" : text);
+      const atms = worker.manifest.datasets.find((d) => d.path === "/std/v2.2/atms")!;
+      const etags = Object.values(atms.variants).map((v) => v!.etag);
+      expect({ text: text.slice(0, 40), first: result.first, status: result.status }).toEqual({
+        text: text.slice(0, 40),
+        first: 200,
+        status: 304,
+      });
+      expect(etags).toContain(result.etag);
+      expect(result.againEtag).toBe(result.etag);
+      expect(result.rateLimit).toMatch(/^"open-data";r=\d+;t=\d+$/);
+      expect(result.policy).toMatch(/^"open-data";q=\d+;w=60$/);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("writes a screenshot for review", async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = join(SCREENSHOTS, "landing.png");
+    await page.screenshot({ path: file, fullPage: true });
+    expect(readFileSync(file).subarray(1, 4).toString()).toBe("PNG");
+  });
+});

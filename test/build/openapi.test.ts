@@ -1,0 +1,229 @@
+/**
+ * /openapi.json as the build writes it for the sample content: accepted by an independent
+ * OpenAPI 3.1 validator, complete for every path served, and true of every body served.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readLimits } from "../../build/rate-limits.js";
+import type { Manifest } from "../../build/manifest.js";
+import { runBuild } from "../../build/pipeline.js";
+import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+type Json = Record<string, any>;
+let fixture: Fixture;
+let manifest: Manifest;
+let doc: Json;
+
+beforeAll(async () => {
+  fixture = await sampleFixture();
+  const result = await runBuild({
+    contentDir: fixture.content,
+    outDir: fixture.out,
+    cwd: fixture.root,
+    env: { SOURCE_DATE_EPOCH: "1790000000" },
+    cacheDir: false,
+  });
+  expect(result.diagnostics).toEqual([]);
+  manifest = JSON.parse(await readFile(join(fixture.out, "manifest.json"), "utf8"));
+  doc = JSON.parse(await readFile(join(fixture.out, "openapi.json"), "utf8"));
+});
+afterAll(async () => fixture?.cleanup());
+
+// JSON Pointer escaping (RFC 6901 section 3), for a pointer used as a URI fragment.
+const pointer = (...tokens: string[]) =>
+  tokens.map((t) => "/" + t.replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+
+describe("the OpenAPI document", () => {
+  it("is accepted by an independent OpenAPI 3.1 validator", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+  });
+
+  it("is listed in the manifest under the media type the OpenAPI Initiative registered", () => {
+    const entry = manifest.documents!.find((d) => d.path === "/openapi.json")!;
+    expect(entry.mediaType).toBe("application/vnd.oai.openapi+json;version=3.1");
+  });
+
+  it("has one relative server and every data set's path written in full", () => {
+    expect(doc.servers).toEqual([{ url: "/", description: expect.any(String) }]);
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(manifest.datasets.map((d) => d.path)),
+    );
+  });
+
+  it("describes GET and HEAD on every path, each with If-None-Match and If-Modified-Since", () => {
+    for (const entry of manifest.datasets) {
+      const item = doc.paths[entry.path];
+      expect(Object.keys(item).sort()).toEqual(["get", "head"]);
+      for (const method of ["get", "head"]) {
+        const names = item[method].parameters.map(
+          (p: Json) => doc.components.parameters[p.$ref.split("/").at(-1)],
+        );
+        expect(names.map((p: Json) => [p.name, p.in])).toEqual([
+          ["If-None-Match", "header"],
+          ["If-Modified-Since", "header"],
+        ]);
+      }
+    }
+  });
+
+  // open-data-api-v2.2.md, "GET 200 response headers", plus the fields this Worker adds.
+  const HEADERS_200 = [
+    "ETag",
+    "Last-Modified",
+    "Cache-Control",
+    "Strict-Transport-Security",
+    "X-Frame-Options",
+    "X-Content-Type-Options",
+    "Vary",
+    "RateLimit",
+    "RateLimit-Policy",
+  ];
+
+  it("documents the 200's headers and the envelope schema under the path's media type", () => {
+    for (const entry of manifest.datasets) {
+      for (const method of ["get", "head"]) {
+        const ok = doc.paths[entry.path][method].responses["200"];
+        expect(Object.keys(ok.headers)).toEqual(expect.arrayContaining(HEADERS_200));
+        for (const name of HEADERS_200) {
+          expect(ok.headers[name].$ref).toBe(`#/components/headers/${name}`);
+          expect(doc.components.headers[name].schema.type).toBe("string");
+        }
+      }
+      const get = doc.paths[entry.path].get.responses["200"];
+      expect(Object.keys(get.content)).toEqual([entry.mediaType]);
+      expect(doc.paths[entry.path].head.responses["200"].content).toBeUndefined();
+    }
+    expect(doc.components.headers["Strict-Transport-Security"].schema.example).toBe(
+      "max-age=31536000",
+    );
+    expect(doc.components.headers["X-Frame-Options"].schema.example).toBe("DENY");
+    expect(doc.components.headers["X-Content-Type-Options"].schema.example).toBe("nosniff");
+    expect(doc.components.headers["Cache-Control"].schema.example).toBe("max-age=28800");
+  });
+
+  // Both specs, "Errors": the exact titles and descriptions (404 and 405 are ours, README).
+  const ERRORS: [number, string, string][] = [
+    [400, "Bad request", "You have sent a request which could not be understood."],
+    [404, "Not found", "There is no resource at this path."],
+    [405, "Method not allowed", "This resource supports only the methods GET and HEAD."],
+    [429, "Too many requests", "You have requested this resource too often. Slow down."],
+    [
+      500,
+      "Internal server error",
+      "An error occurred on the server. No further information is available.",
+    ],
+    [503, "Service temporarily unavailable", "The service is temporarily unavailable."],
+  ];
+
+  describe.each(ERRORS)("the %i response", (status, title, description) => {
+    it("has the error schema and the spec's exact text as its example", () => {
+      for (const entry of manifest.datasets) {
+        for (const method of ["get", "head"]) {
+          const { $ref } = doc.paths[entry.path][method].responses[String(status)];
+          const response = doc.components.responses[$ref.split("/").at(-1)];
+          const json = response.content["application/json"];
+          expect(json.schema).toEqual({ $ref: "#/components/schemas/Error" });
+          expect(json.example).toEqual({ status: String(status), title, description });
+        }
+      }
+    });
+  });
+
+  it("documents 304 with the validators and no body", () => {
+    for (const entry of manifest.datasets) {
+      const notModified = doc.paths[entry.path].get.responses["304"];
+      expect(notModified.content).toBeUndefined();
+      expect(Object.keys(notModified.headers)).toEqual(expect.arrayContaining(["ETag", "Vary"]));
+    }
+  });
+
+  it("states each plan's rate limit in words", () => {
+    expect(doc.info.description).toContain(
+      "**open-data**: 145 requests per minute per client (IPv4 address or IPv6 /64)",
+    );
+    expect(doc.info.description).toContain("**service-metrics**: 145 requests per minute");
+    expect(doc.paths["/std/v2.2/atms"].get.description).toContain(
+      "plan open-data): 145 requests per minute",
+    );
+    expect(doc.paths["/std/v1.0/reg-service-metrics/pca"].get.description).toContain(
+      "plan service-metrics): 145 requests per minute",
+    );
+  });
+
+  it("carries the schemas converted to 2020-12, with every $ref pointing into the document", () => {
+    const text = JSON.stringify(doc.components.schemas);
+    for (const draft07 of ['"definitions"', '"$schema"', '"$id"', '"patternErrorMessage"']) {
+      expect(text).not.toContain(draft07);
+    }
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.length).toBeGreaterThan(100);
+    for (const ref of new Set(refs)) {
+      expect(ref.startsWith("#/components/")).toBe(true);
+      const target = ref
+        .slice(2)
+        .split("/")
+        .reduce<any>((node, token) => node?.[token.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
+      expect({ ref, found: target !== undefined }).toEqual({ ref, found: true });
+    }
+  });
+});
+
+describe("every served body", () => {
+  function validatorFor(path: string, mediaType: string) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(doc, "openapi.json");
+    const at = pointer("paths", path, "get", "responses", "200", "content", mediaType, "schema");
+    return ajv.compile({ $ref: `openapi.json#${at}` });
+  }
+
+  it("satisfies the response schema the document gives for its path and media type", async () => {
+    for (const entry of manifest.datasets) {
+      const body = JSON.parse(
+        await readFile(join(fixture.out, entry.variants.identity.asset), "utf8"),
+      );
+      const validate = validatorFor(entry.path, entry.mediaType);
+      expect({ path: entry.path, errors: validate(body) ? [] : validate.errors }).toEqual({
+        path: entry.path,
+        errors: [],
+      });
+    }
+  });
+
+  it("would fail that schema with a field the spec does not define", async () => {
+    const entry = manifest.datasets.find((d) => d.path === "/std/v2.2/atms")!;
+    const body = JSON.parse(
+      await readFile(join(fixture.out, entry.variants.identity.asset), "utf8"),
+    );
+    body.data[0].Brand[0].ATM[0].Colour = "green";
+    expect(validatorFor(entry.path, entry.mediaType)(body)).toBe(false);
+  });
+});
+
+describe("the rate limits the documents state", () => {
+  it("come from wrangler.toml's [vars], so a changed limit is what consumers read", async () => {
+    const toml = join(fixture.root, "wrangler.toml");
+    await writeFile(
+      toml,
+      '[vars]\nOPEN_DATA_LIMIT_PER_MINUTE = "60"\nSERVICE_METRICS_LIMIT_PER_MINUTE = "300"\n',
+    );
+    const limits = readLimits(toml);
+    expect(limits["open-data"]).toEqual({ plan: "open-data", limit: 60, windowSeconds: 60 });
+    expect(limits["service-metrics"]).toEqual({
+      plan: "service-metrics",
+      limit: 300,
+      windowSeconds: 60,
+    });
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * The real Worker over loopback for end-to-end and browser tests: the build's dist/ (built first
+ * when missing) served by workerd through wrangler's unstable_startWorker, inspector off,
+ * in-memory KV, on 127.0.0.1 and a free port.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { Manifest } from "../../build/manifest.js";
+import { DIST_DIR, PROJECT_ROOT } from "../../build/paths.js";
+
+// The same settings as scripts/wrangler.mjs: no metrics, no fetch of the cf object.
+process.env.WRANGLER_SEND_METRICS ??= "false";
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+process.env.WRANGLER_HIDE_BANNER ??= "true";
+
+export interface RunningWorker {
+  readonly base: URL;
+  readonly manifest: Manifest;
+  dispose(): Promise<void>;
+}
+
+/** Builds dist/ if needed and starts the Worker on it. */
+export async function startWorker(): Promise<RunningWorker> {
+  if (!existsSync(join(DIST_DIR, "manifest.json"))) {
+    await promisify(execFile)("npm", ["run", "-s", "build"], { cwd: PROJECT_ROOT });
+  }
+  const manifest = JSON.parse(readFileSync(join(DIST_DIR, "manifest.json"), "utf8")) as Manifest;
+  const { unstable_startWorker } = await import("wrangler");
+  const worker = await unstable_startWorker({
+    config: join(PROJECT_ROOT, "wrangler.toml"),
+    dev: {
+      inspector: false,
+      persist: false,
+      watch: false,
+      logLevel: "none",
+      server: { hostname: "127.0.0.1", port: 0 },
+    },
+  });
+  return { base: await worker.url, manifest, dispose: () => worker.dispose() };
+}
