@@ -11,7 +11,7 @@
  */
 import { copyFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Manifest } from "../build/manifest.js";
+import type { Manifest } from "../worker/manifest.js";
 import { CONTENT_DIR, PROJECT_ROOT } from "../build/paths.js";
 import { runBuild } from "../build/pipeline.js";
 import { generateContent, type Sizes } from "./generate.js";

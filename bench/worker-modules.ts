@@ -15,7 +15,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
-import type { Manifest } from "../build/manifest.js";
+import type { Manifest } from "../worker/manifest.js";
 import { PROJECT_ROOT } from "../build/paths.js";
 
 // Platform-free types of the Worker's can be shared; the handler's are written out below.

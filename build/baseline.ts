@@ -23,7 +23,7 @@ import {
   GuardUsageError,
   type PublishedCounts,
 } from "./guard.js";
-import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "./manifest.js";
+import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../worker/manifest.js";
 
 /** Each request to the deployment gives up after this long (a publication then stops). */
 export const BASELINE_FETCH_TIMEOUT_MS = 10_000;

@@ -28,7 +28,7 @@ import {
   PUBLISH_FLAG,
   allowShrinkFromEnv,
 } from "./guard.js";
-import type { Manifest } from "./manifest.js";
+import type { Manifest } from "../worker/manifest.js";
 import { CONTENT_DIR, DIST_DIR } from "./paths.js";
 import { runBuild } from "./pipeline.js";
 import { RevisionError } from "./diff/revision.js";

@@ -3,7 +3,7 @@
  * paths, media types, record identity) is looked up here by the build, the tests and the tooling.
  * The Worker never imports this file: it learns paths and media types from the build's manifest.
  */
-import type { ManifestAlias } from "./manifest.js";
+import type { ManifestAlias } from "../worker/manifest.js";
 
 /** Media type of the Open Data API v2.2 (open-data-api-v2.2.md, "What the service does"). */
 export const OPEN_DATA_MEDIA_TYPE = "application/prs.std.opendata.v2.2+json";

@@ -15,7 +15,12 @@ import type { LocatedRecord } from "./landing/locations.js";
 import { loadOutline } from "./landing/map.js";
 import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
 import { readLimits } from "./rate-limits.js";
-import type { DocumentEntry, ManifestEntry } from "./manifest.js";
+import {
+  variantAsset,
+  type ContentCoding,
+  type DocumentEntry,
+  type ManifestEntry,
+} from "../worker/manifest.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
 import { PROJECT_ROOT } from "./paths.js";
 
@@ -46,7 +51,6 @@ export interface DocumentResult {
 
 // The asset file a document's identity bytes are stored in; "/" has no file name of its own.
 const assetOf = (path: string) => (path === LANDING_PATH ? "/index.html" : path);
-const SUFFIXES = { identity: "", br: ".br", gzip: ".gz" } as const;
 
 /** Every document, generated and encoded. */
 export async function buildDocuments(input: DocumentInput): Promise<DocumentResult[]> {
@@ -76,8 +80,8 @@ export async function buildDocuments(input: DocumentInput): Promise<DocumentResu
   return Promise.all(
     sources.map(async ([path, mediaType, text]) => {
       const encoded = await encodeBytes(Buffer.from(text, "utf8"), input.cache, input.timing);
-      const variant = (coding: keyof typeof SUFFIXES) => ({
-        asset: assetOf(path) + SUFFIXES[coding],
+      const variant = (coding: ContentCoding) => ({
+        asset: variantAsset(assetOf(path), coding),
         etag: encoded[coding].etag,
         length: encoded[coding].bytes.length,
       });

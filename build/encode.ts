@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { BuildCache } from "./cache.js";
-import type { ContentCoding } from "./manifest.js";
+import type { ContentCoding } from "../worker/manifest.js";
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);

@@ -13,7 +13,7 @@
  */
 import { DATASETS } from "./datasets.js";
 import type { Diagnostic } from "./diagnostics.js";
-import type { ManifestEntry } from "./manifest.js";
+import type { ManifestEntry } from "../worker/manifest.js";
 
 /** Command-line flag that publishes despite a shrink (`--allow-shrink`). */
 export const ALLOW_SHRINK_FLAG = "allow-shrink";

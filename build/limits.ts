@@ -6,7 +6,7 @@
  */
 import type { DatasetDefinition } from "./datasets.js";
 import type { Diagnostic } from "./diagnostics.js";
-import type { ContentCoding } from "./manifest.js";
+import type { ContentCoding } from "../worker/manifest.js";
 
 /** Largest static asset file Workers accept: 25 MiB. */
 export const MAX_ASSET_FILE_BYTES = 25 * 1024 * 1024;

@@ -17,7 +17,16 @@ import { encodeBody, type EncodedBody, type EncodeTiming } from "./encode.js";
 import { locatedRecords, type LocatedRecord } from "./landing/locations.js";
 import { lastUpdated, toRfc3339, type LastUpdatedSource } from "./last-updated.js";
 import { checkAssetLimits, PLATFORM_LIMITS, type AssetFile, type AssetLimits } from "./limits.js";
-import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "./manifest.js";
+import {
+  datasetAsset,
+  MANIFEST_FILE,
+  MANIFEST_FORMAT_VERSION,
+  STORED_CODINGS,
+  variantAsset,
+  type ContentCoding,
+  type Manifest,
+  type ManifestEntry,
+} from "../worker/manifest.js";
 import { describeSchemaError } from "./messages.js";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, SCHEMA_DIR } from "./paths.js";
 import { createAjv, envelopeShellValidator, readSchemas } from "./schemas.js";
@@ -247,7 +256,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
 
   // 6. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = {
-    formatVersion: 1,
+    formatVersion: MANIFEST_FORMAT_VERSION,
     datasets: results.map((r) => r.entry),
     documents: documents.map((d) => d.entry),
   };
@@ -277,9 +286,6 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   };
 }
 
-/** Where a variant's file lives under dist/: the URL path plus an extension per coding. */
-const EXTENSIONS = { identity: ".json", br: ".json.br", gzip: ".json.gz" } as const;
-
 function manifestEntry(
   dataset: DatasetDefinition,
   totalResults: number,
@@ -288,8 +294,8 @@ function manifestEntry(
   encoded: EncodedBody,
   openBankingPaths: boolean,
 ): ManifestEntry {
-  const variant = (coding: keyof typeof EXTENSIONS) => ({
-    asset: dataset.path + EXTENSIONS[coding],
+  const variant = (coding: ContentCoding) => ({
+    asset: variantAsset(datasetAsset(dataset.path), coding),
     etag: encoded[coding].etag,
     length: encoded[coding].bytes.length,
   });
@@ -330,7 +336,7 @@ function outputFiles(
     { path: MANIFEST_FILE, bytes: `${JSON.stringify(manifest, null, 2)}\n` },
   ];
   for (const { entry, encoded } of results) {
-    for (const coding of ["identity", "br", "gzip"] as const) {
+    for (const coding of STORED_CODINGS) {
       files.push({ path: entry.variants[coding]!.asset.slice(1), bytes: encoded[coding].bytes });
     }
   }

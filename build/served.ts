@@ -3,7 +3,7 @@
  * (/openapi.json and the landing page), so a data set served under more than one path is
  * described under each of them.
  */
-import type { ManifestAlias, ManifestEntry } from "./manifest.js";
+import type { ManifestAlias, ManifestEntry } from "../worker/manifest.js";
 
 /** One path a data set is served under, with the media type sent there. */
 export type ServedPath = ManifestAlias;

@@ -4,7 +4,7 @@
  * preconditions (304), which RFC 9110 section 13.2.1 evaluates only where the answer would
  * otherwise be 200.
  */
-import type { ContentCoding, ManifestVariant, ServedFile } from "../build/manifest.js";
+import type { ContentCoding, ManifestVariant, ServedFile } from "./manifest.js";
 import { TRANSIENT_RETRY_AFTER_SECONDS, type Config } from "./config.js";
 import { clientAcceptEncoding, selectCoding } from "./encoding.js";
 import { errorResponse, type ErrorStatus } from "./errors.js";

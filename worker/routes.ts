@@ -3,7 +3,12 @@
  * here on purpose: another letter case, a trailing slash, a `.json` file name, doubled or
  * percent-encoded slashes all miss the map and get 404.
  */
-import type { ContentCoding, Manifest, ServedFile } from "../build/manifest.js";
+import {
+  MANIFEST_FORMAT_VERSION,
+  type ContentCoding,
+  type Manifest,
+  type ServedFile,
+} from "./manifest.js";
 import { planForPath, type PlanId } from "./config.js";
 import { CODING_PREFERENCE } from "./encoding.js";
 import { DOCUMENT_HEADERS } from "./headers.js";
@@ -30,8 +35,10 @@ export interface Route {
  * request.
  */
 export function buildRoutes(manifest: Manifest): ReadonlyMap<string, Route> {
-  if (manifest?.formatVersion !== 1 || !Array.isArray(manifest.datasets)) {
-    throw new Error("dist/manifest.json is not a format-1 manifest; run `npm run build`");
+  if (manifest?.formatVersion !== MANIFEST_FORMAT_VERSION || !Array.isArray(manifest.datasets)) {
+    throw new Error(
+      `dist/manifest.json is not a format-${MANIFEST_FORMAT_VERSION} manifest; run npm run build`,
+    );
   }
   const routes = new Map<string, Route>();
   const add = (entry: ServedFile, route: Omit<Route, "entry" | "codings">) => {

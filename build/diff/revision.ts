@@ -11,7 +11,7 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import { promisify } from "node:util";
 import type { DatasetId } from "../datasets.js";
 import type { Diagnostic } from "../diagnostics.js";
-import type { Manifest } from "../manifest.js";
+import type { Manifest } from "../../worker/manifest.js";
 import { runBuild } from "../pipeline.js";
 
 const run = promisify(execFile);

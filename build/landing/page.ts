@@ -5,7 +5,7 @@
 import { publisherName, type Site } from "../assemble.js";
 import type { DatasetDefinition } from "../datasets.js";
 import { describeLimit, type PlanLimit } from "../rate-limits.js";
-import type { ManifestEntry } from "../manifest.js";
+import type { ManifestEntry } from "../../worker/manifest.js";
 import { apiName, OPENAPI_PATH } from "../openapi/document.js";
 import { servedPaths } from "../served.js";
 import { escapeAttribute as attr, escapeText as text, formatCount } from "./html.js";

@@ -27,7 +27,7 @@ import {
   type DatasetDefinition,
 } from "../datasets.js";
 import { describeLimit, type PlanLimit } from "../rate-limits.js";
-import type { ManifestEntry } from "../manifest.js";
+import type { ManifestEntry } from "../../worker/manifest.js";
 import { servedPaths } from "../served.js";
 import { componentRef, schemaComponents } from "./components.js";
 import type { PlanId } from "../../worker/config.js";

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import type { ManifestEntry } from "../../build/manifest.js";
+import type { ManifestEntry } from "../../worker/manifest.js";
 import { DIST_DIR, PROJECT_ROOT } from "../../build/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATASETS, openBankingAliases } from "../../build/datasets.js";
-import { MANIFEST_FILE, type Manifest } from "../../build/manifest.js";
+import { MANIFEST_FILE, type Manifest } from "../../worker/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
 

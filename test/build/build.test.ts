@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AGREEMENT, DATASETS } from "../../build/datasets.js";
 import type { Diagnostic } from "../../build/diagnostics.js";
-import { MANIFEST_FILE, type Manifest } from "../../build/manifest.js";
+import { MANIFEST_FILE, type Manifest } from "../../worker/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
 import { createAjv, validatorFor } from "../../build/schemas.js";
 import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";

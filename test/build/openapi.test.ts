@@ -9,7 +9,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLimits } from "../../build/rate-limits.js";
-import type { Manifest } from "../../build/manifest.js";
+import type { Manifest } from "../../worker/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
 

@@ -8,7 +8,7 @@ import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Manifest, ManifestEntry } from "../../build/manifest.js";
+import type { Manifest, ManifestEntry } from "../../worker/manifest.js";
 import { PROJECT_ROOT } from "../../build/paths.js";
 import { runBuild } from "../../build/pipeline.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";

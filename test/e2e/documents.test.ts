@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DocumentEntry } from "../../build/manifest.js";
+import type { DocumentEntry } from "../../worker/manifest.js";
 import { DIST_DIR } from "../../build/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request } from "./http.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Manifest, ManifestEntry } from "../../build/manifest.js";
+import type { Manifest, ManifestEntry } from "../../worker/manifest.js";
 import { PROJECT_ROOT, DIST_DIR } from "../../build/paths.js";
 import {
   specErrorBody,

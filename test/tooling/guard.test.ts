@@ -15,7 +15,7 @@ import {
   parseMaxShrink,
 } from "../../build/guard.js";
 import { loadBaseline } from "../../build/baseline.js";
-import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../build/manifest.js";
+import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../worker/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
 import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 import { commitAll } from "./support.js";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Manifest, ManifestEntry } from "../../build/manifest.js";
+import type { Manifest, ManifestEntry } from "../../worker/manifest.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
 import { buildRoutes } from "../../worker/routes.js";
 import { expectError } from "./support/assertions.js";

@@ -6,7 +6,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Manifest } from "../../build/manifest.js";
+import type { Manifest } from "../../worker/manifest.js";
 import { DATASETS } from "../../build/datasets.js";
 import manifestJson from "../../dist/manifest.json" with { type: "json" };
 import worker from "../../worker/index.js";

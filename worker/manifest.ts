@@ -1,11 +1,36 @@
 /**
- * The contract between the build and the Worker: dist/manifest.json. The Worker imports it at
- * bundle time and answers every header question (ETag, length, Last-Modified, media type) from it,
- * so nothing is parsed or hashed per request. Type-only: safe for the Worker to import.
+ * The contract between the build and the Worker, owned here by its consumer: the shape of
+ * dist/manifest.json, its format version, and how stored variants are named. The build writes to
+ * it and the Worker imports the manifest at bundle time, answering every header question (ETag,
+ * length, Last-Modified, media type) from it, so nothing is parsed or hashed per request. No
+ * runtime imports: safe for the Worker's bundle.
  */
 
 /** Content codings the build precomputes, by their HTTP token (RFC 9110 section 8.4.1). */
 export type ContentCoding = "br" | "gzip" | "identity";
+
+/** Every coding the build stores, each as its own file. */
+export const STORED_CODINGS: readonly ContentCoding[] = ["identity", "br", "gzip"];
+
+/** The manifest format this Worker reads; the build writes exactly this. */
+export const MANIFEST_FORMAT_VERSION = 1;
+
+/** What a coded variant's file name adds to the identity file's: `atms.json.br`, `index.html.gz`. */
+const CODING_SUFFIXES: Readonly<Record<ContentCoding, string>> = {
+  identity: "",
+  br: ".br",
+  gzip: ".gz",
+};
+
+/** Asset path of one variant, given the asset path of the identity file. */
+export function variantAsset(identityAsset: string, coding: ContentCoding): string {
+  return identityAsset + CODING_SUFFIXES[coding];
+}
+
+/** Asset path of a data set's identity body: its URL path with `.json`. */
+export function datasetAsset(path: string): string {
+  return `${path}.json`;
+}
 
 /** One stored representation of a data set: exact bytes, as a file under dist/. */
 export interface ManifestVariant {
@@ -66,7 +91,7 @@ export interface ManifestEntry extends ServedFile {
 export type DocumentEntry = ServedFile;
 
 export interface Manifest {
-  readonly formatVersion: 1;
+  readonly formatVersion: typeof MANIFEST_FORMAT_VERSION;
   readonly datasets: readonly ManifestEntry[];
   /** Absent in manifests written before documents existed; read as none. */
   readonly documents?: readonly DocumentEntry[];
