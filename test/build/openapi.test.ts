@@ -227,3 +227,50 @@ describe("the rate limits the documents state", () => {
     });
   });
 });
+
+describe("with OpenBankingPaths: true in site.yaml", () => {
+  it("describes exactly the paths served, the live standard's names under their own media types", async () => {
+    const aliased = await sampleFixture();
+    try {
+      const site = await readFile(join(aliased.content, "site.yaml"), "utf8");
+      await aliased.put({ "site.yaml": `${site}OpenBankingPaths: true\n` });
+      const result = await runBuild({
+        contentDir: aliased.content,
+        outDir: aliased.out,
+        cwd: aliased.root,
+        env: { SOURCE_DATE_EPOCH: "1790000000" },
+        cacheDir: false,
+      });
+      expect(result.diagnostics).toEqual([]);
+      const aliasedDoc = JSON.parse(await readFile(join(aliased.out, "openapi.json"), "utf8"));
+      const v22 = "application/prs.openbanking.opendata.v2.2+json";
+      const v10 = "application/prs.openbanking.opendata.v1.0+json";
+      // platform-notes: the live standard's names, with and without v1.0 for service metrics.
+      const expected: [string, string][] = [
+        ["/open-banking/v2.2/branches", v22],
+        ["/open-banking/v2.2/atms", v22],
+        ["/open-banking/v2.2/personal-current-accounts", v22],
+        ["/open-banking/v2.2/business-current-accounts", v22],
+        ["/open-banking/v2.2/unsecured-sme-loans", v22],
+        ["/open-banking/v2.2/commercial-credit-cards", v22],
+        ["/open-banking/v1.0/fca-service-metrics/pca", v10],
+        ["/open-banking/fca-service-metrics/pca", v10],
+        ["/open-banking/v1.0/fca-service-metrics/bca", v10],
+        ["/open-banking/fca-service-metrics/bca", v10],
+      ];
+      const documented = Object.keys(aliasedDoc.paths).filter((p) =>
+        p.startsWith("/open-banking/"),
+      );
+      expect(documented.sort()).toEqual(expected.map(([path]) => path).sort());
+      for (const [path, mediaType] of expected) {
+        expect(Object.keys(aliasedDoc.paths[path].get.responses["200"].content)).toEqual([
+          mediaType,
+        ]);
+      }
+      const validator = new Validator();
+      expect((await validator.validate(aliasedDoc)).valid).toBe(true);
+    } finally {
+      await aliased.cleanup();
+    }
+  });
+});
