@@ -1,7 +1,11 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { checkFile } from "../../build/check-file.js";
+import { runBuild } from "../../build/pipeline.js";
 import { checkProductRules, type ProductRecordsKey } from "../../build/product-rules.js";
+import { sampleFixture } from "../helpers/fixtures.js";
 
 // The products spec's "Rules across fields", one rejected and one accepted case each. The rules
 // are checked on plain values here; the schemas are checked elsewhere.
@@ -377,5 +381,38 @@ describe("rule-book findings in a content file", () => {
       recordsKey: "ATM",
     });
     expect(checked.diagnostics).toEqual([]);
+  });
+});
+
+describe("the rule book in a build of the sample content", () => {
+  it("fails the build at the file, line and column of a PredecessorID that names no marketing state", async () => {
+    const file = "business-current-accounts/thistlecombe-bank.yaml";
+    const fixture = await sampleFixture();
+    try {
+      const text = await readFile(join(fixture.content, file), "utf8");
+      const broken = text.replace(
+        'PredecessorID: "TB-BUSINESS-REG"',
+        'PredecessorID: "TB-BUSINES-REG"',
+      );
+      expect(broken).not.toBe(text);
+      await fixture.put({ [file]: broken });
+      const lines = broken.split("\n");
+      const line = lines.findIndex((l) => l.includes('"TB-BUSINES-REG"')) + 1;
+      const column = lines[line - 1]!.indexOf('"TB-BUSINES-REG"') + 1;
+      const result = await runBuild({
+        contentDir: fixture.content,
+        outDir: fixture.out,
+        cwd: fixture.root,
+        write: false,
+        cacheDir: false,
+        env: { SOURCE_DATE_EPOCH: "1790000000" },
+      });
+      expect(result.ok).toBe(false);
+      expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.rule}`)).toEqual([
+        `content/${file}:${line}:${column} predecessor`,
+      ]);
+    } finally {
+      await fixture.cleanup();
+    }
   });
 });
