@@ -82,30 +82,8 @@ export const DATASETS: readonly DatasetDefinition[] = [
     recordsKey: "PCA",
     identity: ["Identification"],
   },
-  {
-    id: "service-metrics-pca",
-    title: "Service metrics (PCA)",
-    contentDir: "service-metrics-pca",
-    path: "/std/v1.0/reg-service-metrics/pca",
-    mediaType: SERVICE_METRICS_MEDIA_TYPE,
-    brandSchema: "service-metrics-brand.schema.json",
-    envelopeSchema: "service-metrics-pca.schema.json",
-    recordsKey: null,
-    identity: [],
-  },
-  {
-    id: "service-metrics-bca",
-    title: "Service metrics (BCA)",
-    contentDir: "service-metrics-bca",
-    path: "/std/v1.0/reg-service-metrics/bca",
-    mediaType: SERVICE_METRICS_MEDIA_TYPE,
-    brandSchema: "service-metrics-bca-brand.schema.json",
-    envelopeSchema: "service-metrics-bca.schema.json",
-    recordsKey: null,
-    identity: [],
-  },
-  // The three further product data sets of open-data-api-v2.2-products.md; a product is
-  // identified by its Identification, as for personal current accounts.
+  // The three further product data sets of open-data-api-v2.2-products.md, beside the fourth
+  // (personal current accounts); a product is identified by its Identification.
   {
     id: "business-current-accounts",
     title: "Business current accounts",
@@ -138,6 +116,28 @@ export const DATASETS: readonly DatasetDefinition[] = [
     envelopeSchema: "commercial-credit-cards.schema.json",
     recordsKey: "CCC",
     identity: ["Identification"],
+  },
+  {
+    id: "service-metrics-pca",
+    title: "Service metrics (PCA)",
+    contentDir: "service-metrics-pca",
+    path: "/std/v1.0/reg-service-metrics/pca",
+    mediaType: SERVICE_METRICS_MEDIA_TYPE,
+    brandSchema: "service-metrics-brand.schema.json",
+    envelopeSchema: "service-metrics-pca.schema.json",
+    recordsKey: null,
+    identity: [],
+  },
+  {
+    id: "service-metrics-bca",
+    title: "Service metrics (BCA)",
+    contentDir: "service-metrics-bca",
+    path: "/std/v1.0/reg-service-metrics/bca",
+    mediaType: SERVICE_METRICS_MEDIA_TYPE,
+    brandSchema: "service-metrics-bca-brand.schema.json",
+    envelopeSchema: "service-metrics-bca.schema.json",
+    recordsKey: null,
+    identity: [],
   },
 ];
 
