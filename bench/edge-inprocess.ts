@@ -1,5 +1,5 @@
 /**
- * Issue 6, part 2, in process: requests per second of the Worker's handle() on the 200, 304 and
+ * In process: requests per second of the Worker's handle() on the 200, 304 and
  * 429 paths, with in-memory ASSETS and KV, against a null handler that returns a fixed Response of
  * the same status and body. The ratio is what our code costs on top of making a Response at all.
  * Each measurement is bounded by a request count and a time, and the two alternate run by run.

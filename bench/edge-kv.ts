@@ -1,5 +1,5 @@
 /**
- * Issue 6, part 4: KV operations per 1,000 requests under steady load, from one address and from
+ * KV operations per 1,000 requests under steady load, from one address and from
  * 1,000 addresses (CF-Connecting-IP), counted on an instrumented in-memory KV through handle().
  * Time is simulated: requests arrive at a steady rate over two rate-limit windows, and the
  * limiter's background syncs run at the simulated times they would run at, so two minutes of load
@@ -118,7 +118,7 @@ async function simulate(
   };
 }
 
-/** The KV table, in Markdown, with the verdict on issue 6's target. */
+/** The KV table, in Markdown, with the verdict on the target of at most one write per key per second. */
 export async function kvBenchmark(modules: WorkerModules, layout: EdgeLayout): Promise<string> {
   const results: KvResult[] = [];
   for (const scenario of SCENARIOS) results.push(await simulate(modules, layout, scenario));
