@@ -1,5 +1,5 @@
 /**
- * Edge benchmarks (issue 6, parts 2 to 4): bytes on the wire per data set, the cost of handle()
+ * Edge benchmarks: bytes on the wire per data set, the cost of handle()
  * in process, throughput through workerd against baselines (and nginx where installed), and KV
  * operations per request. Prints Markdown; every load goes to 127.0.0.1 only and is bounded in
  * requests and time. Figures only: nothing here passes or fails on a number.
@@ -24,7 +24,7 @@ import { loadWorkerModules } from "./worker-modules.js";
 
 /** Far above any rate on this machine's loopback: the request cap only stops a runaway run. */
 const MAX_REQUESTS_PER_SECOND = 200_000;
-/** Connections of every load test (issue 6). */
+/** Connections of every load test. */
 const CONNECTIONS = 10;
 
 function limits(quick: boolean): { inProcess: InProcessLimits; load: LoadLimits } {

@@ -1,11 +1,12 @@
 /**
- * Issue 6, part 2, in process: requests per second of the Worker's handle() on the 200, 304 and
+ * In process: requests per second of the Worker's handle() on the 200, 304 and
  * 429 paths, with in-memory ASSETS and KV, against a null handler that returns a fixed Response of
  * the same status and body. The ratio is what our code costs on top of making a Response at all.
  * Each measurement is bounded by a request count and a time, and the two alternate run by run.
  */
 import { entryOf, EDGE_DATASET, kb, readVariant, type EdgeLayout } from "./edge-dataset.js";
-import { CountingKv, MemoryAssets, wallClock } from "./edge-fakes.js";
+import { MemoryAssets, MemoryKv } from "../test/fakes/platform.js";
+import { systemClock as wallClock } from "../worker/runtime.js";
 import { median, table } from "./report.js";
 import type { Clock, Deps, WorkerModules } from "./worker-modules.js";
 
@@ -65,14 +66,15 @@ async function cases(modules: WorkerModules, layout: EdgeLayout): Promise<Case[]
   }
   const deps = (vars: Record<string, string>, clock: Clock = wallClock): Deps => ({
     routes: modules.buildRoutes(layout.manifest),
-    assets: new MemoryAssets(files),
-    store: new CountingKv(clock),
+    assets: new MemoryAssets(files, false),
+    store: new MemoryKv(clock),
     config: modules.readConfig(vars),
     clock,
     waitUntil: () => {},
     log: () => {},
     limiter: modules.newLimiter(),
     maintenance: modules.newMaintenanceFlag(),
+    counterKeys: modules.newCounterKeys(),
   });
   const allowed = deps(UNLIMITED_VARS);
   // Time stands still for the limited client, so its window cannot end in the middle of a run

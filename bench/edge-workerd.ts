@@ -1,5 +1,5 @@
 /**
- * Issue 6, part 2, through workerd: our Worker against a bare passthrough of the same asset and a
+ * Through workerd: our Worker against a bare passthrough of the same asset and a
  * fixed 304, in two harnesses (workerd-harness.ts), loaded over loopback from a separate process.
  * nginx serving the same files is the machine's reference where it is installed.
  *
@@ -222,7 +222,7 @@ function report(
       `${median(runs.map((r) => r.p50Ms))} / ${median(runs.map((r) => r.p99Ms))} ms`,
     ];
   });
-  // Ratios of medians, side by side per harness, against issue 6's targets where it sets one.
+  // Ratios of medians, side by side per harness, against the edge targets where one is set.
   const ratio = (a: string, b: string, target: number | string) => [
     `${a} / ${b}`,
     typeof target === "number" ? `>= ${target}` : target,

@@ -7,12 +7,16 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import { loadTemplates, productLists, type ProductSizes } from "./generate-products.js";
 
 export interface Sizes {
   readonly branches: number;
   readonly atms: number;
+  /** Personal current accounts of one marketing state and a small fee table each. */
   readonly products: number;
   readonly metricsBrands: number;
+  /** Products of all four product data sets in full, copied from the samples (generate-products.ts). */
+  readonly fullProducts?: ProductSizes;
   /** Brands that share the branches, ATMs and products. */
   readonly brands?: number;
 }
@@ -279,10 +283,11 @@ async function writeBrandFolder(
   }
 }
 
-/** Writes a complete content folder (site.yaml and all five data sets) of the given sizes. */
+/** Writes a complete content folder (site.yaml and every data set) of the given sizes. */
 export async function generateContent(contentDir: string, sizes: Sizes): Promise<void> {
   const brands = sizes.brands ?? 2;
   const rnd = random(42);
+  const templates = sizes.fullProducts ? await loadTemplates() : undefined;
   await mkdir(contentDir, { recursive: true });
   await writeFile(
     join(contentDir, "site.yaml"),
@@ -299,12 +304,22 @@ export async function generateContent(contentDir: string, sizes: Sizes): Promise
       const [start, end] = split(count, b);
       return Array.from({ length: Math.max(0, end - start) }, (_, i) => start + i);
     };
-    const lists = [
+    const lists: [folder: string, key: string, records: unknown[]][] = [
       ["branches", "Branch", range(sizes.branches).map((n) => branch(n, rnd))],
       ["atms", "ATM", range(sizes.atms).map((n) => atm(n, rnd))],
       ["personal-current-accounts", "PCA", range(sizes.products).map((n) => product(n))],
-    ] as const;
+      ...(templates && sizes.fullProducts
+        ? productLists(templates, sizes.fullProducts, range)
+        : []),
+    ];
+    // The simple and the full personal current accounts share one folder: join them.
+    const joined = new Map<string, [key: string, records: unknown[]]>();
     for (const [folder, key, records] of lists) {
+      const [, list] = joined.get(folder) ?? joined.set(folder, [key, []]).get(folder)!;
+      list.push(...records);
+    }
+    for (const [folder, [key, records]] of joined) {
+      if (records.length === 0) continue;
       await writeBrandFolder(
         join(contentDir, folder, slug),
         "# synthetic",

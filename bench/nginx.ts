@@ -1,6 +1,6 @@
 /**
  * nginx on loopback, serving the same dist/ folder, as the machine's reference for static files
- * (issue 6, part 2; not a target). Used only where nginx is installed (Debian package `nginx`); the
+ * (a reference, not a target). Used only where nginx is installed (Debian package `nginx`); the
  * benchmark notes its absence and goes on without it.
  */
 import { spawn, type ChildProcess } from "node:child_process";

@@ -32,14 +32,14 @@ console.log(
     `- Date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     `- Command: \`${command}\``,
     "",
-    "## Build (issue 6, part 1)",
+    "## Build",
     "",
   ].join("\n"),
 );
 process.stderr.write("build benchmarks...\n");
 console.log(await buildBenchmarks({ quick, runs }));
-console.log("\n## Import of a published feed (issue 10)\n");
+console.log("\n## Import of a published feed\n");
 process.stderr.write("import benchmarks...\n");
 console.log(await importBenchmarks({ quick, runs }));
-console.log("\n## Edge (issue 6, parts 2 to 4)\n");
+console.log("\n## Edge\n");
 console.log(await edgeBenchmarks({ quick }));

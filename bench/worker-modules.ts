@@ -19,13 +19,8 @@ import type { Manifest } from "../worker/manifest.js";
 import { PROJECT_ROOT } from "../build/paths.js";
 
 // Platform-free types of the Worker's can be shared; the handler's are written out below.
-import type { Clock, KvStore } from "../worker/runtime.js";
-export type { Clock, KvStore };
-
-/** worker/handler.ts: AssetFetcher. */
-export interface AssetFetcher {
-  fetch(request: Request): Promise<Response>;
-}
+import type { AssetFetcher, Clock, KvStore, Log } from "../worker/runtime.js";
+export type { AssetFetcher, Clock, KvStore };
 
 /** worker/handler.ts: Deps. The benchmarks pass `unknown` values from one Worker function to another. */
 export interface Deps {
@@ -35,9 +30,10 @@ export interface Deps {
   readonly config: unknown;
   readonly clock: Clock;
   readonly waitUntil: (promise: Promise<unknown>) => void;
-  readonly log: (topic: string, message: string, error?: unknown) => void;
+  readonly log: Log;
   readonly limiter: unknown;
   readonly maintenance: unknown;
+  readonly counterKeys: unknown;
 }
 
 export interface WorkerModules {
@@ -46,9 +42,14 @@ export interface WorkerModules {
   readConfig(vars: Record<string, string>, warn?: (message: string) => void): Deps["config"];
   newLimiter(): Deps["limiter"];
   newMaintenanceFlag(): Deps["maintenance"];
+  /** Counter keys of one isolate, with a fixed secret as a deployment has (worker/counter-key.ts). */
+  newCounterKeys(): Deps["counterKeys"];
   /** worker/client.ts: CLIENT_ADDRESS_HEADER. */
   clientAddressHeader: string;
 }
+
+// Not a secret: it only makes the benchmark's counter keys stable, as a deployment's are.
+const BENCH_SECRET = "benchmark-rate-limit-key";
 
 // The entry imports dist/manifest.json at bundle time; the benchmarks build routes themselves.
 const SKIPPED = new Set(["index.ts"]);
@@ -61,7 +62,7 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
   // Node reads .js as CommonJS unless the nearest package.json says otherwise.
   await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   for (const name of await readdir(source)) {
-    if (!name.endsWith(".ts") || SKIPPED.has(name)) continue;
+    if (!name.endsWith(".ts") || name.endsWith(".d.ts") || SKIPPED.has(name)) continue;
     const { outputText } = ts.transpileModule(await readFile(join(source, name), "utf8"), {
       fileName: name,
       compilerOptions: {
@@ -73,8 +74,8 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
     await writeFile(join(out, name.replace(/\.ts$/, ".js")), outputText);
   }
   const load = (name: string) => import(pathToFileURL(join(out, name)).href);
-  const [handler, routes, config, ratelimit, maintenance, client] = await Promise.all(
-    ["handler", "routes", "config", "ratelimit", "maintenance", "client"].map((m) =>
+  const [handler, routes, config, ratelimit, maintenance, client, counterKey] = await Promise.all(
+    ["handler", "routes", "config", "ratelimit", "maintenance", "client", "counter-key"].map((m) =>
       load(`${m}.js`),
     ),
   );
@@ -84,6 +85,7 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
     readConfig: config.readConfig,
     newLimiter: () => new ratelimit.RateLimiter(),
     newMaintenanceFlag: () => new maintenance.MaintenanceFlag(),
+    newCounterKeys: () => new counterKey.CounterKeys(BENCH_SECRET, () => {}),
     clientAddressHeader: client.CLIENT_ADDRESS_HEADER,
   };
 }

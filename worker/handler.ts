@@ -17,12 +17,7 @@ import type { CounterKeys } from "./counter-key.js";
 import { quotaHeaders, type RateLimiter } from "./ratelimit.js";
 import type { Route } from "./routes.js";
 import { LOG_EVENTS } from "./log.js";
-import type { Platform } from "./runtime.js";
-
-/** The static-assets binding, or a stand-in for it. */
-export interface AssetFetcher {
-  fetch(request: Request): Promise<Response>;
-}
+import type { AssetFetcher, Platform } from "./runtime.js";
 
 /** Everything a request is answered from; index.ts builds it from env and ctx. */
 export interface Deps extends Platform {

@@ -20,6 +20,11 @@ export interface KvStore {
 /** Reports an event (log.ts), with the error that caused it if any; callers may be throttled. */
 export type Log = (entry: LogEntry, error?: unknown) => void;
 
+/** The static-assets binding, or a stand-in for it. */
+export interface AssetFetcher {
+  fetch(request: Request): Promise<Response>;
+}
+
 /** The platform services one request can use. */
 export interface Platform {
   readonly store: KvStore;

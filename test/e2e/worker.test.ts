@@ -112,7 +112,7 @@ describe("every endpoint over loopback", () => {
     },
   );
 
-  // Issue 6: what a client decodes is exactly what a client without compression gets.
+  // What a client decodes is exactly what a client without compression gets.
   it.each([
     ["br", brotliDecompressSync],
     ["gzip", gunzipSync],

@@ -11,7 +11,7 @@ import { DATASETS } from "../../build/datasets.js";
 import manifestJson from "../../dist/manifest.json" with { type: "json" };
 import worker from "../../worker/index.js";
 import { expectError } from "./support/assertions.js";
-import { MemoryAssets } from "./support/fakes.js";
+import { MemoryAssets } from "../fakes/platform.js";
 import { ORIGIN } from "./support/fixture.js";
 
 const manifest = manifestJson as Manifest;

@@ -8,7 +8,7 @@ import {
 } from "../../worker/config.js";
 import { ALLOWED_METHODS, RATE_LIMIT_HEADER } from "../../worker/headers.js";
 import { expectError } from "./support/assertions.js";
-import { settle } from "./support/fakes.js";
+import { settle } from "../fakes/platform.js";
 import { makeFixture, makeWorker, type Fixture, type TestWorker } from "./support/fixture.js";
 
 let fixture: Fixture;

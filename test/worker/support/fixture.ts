@@ -11,7 +11,7 @@ import { MaintenanceFlag } from "../../../worker/maintenance.js";
 import { RateLimiter } from "../../../worker/ratelimit.js";
 import { buildRoutes } from "../../../worker/routes.js";
 import { throttledLog } from "../../../worker/runtime.js";
-import { Background, ManualClock, MemoryAssets, MemoryKv } from "./fakes.js";
+import { Background, ManualClock, MemoryAssets, MemoryKv } from "../../fakes/platform.js";
 
 /** Origin of test requests (https, so nothing is redirected). */
 export const ORIGIN = "https://opendata.example";

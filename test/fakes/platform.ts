@@ -1,10 +1,11 @@
 /**
- * Stand-ins for the Worker's platform: a clock the test moves, an in-memory KV that counts its
- * calls and can fail, an ASSETS binding serving bytes from memory, and a waitUntil that keeps the
- * promises. KV simulators ignore fake timers, so the limiter is tested against these.
+ * Stand-ins for the Worker's platform, one set for the Worker's tests (inside workerd) and the
+ * in-process benchmarks (in Node): a clock the caller moves, an in-memory KV that records its
+ * calls and can fail, an ASSETS binding serving files from memory, and a waitUntil that keeps the
+ * promises. KV simulators ignore fake timers, so the limiter is tested against these. Only Web
+ * APIs are used, so the same code runs in both runtimes.
  */
-import type { AssetFetcher } from "../../../worker/handler.js";
-import type { Clock, KvStore } from "../../../worker/runtime.js";
+import type { AssetFetcher, Clock, KvStore } from "../../worker/runtime.js";
 
 /** A clock that moves only when the test says so; sleepers wake in time order. */
 export class ManualClock implements Clock {
@@ -16,18 +17,21 @@ export class ManualClock implements Clock {
   }
 
   sleep(ms: number): Promise<void> {
-    return new Promise((wake) => this.timers.push({ at: this.ms + ms, wake }));
+    // Kept sorted by wake-up time (a stable insertion: equal times wake in the order they slept).
+    return new Promise((wake) => {
+      const at = this.ms + ms;
+      let i = this.timers.length;
+      while (i > 0 && this.timers[i - 1]!.at > at) i--;
+      this.timers.splice(i, 0, { at, wake });
+    });
   }
 
   /** Moves time forward by `ms`, waking each sleeper at its time and letting it run. */
   async advance(ms: number): Promise<void> {
     const end = this.ms + ms;
     await settle();
-    for (;;) {
-      this.timers.sort((a, b) => a.at - b.at);
-      const next = this.timers[0];
-      if (!next || next.at > end) break;
-      this.timers.shift();
+    while (this.timers.length > 0 && this.timers[0]!.at <= end) {
+      const next = this.timers.shift()!;
       this.ms = Math.max(this.ms, next.at);
       next.wake();
       await settle();
@@ -42,9 +46,13 @@ export class ManualClock implements Clock {
   }
 }
 
-/** Lets every queued promise continuation run (one macrotask turn). */
+/**
+ * Lets every queued promise continuation run (one macrotask turn): setImmediate in Node, which
+ * has no 1 ms floor (long simulated runs take thousands of turns), setTimeout(0) in workerd.
+ */
 export function settle(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
 
 export type KvFailure = "none" | "throw" | "hang";
@@ -80,21 +88,29 @@ export class MemoryKv implements KvStore {
 
 export type AssetFailure = "none" | "throw" | "missing" | "wrong-length";
 
-/** The ASSETS binding, serving files from memory and recording what it was asked. */
+/**
+ * The ASSETS binding, serving files from memory and recording what it was asked (unless told not
+ * to, for long benchmark runs). Files may be Blobs: a Response made from a Blob streams it when
+ * read, as the real binding does, where one made from bytes copies them first.
+ */
 export class MemoryAssets implements AssetFetcher {
   readonly requests: Request[] = [];
   failure: AssetFailure = "none";
 
-  constructor(readonly files: ReadonlyMap<string, Uint8Array>) {}
+  constructor(
+    readonly files: ReadonlyMap<string, Uint8Array | Blob>,
+    private readonly record = true,
+  ) {}
 
   async fetch(request: Request): Promise<Response> {
-    this.requests.push(request);
+    if (this.record) this.requests.push(request);
     if (this.failure === "throw") throw new Error("assets binding unavailable");
     const path = new URL(request.url).pathname;
-    const bytes = this.files.get(path);
-    if (!bytes || this.failure === "missing") return new Response("Not Found", { status: 404 });
-    const length = this.failure === "wrong-length" ? bytes.length + 1 : bytes.length;
-    return new Response(bytes, { headers: { "Content-Length": String(length) } });
+    const file = this.files.get(path);
+    if (!file || this.failure === "missing") return new Response("Not Found", { status: 404 });
+    const size = file instanceof Blob ? file.size : file.length;
+    const length = this.failure === "wrong-length" ? size + 1 : size;
+    return new Response(file, { headers: { "Content-Length": String(length) } });
   }
 }
 
