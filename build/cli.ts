@@ -10,6 +10,7 @@ import { parseCommandLine } from "./args.js";
 import { diagnosticAnnotation, underGitHubActions, annotation } from "./annotations.js";
 import { chooseBaseline, loadBaseline, type Baseline } from "./baseline.js";
 import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
+import { percent, plural } from "./format.js";
 import { buildRevision } from "./diff/revision.js";
 import {
   ALLOW_SHRINK_ENV,
@@ -176,7 +177,7 @@ async function main(argv: string[]): Promise<number> {
     const files = new Set(result.diagnostics.map((d) => d.file)).size;
     const count = result.diagnostics.length;
     console.error(
-      `\n${count} problem${count === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}.` +
+      `\n${plural(count, "problem")} in ${plural(files, "file")}.` +
         (command === "build" ? " Nothing was published: dist/ is unchanged." : ""),
     );
     return 1;
@@ -227,7 +228,7 @@ function reportGuard(guard: Guard, next: Manifest, annotate: boolean): void {
   if (allowed.length === 0) {
     console.log(
       guard.baseline.manifest
-        ? `Publication guard: compared with ${guard.baseline.name}; no data set lost more than ${Number((guard.maxShrink * 100).toFixed(1))}% of its records.`
+        ? `Publication guard: compared with ${guard.baseline.name}; no data set lost more than ${percent(guard.maxShrink)} of its records.`
         : `Publication guard: nothing to compare with (${guard.baseline.name}).`,
     );
   }

@@ -13,6 +13,7 @@
  */
 import { DATASETS } from "./datasets.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { percent } from "./format.js";
 import type { ManifestEntry } from "../worker/manifest.js";
 
 /** Command-line flag that publishes despite a shrink (`--allow-shrink`). */
@@ -165,8 +166,4 @@ function titleOf(id: string): string {
 
 function folderOf(id: string): string {
   return DATASETS.find((d) => d.id === id)?.contentDir ?? id;
-}
-
-function percent(share: number): string {
-  return `${Number((share * 100).toFixed(1))}%`;
 }

@@ -7,6 +7,7 @@
  * or markup), and every list capped ("and 12 more") so a large change still fits in a comment.
  */
 import type { Diagnostic } from "../diagnostics.js";
+import { plural } from "../format.js";
 import { ALLOW_SHRINK_ENV, describeShrink, type Shrink } from "../guard.js";
 import type { ChangedRecord, DatasetDiff, FieldChange, RecordRef, Segment } from "./compare.js";
 
@@ -168,7 +169,7 @@ function problemsBlock(side: SideSummary, limits: SummaryLimits): string[] {
   const count = side.problems.length;
   return [
     "> [!CAUTION]",
-    `> The content of ${code(side.label, limits)} does not build: ${count} problem${count === 1 ? "" : "s"}, so no comparison was made. The checks list each one on its line; ${count === 1 ? "it is" : "the first are"}:`,
+    `> The content of ${code(side.label, limits)} does not build: ${plural(count, "problem")}, so no comparison was made. The checks list each one on its line; ${count === 1 ? "it is" : "the first are"}:`,
     ...capped(
       side.problems.map(
         (d) => `> - ${code(`${d.file}:${d.line}:${d.column}`, limits)} ${escapeText(d.message)}`,

@@ -17,6 +17,7 @@ import { parseFieldPath, planImport } from "./plan.js";
 import { checkWritten } from "./validate.js";
 import { display, refuseExisting, writeBrand, type BrandWrite } from "./write.js";
 import { renderYaml, schemaModeline } from "./yaml-out.js";
+import { plural } from "../format.js";
 
 export const USAGE = `usage: npm run import -- [--dataset ID] [--force] [--split-by FIELD.PATH] <feed.json | http(s) URL>...
 
@@ -135,7 +136,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     const records =
       write.dataset.recordsKey === null
         ? "the brand object"
-        : `${write.records} ${write.dataset.recordsKey} record${write.records === 1 ? "" : "s"}`;
+        : plural(write.records, `${write.dataset.recordsKey} record`);
     io.stdout(
       write.folder
         ? `wrote ${where}/ (${write.files.size} files, ${records}) for ${JSON.stringify(write.brandName)}`
@@ -159,7 +160,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
   for (const d of problems) io.stderr(formatDiagnostic(d));
   const files = new Set(problems.map((d) => d.file)).size;
   io.stderr(
-    `\n${problems.length} problem${problems.length === 1 ? "" : "s"} in ${files} imported file${files === 1 ? "" : "s"}. ` +
+    `\n${plural(problems.length, "problem")} in ${plural(files, "imported file")}. ` +
       "The files are written: fix them in place, then run npm run validate.",
   );
   return 1;
