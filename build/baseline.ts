@@ -14,21 +14,20 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { DATASETS } from "./datasets.js";
-import type { Diagnostic } from "./diagnostics.js";
+import { buildRevision } from "./diff/revision.js";
 import {
   BASELINE_FLAG,
   BASELINE_REF_FLAG,
   BASELINE_URL_FLAG,
   DEPLOYMENT_URL_ENV,
-  GuardUsageError,
-  type PublishedCounts,
-} from "./guard.js";
+} from "./cli-flags.js";
+import { GuardUsageError, type PublishedCounts } from "./guard.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../worker/manifest.js";
 
 /** Each request to the deployment gives up after this long (a publication then stops). */
-export const BASELINE_FETCH_TIMEOUT_MS = 10_000;
+const BASELINE_FETCH_TIMEOUT_MS = 10_000;
 /** The revision a publication compares with when neither a URL nor a revision is given. */
-export const DEFAULT_PUBLISH_REF = "HEAD";
+const DEFAULT_PUBLISH_REF = "HEAD";
 
 /** Where the baseline comes from. */
 export type BaselineSource =
@@ -90,23 +89,8 @@ export interface Baseline {
   readonly name: string;
 }
 
-/** Builds one revision's content without writing; injected so tests and the CLI share it. */
-export type RevisionBuilder = (
-  contentDir: string,
-  ref: string,
-  cwd: string,
-) => Promise<{
-  label: string;
-  hasContent: boolean;
-  manifest: Manifest | undefined;
-  problems: readonly Diagnostic[];
-}>;
-
 /** Reads the baseline `request.source` names. Problems are GuardUsageErrors, in plain words. */
-export async function loadBaseline(
-  request: BaselineRequest,
-  buildRevision: RevisionBuilder,
-): Promise<Baseline> {
+export async function loadBaseline(request: BaselineRequest): Promise<Baseline> {
   const display = (path: string) => relative(request.cwd, path).split(sep).join("/") || ".";
   const { source } = request;
   switch (source.kind) {

@@ -6,28 +6,27 @@
  * baseline.ts): with `--publish` a shrink fails the run; without, it is printed as a warning.
  */
 import { resolve } from "node:path";
-import { parseCommandLine } from "./args.js";
+import { allowShrinkFromEnv, parseCommandLine, parseMaxShrink } from "./args.js";
 import { diagnosticAnnotation, underGitHubActions, annotation } from "./annotations.js";
 import { chooseBaseline, loadBaseline, type Baseline } from "./baseline.js";
 import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
 import { percent, plural } from "./format.js";
-import { buildRevision } from "./diff/revision.js";
 import {
   ALLOW_SHRINK_ENV,
   ALLOW_SHRINK_FLAG,
   BASELINE_FLAG,
   BASELINE_REF_FLAG,
   BASELINE_URL_FLAG,
-  DEFAULT_MAX_SHRINK,
   DEPLOYMENT_URL_ENV,
+  MAX_SHRINK_FLAG,
+  PUBLISH_FLAG,
+} from "./cli-flags.js";
+import {
+  DEFAULT_MAX_SHRINK,
   describeShrink,
   findShrinks,
   guardPublication,
   GuardUsageError,
-  MAX_SHRINK_FLAG,
-  parseMaxShrink,
-  PUBLISH_FLAG,
-  allowShrinkFromEnv,
 } from "./guard.js";
 import type { Manifest } from "../worker/manifest.js";
 import { CONTENT_DIR, DIST_DIR } from "./paths.js";
@@ -110,9 +109,7 @@ async function main(argv: string[]): Promise<number> {
     baselineUrl !== undefined
   ) {
     try {
-      const maxShrinkText = values[MAX_SHRINK_FLAG] as string | undefined;
-      const maxShrink =
-        maxShrinkText === undefined ? DEFAULT_MAX_SHRINK : parseMaxShrink(maxShrinkText);
+      const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG] as string | undefined);
       const allowShrink = values[ALLOW_SHRINK_FLAG] === true || allowShrinkFromEnv();
       const source = chooseBaseline({
         file: baselineFile === undefined ? undefined : resolve(baselineFile),
@@ -121,15 +118,12 @@ async function main(argv: string[]): Promise<number> {
         publish,
         deploymentUrl: process.env[DEPLOYMENT_URL_ENV],
       });
-      const baseline = await loadBaseline(
-        {
-          source,
-          outDir: outDir ?? DIST_DIR,
-          contentDir: contentDir ?? CONTENT_DIR,
-          cwd: process.cwd(),
-        },
-        buildRevision,
-      );
+      const baseline = await loadBaseline({
+        source,
+        outDir: outDir ?? DIST_DIR,
+        contentDir: contentDir ?? CONTENT_DIR,
+        cwd: process.cwd(),
+      });
       guard = { baseline, maxShrink, allowShrink, publish };
     } catch (error) {
       if (error instanceof GuardUsageError || error instanceof RevisionError) {

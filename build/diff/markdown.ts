@@ -8,7 +8,8 @@
  */
 import type { Diagnostic } from "../diagnostics.js";
 import { plural } from "../format.js";
-import { ALLOW_SHRINK_ENV, describeShrink, type Shrink } from "../guard.js";
+import { ALLOW_SHRINK_ENV } from "../cli-flags.js";
+import { describeShrink, type Shrink } from "../guard.js";
 import type { ChangedRecord, DatasetDiff, FieldChange, RecordRef, Segment } from "./compare.js";
 
 /** First line of every summary: how the workflow finds its own comment to update it. */

@@ -2,17 +2,13 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/datasets.js";
-import { buildRevision } from "../../build/diff/revision.js";
+import { allowShrinkFromEnv, parseMaxShrink } from "../../build/args.js";
+import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "../../build/cli-flags.js";
 import {
-  ALLOW_SHRINK_ENV,
-  ALLOW_SHRINK_FLAG,
-  allowShrinkFromEnv,
   DEFAULT_MAX_SHRINK,
   findShrinks,
   guardPublication,
   GuardUsageError,
-  MAX_SHRINK_FLAG,
-  parseMaxShrink,
 } from "../../build/guard.js";
 import { loadBaseline } from "../../build/baseline.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../worker/manifest.js";
@@ -110,6 +106,10 @@ describe("the publication guard", () => {
     expect(problems).toEqual([]);
   });
 
+  it("uses 20% when no share is given", () => {
+    expect(parseMaxShrink(undefined)).toBe(0.2);
+  });
+
   it("reads the override from the environment, and rejects a value it cannot read", () => {
     expect(allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "1" })).toBe(true);
     expect(allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "true" })).toBe(true);
@@ -132,30 +132,24 @@ describe("the last published manifest", () => {
       cacheDir: false,
     });
     expect(built.ok).toBe(true);
-    const baseline = await loadBaseline(
-      {
-        source: { kind: "output" },
-        outDir: fixture.out,
-        contentDir: fixture.content,
-        cwd: fixture.root,
-      },
-      buildRevision,
-    );
+    const baseline = await loadBaseline({
+      source: { kind: "output" },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
     expect(baseline.name).toBe("dist/manifest.json");
     expect(baseline.manifest).toEqual(built.manifest);
   });
 
   it("is nothing on a first build, when there is no output folder yet", async () => {
     fixture = await sampleFixture();
-    const baseline = await loadBaseline(
-      {
-        source: { kind: "output" },
-        outDir: fixture.out,
-        contentDir: fixture.content,
-        cwd: fixture.root,
-      },
-      buildRevision,
-    );
+    const baseline = await loadBaseline({
+      source: { kind: "output" },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
     expect(baseline).toEqual({ manifest: undefined, name: "dist/manifest.json (none yet)" });
   });
 
@@ -163,28 +157,22 @@ describe("the last published manifest", () => {
     fixture = await sampleFixture();
     const file = join(fixture.root, "deployed.json");
     await writeFile(file, JSON.stringify(manifest({ atms: 3 })));
-    const baseline = await loadBaseline(
-      {
-        source: { kind: "file", file },
-        outDir: fixture.out,
-        contentDir: fixture.content,
-        cwd: fixture.root,
-      },
-      buildRevision,
-    );
+    const baseline = await loadBaseline({
+      source: { kind: "file", file },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
     expect(baseline.name).toBe("deployed.json");
     expect(baseline.manifest?.datasets.find((d) => d.dataset === "atms")?.totalResults).toBe(3);
     await writeFile(file, '{"data": []}');
     await expect(
-      loadBaseline(
-        {
-          source: { kind: "file", file },
-          outDir: fixture.out,
-          contentDir: fixture.content,
-          cwd: fixture.root,
-        },
-        buildRevision,
-      ),
+      loadBaseline({
+        source: { kind: "file", file },
+        outDir: fixture.out,
+        contentDir: fixture.content,
+        cwd: fixture.root,
+      }),
     ).rejects.toThrow(/deployed\.json is not a build manifest/);
   });
 
@@ -194,15 +182,12 @@ describe("the last published manifest", () => {
     });
     const deployed = await commitAll(fixture.root, "deployed");
     await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
-    const baseline = await loadBaseline(
-      {
-        source: { kind: "ref", ref: deployed },
-        outDir: fixture.out,
-        contentDir: fixture.content,
-        cwd: fixture.root,
-      },
-      buildRevision,
-    );
+    const baseline = await loadBaseline({
+      source: { kind: "ref", ref: deployed },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
     expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
     const now = await runBuild({
       contentDir: fixture.content,
@@ -242,15 +227,12 @@ describe("the guard in the build", () => {
     const before = await snapshotFolder(fixture.out);
     await fixture.put({ "branches/zed-bank.yaml": null });
     const guard = async (next: Manifest) => {
-      const baseline = await loadBaseline(
-        {
-          source: { kind: "output" },
-          outDir: fixture.out,
-          contentDir: fixture.content,
-          cwd: fixture.root,
-        },
-        buildRevision,
-      );
+      const baseline = await loadBaseline({
+        source: { kind: "output" },
+        outDir: fixture.out,
+        contentDir: fixture.content,
+        cwd: fixture.root,
+      });
       return guardPublication(baseline.manifest, next, { ...defaults, baseline: baseline.name });
     };
     const second = await runBuild({
