@@ -7,6 +7,7 @@
  * natural key where the items have one (a day by its Name, a contact by its ContactType), else by
  * position; opening periods read as "opening" and "closing".
  */
+import { isDeepStrictEqual } from "node:util";
 import type { DatasetDefinition } from "../datasets.js";
 import type { PublishedBody } from "./revision.js";
 
@@ -71,7 +72,7 @@ const RECORD_NOUN: Readonly<Record<string, string>> = {
  * Fields that name a list item, in order of preference. A field is used for a list only when
  * every item on both sides has it as text and no two items of one side share it.
  */
-export const NATURAL_KEYS: readonly string[] = [
+const NATURAL_KEYS: readonly string[] = [
   "Name",
   "Identification",
   "ContactType",
@@ -285,11 +286,11 @@ function naturalKey(before: readonly unknown[], after: readonly unknown[]): stri
 }
 
 /** An opening period: an object of OpeningTime and ClosingTime only. */
-function isPeriod(value: unknown): value is Json {
+export function isPeriod(value: unknown): value is Json {
   return (
     isObject(value) &&
     Object.keys(value).length > 0 &&
-    Object.keys(value).every((k) => k in PERIOD_WORDS)
+    Object.keys(value).every((k) => Object.hasOwn(PERIOD_WORDS, k))
   );
 }
 
@@ -302,7 +303,7 @@ function isScalar(value: unknown): boolean {
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return isDeepStrictEqual(a, b);
 }
 
 function field_(text: string): Segment {

@@ -10,7 +10,14 @@ import type { Diagnostic } from "../diagnostics.js";
 import { plural } from "../format.js";
 import { ALLOW_SHRINK_ENV } from "../cli-flags.js";
 import { describeShrink, type Shrink } from "../guard.js";
-import type { ChangedRecord, DatasetDiff, FieldChange, RecordRef, Segment } from "./compare.js";
+import {
+  isPeriod,
+  type ChangedRecord,
+  type DatasetDiff,
+  type FieldChange,
+  type RecordRef,
+  type Segment,
+} from "./compare.js";
 
 /** First line of every summary: how the workflow finds its own comment to update it. */
 export const SUMMARY_MARKER = "<!-- opendata-edge:change-summary -->";
@@ -160,7 +167,7 @@ export function changeText(change: FieldChange, limits: SummaryLimits = DEFAULT_
 }
 
 /** Segments joined by "/", except plain words ("closing", "period 2"), which follow a space. */
-export function pathText(path: readonly Segment[]): string {
+function pathText(path: readonly Segment[]): string {
   return path
     .map((s, i) => (i === 0 ? "" : s.kind === "word" ? " " : "/") + escapeText(s.text))
     .join("");
@@ -208,26 +215,16 @@ function compact(value: unknown, depth: number): string {
   if (value === null) return "null";
   if (typeof value !== "object") return String(value);
   if (Array.isArray(value)) {
-    if (value.every((v) => isPeriodLike(v))) return value.map((v) => compact(v, depth)).join(", ");
+    if (value.every((v) => isPeriod(v))) return value.map((v) => compact(v, depth)).join(", ");
     return value.map((v) => compact(v, depth + 1)).join(depth === 0 ? "; " : ", ");
   }
   const entries = Object.entries(value as Record<string, unknown>);
-  if (isPeriodLike(value)) {
-    const { OpeningTime, ClosingTime } = value as Record<string, unknown>;
+  if (isPeriod(value)) {
+    const { OpeningTime, ClosingTime } = value;
     return `${String(OpeningTime ?? "?")}–${String(ClosingTime ?? "?")}`;
   }
   if (depth > 2) return "{…}";
   return entries.map(([k, v]) => `${k} ${compact(v, depth + 1)}`).join(", ");
-}
-
-function isPeriodLike(value: unknown): boolean {
-  return (
-    value !== null &&
-    typeof value === "object" &&
-    !Array.isArray(value) &&
-    Object.keys(value).length > 0 &&
-    Object.keys(value).every((k) => k === "OpeningTime" || k === "ClosingTime")
-  );
 }
 
 /** A code span that holds any text: a fence longer than any run of backticks inside. */
