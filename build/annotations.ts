@@ -8,7 +8,7 @@
  * values `:` and `,` are too, since they delimit the properties.
  */
 import type { Diagnostic } from "./diagnostics.js";
-import { GUARD_RULE } from "./guard.js";
+import { GUARD_NAME, GUARD_RULE } from "./guard.js";
 
 /** Set to "true" by GitHub Actions on every runner. */
 export const GITHUB_ACTIONS_ENV = "GITHUB_ACTIONS";
@@ -52,7 +52,7 @@ export function annotation(
 /** Titles for problems about a whole file or folder, which have no JSON pointer to show. */
 const RULE_TITLES: Readonly<Record<string, string>> = {
   yaml: "YAML syntax",
-  [GUARD_RULE]: "publication guard",
+  [GUARD_RULE]: GUARD_NAME,
 };
 
 /**

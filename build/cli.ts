@@ -10,7 +10,7 @@ import { allowShrinkFromEnv, parseCommandLine, parseMaxShrink } from "./args.js"
 import { diagnosticAnnotation, underGitHubActions, annotation } from "./annotations.js";
 import { chooseBaseline, loadBaseline, type Baseline } from "./baseline.js";
 import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
-import { percent, plural } from "./format.js";
+import { plural } from "./format.js";
 import {
   ALLOW_SHRINK_ENV,
   ALLOW_SHRINK_FLAG,
@@ -23,9 +23,9 @@ import {
 } from "./cli-flags.js";
 import {
   DEFAULT_MAX_SHRINK,
-  describeShrink,
-  findShrinks,
+  GUARD_NAME,
   guardPublication,
+  guardReport,
   GuardUsageError,
 } from "./guard.js";
 import type { Manifest } from "../worker/manifest.js";
@@ -127,7 +127,7 @@ async function main(argv: string[]): Promise<number> {
       guard = { baseline, maxShrink, allowShrink, publish };
     } catch (error) {
       if (error instanceof GuardUsageError || error instanceof RevisionError) {
-        console.error(`publication guard: ${error.message}`);
+        console.error(`${GUARD_NAME}: ${error.message}`);
         return 2;
       }
       throw error;
@@ -198,34 +198,19 @@ interface Guard {
   readonly publish: boolean;
 }
 
-/**
- * After a run the guard let through: what it compared with, and any shrink it let through,
- * because the override asked or because the run publishes nothing (a warning).
- */
+/** After a run the guard let through: what it compared with, or each shrink it let through. */
 function reportGuard(guard: Guard, next: Manifest, annotate: boolean): void {
-  const allowed = findShrinks(guard.baseline.manifest, next, guard.maxShrink);
-  for (const shrink of allowed) {
-    const described = describeShrink(shrink, {
-      maxShrink: guard.maxShrink,
-      baseline: guard.baseline.name,
-    });
-    const message =
-      guard.publish || guard.allowShrink
-        ? `${described}; published anyway, as the override asked`
-        : `warning: ${described}; built anyway, since this build publishes nothing. ` +
-          `Publishing it (\`npm run deploy\`, the Deploy workflow) would be refused unless ` +
-          `told it is intended: ${ALLOW_SHRINK_ENV}=1 npm run deploy, or the workflow's ` +
-          `"allow_shrink".`;
-    console.error(`publication guard: ${message}`);
-    if (annotate) console.log(annotation("warning", message, { title: "publication guard" }));
+  const report = guardReport(guard.baseline.manifest, next, {
+    maxShrink: guard.maxShrink,
+    allowShrink: guard.allowShrink,
+    baseline: guard.baseline.name,
+    publish: guard.publish,
+  });
+  for (const message of report.warnings) {
+    console.error(`${GUARD_NAME}: ${message}`);
+    if (annotate) console.log(annotation("warning", message, { title: GUARD_NAME }));
   }
-  if (allowed.length === 0) {
-    console.log(
-      guard.baseline.manifest
-        ? `Publication guard: compared with ${guard.baseline.name}; no data set lost more than ${percent(guard.maxShrink)} of its records.`
-        : `Publication guard: nothing to compare with (${guard.baseline.name}).`,
-    );
-  }
+  if (report.summary) console.log(report.summary);
 }
 
 main(process.argv.slice(2)).then(

@@ -21,6 +21,8 @@ import type { ManifestEntry } from "../worker/manifest.js";
 export const DEFAULT_MAX_SHRINK = 0.2;
 /** The rule name guard problems carry. */
 export const GUARD_RULE = "guard";
+/** What the guard's messages and annotations are titled. */
+export const GUARD_NAME = "publication guard";
 
 export interface GuardOptions {
   /** Largest share of records (0 to 1) a data set may lose; more is refused. */
@@ -100,6 +102,40 @@ export function guardPublication(
     rule: GUARD_RULE,
     message: `${describeShrink(shrink, options)}. ${OVERRIDE_HINT}`,
   }));
+}
+
+/** What the guard says after a run it let through. */
+export interface GuardReport {
+  /** One per shrink it let through, saying why: the override, or a run that publishes nothing. */
+  readonly warnings: readonly string[];
+  /** What it compared with, when it let no shrink through. */
+  readonly summary: string | undefined;
+}
+
+/**
+ * After a run the guard let through: any shrink it let through, because the override asked or
+ * because the run publishes nothing (`publish` false: a warning); else what it compared with.
+ */
+export function guardReport(
+  previous: PublishedCounts | undefined,
+  next: PublishedCounts,
+  options: GuardOptions & { readonly publish: boolean },
+): GuardReport {
+  const allowed = findShrinks(previous, next, options.maxShrink);
+  const warnings = allowed.map((shrink) => {
+    const described = describeShrink(shrink, options);
+    return options.publish || options.allowShrink
+      ? `${described}; published anyway, as the override asked`
+      : `warning: ${described}; built anyway, since this build publishes nothing. ` +
+          `Publishing it (\`npm run deploy\`, the Deploy workflow) would be refused unless ` +
+          `told it is intended: ${ALLOW_SHRINK_ENV}=1 npm run deploy, or the workflow's ` +
+          `"allow_shrink".`;
+  });
+  if (allowed.length > 0) return { warnings, summary: undefined };
+  const summary = previous
+    ? `Publication guard: compared with ${options.baseline}; no data set lost more than ${percent(options.maxShrink)} of its records.`
+    : `Publication guard: nothing to compare with (${options.baseline}).`;
+  return { warnings, summary };
 }
 
 /** How to publish anyway, named in every refusal. */

@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { parseCommandLine, parseMaxShrink } from "../args.js";
 import { annotation, underGitHubActions } from "../annotations.js";
 import { MAX_SHRINK_FLAG } from "../cli-flags.js";
-import { describeShrink, GuardUsageError } from "../guard.js";
+import { describeShrink, GUARD_NAME, GuardUsageError } from "../guard.js";
 import { CONTENT_DIR } from "../paths.js";
 import { RevisionError } from "./revision.js";
 import { changeSummary } from "./summary.js";
@@ -59,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
           "warning",
           `${message}; the deploy after merging will refuse it without the override`,
           {
-            title: "publication guard",
+            title: GUARD_NAME,
           },
         ),
       );

@@ -8,6 +8,7 @@ import {
   DEFAULT_MAX_SHRINK,
   findShrinks,
   guardPublication,
+  guardReport,
   GuardUsageError,
 } from "../../build/guard.js";
 import { loadBaseline } from "../../build/baseline.js";
@@ -81,6 +82,60 @@ describe("the publication guard", () => {
       "branches",
       "atms",
     ]);
+  });
+
+  describe("after a run it let through", () => {
+    it("warns of each shrink a local build lets through, and how publishing it would go", () => {
+      const report = guardReport(manifest({ branches: 6 }), manifest({ branches: 2 }), {
+        ...defaults,
+        publish: false,
+      });
+      expect(report).toEqual({
+        warnings: [
+          "warning: Branches would shrink from 6 to 2 records (66.7% fewer), more than the 20% allowed, against dist/manifest.json; " +
+            "built anyway, since this build publishes nothing. Publishing it (`npm run deploy`, the Deploy workflow) would be refused " +
+            'unless told it is intended: OPENDATA_ALLOW_SHRINK=1 npm run deploy, or the workflow\'s "allow_shrink".',
+        ],
+        summary: undefined,
+      });
+    });
+
+    it("says a publication let a shrink through because the override asked", () => {
+      const report = guardReport(manifest({ atms: 1200 }), manifest({ atms: 0 }), {
+        ...defaults,
+        allowShrink: true,
+        publish: true,
+      });
+      expect(report.warnings).toEqual([
+        "ATMs would be published empty: 0 records, where dist/manifest.json has 1200; published anyway, as the override asked",
+      ]);
+      expect(report.summary).toBeUndefined();
+    });
+
+    it("says what it compared with when no data set shrank too far", () => {
+      const report = guardReport(manifest({ atms: 10 }), manifest({ atms: 9 }), {
+        ...defaults,
+        maxShrink: 0.125,
+        publish: true,
+      });
+      expect(report).toEqual({
+        warnings: [],
+        summary:
+          "Publication guard: compared with dist/manifest.json; no data set lost more than 12.5% of its records.",
+      });
+    });
+
+    it("says there was nothing to compare with on a first build", () => {
+      const report = guardReport(undefined, manifest({ atms: 9 }), {
+        ...defaults,
+        baseline: "dist/manifest.json (none yet)",
+        publish: false,
+      });
+      expect(report).toEqual({
+        warnings: [],
+        summary: "Publication guard: nothing to compare with (dist/manifest.json (none yet)).",
+      });
+    });
   });
 
   it("has nothing to compare on a first publication, or for a data set new or empty before", () => {
