@@ -340,39 +340,21 @@ describe("naming what changed inside a record", () => {
     expect(diffDataset(atms, before, after).changed).toEqual([]);
   });
 
-  it("shows opening hours as a range, before and after", () => {
-    const branch = (closing: string) => ({
-      Identification: "B1",
-      SequenceNumber: "0",
-      Availability: {
-        StandardAvailability: {
-          Day: [{ Name: "Monday", OpeningHours: [{ OpeningTime: "09:00", ClosingTime: closing }] }],
-        },
-      },
-    });
-    const one = (closing: string) => ({ BrandName: "Acme", Branch: [branch(closing)] });
-    const twoPeriods = {
-      BrandName: "Acme",
-      Branch: [
-        {
-          ...branch("12:00"),
-          Availability: {
-            StandardAvailability: {
-              Day: [
-                {
-                  Name: "Monday",
-                  OpeningHours: [
-                    { OpeningTime: "09:00", ClosingTime: "12:00" },
-                    { OpeningTime: "13:00", ClosingTime: "17:00" },
-                  ],
-                },
-              ],
-            },
-          },
-        },
-      ],
+  it("shows opening hours as ranges when a day gains a period", () => {
+    type Period = { OpeningTime: string; ClosingTime: string };
+    const monday = (...hours: Period[]) => {
+      const day = { Name: "Monday", OpeningHours: hours };
+      const record = {
+        Identification: "B1",
+        SequenceNumber: "0",
+        Availability: { StandardAvailability: { Day: [day] } },
+      };
+      return body([{ BrandName: "Acme", Branch: [record] }]);
     };
-    const diff = diffDataset(branches, body([one("17:00")]), body([twoPeriods]));
+    const allDay = { OpeningTime: "09:00", ClosingTime: "17:00" };
+    const morning = { OpeningTime: "09:00", ClosingTime: "12:00" };
+    const afternoon = { OpeningTime: "13:00", ClosingTime: "17:00" };
+    const diff = diffDataset(branches, monday(allDay), monday(morning, afternoon));
     expect(changeText(diff.changed[0]!.changes[0]!)).toBe(
       "Availability/StandardAvailability/Day/Monday hours `09:00–17:00` → `09:00–12:00, 13:00–17:00`",
     );
