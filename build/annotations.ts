@@ -13,9 +13,9 @@ import { GUARD_NAME, GUARD_RULE } from "./guard.js";
 /** Set to "true" by GitHub Actions on every runner. */
 export const GITHUB_ACTIONS_ENV = "GITHUB_ACTIONS";
 
-export type AnnotationLevel = "error" | "warning" | "notice";
+type AnnotationLevel = "error" | "warning" | "notice";
 
-export interface AnnotationProperties {
+interface AnnotationProperties {
   readonly file?: string;
   readonly line?: number;
   readonly col?: number;

@@ -30,7 +30,7 @@ const BASELINE_FETCH_TIMEOUT_MS = 10_000;
 const DEFAULT_PUBLISH_REF = "HEAD";
 
 /** Where the baseline comes from. */
-export type BaselineSource =
+type BaselineSource =
   | { readonly kind: "file"; readonly file: string }
   | { readonly kind: "ref"; readonly ref: string }
   | { readonly kind: "url"; readonly url: string }
@@ -70,7 +70,7 @@ export function chooseBaseline(choice: BaselineChoice): BaselineSource {
   return { kind: "ref", ref: DEFAULT_PUBLISH_REF };
 }
 
-export interface BaselineRequest {
+interface BaselineRequest {
   readonly source: BaselineSource;
   /** Output folder whose manifest.json is the baseline of a local build. */
   readonly outDir: string;
@@ -82,6 +82,7 @@ export interface BaselineRequest {
   readonly timeoutMs?: number;
 }
 
+/** The last published record counts, and how messages name where they came from. */
 export interface Baseline {
   /** Undefined when nothing was published before: the guard then has nothing to compare. */
   readonly manifest: PublishedCounts | undefined;

@@ -24,7 +24,7 @@ export const GUARD_RULE = "guard";
 /** What the guard's messages and annotations are titled. */
 export const GUARD_NAME = "publication guard";
 
-export interface GuardOptions {
+interface GuardOptions {
   /** Largest share of records (0 to 1) a data set may lose; more is refused. */
   readonly maxShrink: number;
   /** The explicit override: publish anyway. */
@@ -105,7 +105,7 @@ export function guardPublication(
 }
 
 /** What the guard says after a run it let through. */
-export interface GuardReport {
+interface GuardReport {
   /** One per shrink it let through, saying why: the override, or a run that publishes nothing. */
   readonly warnings: readonly string[];
   /** What it compared with, when it let no shrink through. */

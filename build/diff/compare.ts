@@ -17,6 +17,7 @@ export interface Segment {
   readonly text: string;
 }
 
+/** One difference inside a record, at a path a reviewer can read. */
 export type FieldChange =
   | {
       readonly kind: "changed";
@@ -34,6 +35,7 @@ export type FieldChange =
       readonly removed: readonly unknown[];
     };
 
+/** A record as the summary names it. */
 export interface RecordRef {
   /** Identity: brand plus identifying fields, as JSON. */
   readonly key: string;
@@ -43,11 +45,13 @@ export interface RecordRef {
   readonly name: string | undefined;
 }
 
+/** A record on both sides whose values differ, with every difference. */
 export interface ChangedRecord {
   readonly record: RecordRef;
   readonly changes: readonly FieldChange[];
 }
 
+/** What changed in one data set between two builds. */
 export interface DatasetDiff {
   readonly dataset: DatasetDefinition;
   /** meta.TotalResults before and after; undefined where that side published nothing. */
@@ -97,6 +101,7 @@ const PERIOD_WORDS: Readonly<Record<string, string>> = {
 
 type Json = Record<string, unknown>;
 
+/** The records of one data set added, removed and changed from `before` to `after`. */
 export function diffDataset(
   dataset: DatasetDefinition,
   before: PublishedBody | undefined,

@@ -22,6 +22,7 @@ import {
 /** First line of every summary: how the workflow finds its own comment to update it. */
 export const SUMMARY_MARKER = "<!-- opendata-edge:change-summary -->";
 
+/** How much a summary lists before it says "and N more". */
 export interface SummaryLimits {
   /** Records listed per kind (added, removed, changed) per data set. */
   readonly records: number;
@@ -35,6 +36,7 @@ export interface SummaryLimits {
   readonly characters: number;
 }
 
+/** Limits that keep a summary well inside one GitHub comment. */
 export const DEFAULT_LIMITS: SummaryLimits = {
   records: 30,
   changesPerRecord: 12,
@@ -43,13 +45,13 @@ export const DEFAULT_LIMITS: SummaryLimits = {
   characters: 60_000,
 };
 
-export interface SideSummary {
+interface SideSummary {
   readonly label: string;
   readonly hasContent: boolean;
   readonly problems: readonly Diagnostic[];
 }
 
-export interface SummaryInput {
+interface SummaryInput {
   readonly base: SideSummary;
   readonly head: SideSummary;
   readonly datasets: readonly DatasetDiff[];
@@ -59,6 +61,7 @@ export interface SummaryInput {
   readonly maxShrink: number;
 }
 
+/** The whole summary as Markdown, starting with SUMMARY_MARKER. */
 export function renderSummary(input: SummaryInput, limits: SummaryLimits = DEFAULT_LIMITS): string {
   const lines: string[] = [
     SUMMARY_MARKER,
