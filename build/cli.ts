@@ -8,7 +8,7 @@
 import { resolve } from "node:path";
 import { allowShrinkFromEnv, parseCommandLine, parseMaxShrink } from "./args.js";
 import { diagnosticAnnotation, underGitHubActions, annotation } from "./annotations.js";
-import { chooseBaseline, loadBaseline, type Baseline } from "./baseline.js";
+import { chooseBaseline, loadBaseline } from "./baseline.js";
 import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
 import { plural } from "./format.js";
 import {
@@ -27,6 +27,8 @@ import {
   guardPublication,
   guardReport,
   GuardUsageError,
+  type GuardOptions,
+  type PublishedCounts,
 } from "./guard.js";
 import type { Manifest } from "../worker/manifest.js";
 import { CONTENT_DIR, DIST_DIR } from "./paths.js";
@@ -124,7 +126,10 @@ async function main(argv: string[]): Promise<number> {
         contentDir: contentDir ?? CONTENT_DIR,
         cwd: process.cwd(),
       });
-      guard = { baseline, maxShrink, allowShrink, publish };
+      guard = {
+        previous: baseline.manifest,
+        options: { maxShrink, allowShrink, baseline: baseline.name, publish },
+      };
     } catch (error) {
       if (error instanceof GuardUsageError || error instanceof RevisionError) {
         console.error(`${GUARD_NAME}: ${error.message}`);
@@ -149,12 +154,8 @@ async function main(argv: string[]): Promise<number> {
       ? (next) => {
           published = next;
           // Only a publication is refused; a local build publishes nothing, so it warns below.
-          if (!guard.publish) return [];
-          return guardPublication(guard.baseline.manifest, next, {
-            maxShrink: guard.maxShrink,
-            allowShrink: guard.allowShrink,
-            baseline: guard.baseline.name,
-          });
+          if (!guard.options.publish) return [];
+          return guardPublication(guard.previous, next, guard.options);
         }
       : undefined,
   });
@@ -191,21 +192,15 @@ function printAnnotations(diagnostics: readonly Diagnostic[]): void {
 }
 
 interface Guard {
-  readonly baseline: Baseline;
-  readonly maxShrink: number;
-  readonly allowShrink: boolean;
-  /** `--publish`: a shrink fails the run; otherwise it is a warning. */
-  readonly publish: boolean;
+  /** What is published now; undefined when nothing was. */
+  readonly previous: PublishedCounts | undefined;
+  /** `publish` (`--publish`): a shrink fails the run; otherwise it is a warning. */
+  readonly options: GuardOptions & { readonly publish: boolean };
 }
 
 /** After a run the guard let through: what it compared with, or each shrink it let through. */
 function reportGuard(guard: Guard, next: Manifest, annotate: boolean): void {
-  const report = guardReport(guard.baseline.manifest, next, {
-    maxShrink: guard.maxShrink,
-    allowShrink: guard.allowShrink,
-    baseline: guard.baseline.name,
-    publish: guard.publish,
-  });
+  const report = guardReport(guard.previous, next, guard.options);
   for (const message of report.warnings) {
     console.error(`${GUARD_NAME}: ${message}`);
     if (annotate) console.log(annotation("warning", message, { title: GUARD_NAME }));

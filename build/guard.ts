@@ -24,7 +24,8 @@ export const GUARD_RULE = "guard";
 /** What the guard's messages and annotations are titled. */
 export const GUARD_NAME = "publication guard";
 
-interface GuardOptions {
+/** The guard's settings for one run. */
+export interface GuardOptions {
   /** Largest share of records (0 to 1) a data set may lose; more is refused. */
   readonly maxShrink: number;
   /** The explicit override: publish anyway. */
