@@ -7,10 +7,8 @@
  */
 import { resolve } from "node:path";
 import { allowShrinkFromEnv, parseCommandLine, parseMaxShrink } from "./args.js";
-import { diagnosticAnnotation, underGitHubActions, annotation } from "./annotations.js";
+import { underGitHubActions, annotation } from "./annotations.js";
 import { chooseBaseline, loadBaseline } from "./baseline.js";
-import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
-import { plural } from "./format.js";
 import {
   ALLOW_SHRINK_ENV,
   ALLOW_SHRINK_FLAG,
@@ -33,6 +31,7 @@ import {
 import type { Manifest } from "../worker/manifest.js";
 import { CONTENT_DIR, DIST_DIR } from "./paths.js";
 import { runBuild } from "./pipeline.js";
+import { problemReport } from "./problem-report.js";
 import { RevisionError } from "./diff/revision.js";
 import { summaryTable } from "./summary.js";
 
@@ -167,14 +166,13 @@ async function main(argv: string[]): Promise<number> {
     console.error(`  parts (time in each, summed across threads): ${show(Object.entries(parts))}`);
   }
   if (!result.ok) {
-    if (annotate) printAnnotations(result.diagnostics);
-    for (const d of result.diagnostics) console.error(formatDiagnostic(d));
-    const files = new Set(result.diagnostics.map((d) => d.file)).size;
-    const count = result.diagnostics.length;
-    console.error(
-      `\n${plural(count, "problem")} in ${plural(files, "file")}.` +
-        (command === "build" ? " Nothing was published: dist/ is unchanged." : ""),
-    );
+    const report = problemReport(result.diagnostics, {
+      annotate,
+      fileNoun: "file",
+      nextStep: command === "build" ? "Nothing was published: dist/ is unchanged." : "",
+    });
+    for (const line of report.stdout) console.log(line);
+    for (const line of report.stderr) console.error(line);
     return 1;
   }
   if (command === "validate") {
@@ -185,10 +183,6 @@ async function main(argv: string[]): Promise<number> {
   }
   if (guard && published) reportGuard(guard, published, annotate);
   return 0;
-}
-
-function printAnnotations(diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) console.log(diagnosticAnnotation(d));
 }
 
 interface Guard {
