@@ -8,13 +8,14 @@
  * values `:` and `,` are too, since they delimit the properties.
  */
 import type { Diagnostic } from "./diagnostics.js";
+import { GUARD_NAME, GUARD_RULE } from "./guard.js";
 
 /** Set to "true" by GitHub Actions on every runner. */
 export const GITHUB_ACTIONS_ENV = "GITHUB_ACTIONS";
 
-export type AnnotationLevel = "error" | "warning" | "notice";
+type AnnotationLevel = "error" | "warning" | "notice";
 
-export interface AnnotationProperties {
+interface AnnotationProperties {
   readonly file?: string;
   readonly line?: number;
   readonly col?: number;
@@ -51,7 +52,7 @@ export function annotation(
 /** Titles for problems about a whole file or folder, which have no JSON pointer to show. */
 const RULE_TITLES: Readonly<Record<string, string>> = {
   yaml: "YAML syntax",
-  guard: "publication guard",
+  [GUARD_RULE]: GUARD_NAME,
 };
 
 /**

@@ -14,24 +14,23 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { DATASETS } from "./datasets.js";
-import type { Diagnostic } from "./diagnostics.js";
+import { buildRevision } from "./diff/revision.js";
 import {
   BASELINE_FLAG,
   BASELINE_REF_FLAG,
   BASELINE_URL_FLAG,
   DEPLOYMENT_URL_ENV,
-  GuardUsageError,
-  type PublishedCounts,
-} from "./guard.js";
+} from "./cli-flags.js";
+import { GuardUsageError, type PublishedCounts } from "./guard.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../worker/manifest.js";
 
 /** Each request to the deployment gives up after this long (a publication then stops). */
-export const BASELINE_FETCH_TIMEOUT_MS = 10_000;
+const BASELINE_FETCH_TIMEOUT_MS = 10_000;
 /** The revision a publication compares with when neither a URL nor a revision is given. */
-export const DEFAULT_PUBLISH_REF = "HEAD";
+const DEFAULT_PUBLISH_REF = "HEAD";
 
 /** Where the baseline comes from. */
-export type BaselineSource =
+type BaselineSource =
   | { readonly kind: "file"; readonly file: string }
   | { readonly kind: "ref"; readonly ref: string }
   | { readonly kind: "url"; readonly url: string }
@@ -71,7 +70,7 @@ export function chooseBaseline(choice: BaselineChoice): BaselineSource {
   return { kind: "ref", ref: DEFAULT_PUBLISH_REF };
 }
 
-export interface BaselineRequest {
+interface BaselineRequest {
   readonly source: BaselineSource;
   /** Output folder whose manifest.json is the baseline of a local build. */
   readonly outDir: string;
@@ -83,6 +82,7 @@ export interface BaselineRequest {
   readonly timeoutMs?: number;
 }
 
+/** The last published record counts, and how messages name where they came from. */
 export interface Baseline {
   /** Undefined when nothing was published before: the guard then has nothing to compare. */
   readonly manifest: PublishedCounts | undefined;
@@ -90,23 +90,8 @@ export interface Baseline {
   readonly name: string;
 }
 
-/** Builds one revision's content without writing; injected so tests and the CLI share it. */
-export type RevisionBuilder = (
-  contentDir: string,
-  ref: string,
-  cwd: string,
-) => Promise<{
-  label: string;
-  hasContent: boolean;
-  manifest: Manifest | undefined;
-  problems: readonly Diagnostic[];
-}>;
-
 /** Reads the baseline `request.source` names. Problems are GuardUsageErrors, in plain words. */
-export async function loadBaseline(
-  request: BaselineRequest,
-  buildRevision: RevisionBuilder,
-): Promise<Baseline> {
+export async function loadBaseline(request: BaselineRequest): Promise<Baseline> {
   const display = (path: string) => relative(request.cwd, path).split(sep).join("/") || ".";
   const { source } = request;
   switch (source.kind) {

@@ -6,31 +6,32 @@
  * baseline.ts): with `--publish` a shrink fails the run; without, it is printed as a warning.
  */
 import { resolve } from "node:path";
-import { parseCommandLine } from "./args.js";
-import { diagnosticAnnotation, underGitHubActions, annotation } from "./annotations.js";
-import { chooseBaseline, loadBaseline, type Baseline } from "./baseline.js";
-import { formatDiagnostic, type Diagnostic } from "./diagnostics.js";
-import { buildRevision } from "./diff/revision.js";
+import { allowShrinkFromEnv, parseCommandLine, parseMaxShrink } from "./args.js";
+import { underGitHubActions, annotation } from "./annotations.js";
+import { chooseBaseline, loadBaseline } from "./baseline.js";
 import {
   ALLOW_SHRINK_ENV,
   ALLOW_SHRINK_FLAG,
   BASELINE_FLAG,
   BASELINE_REF_FLAG,
   BASELINE_URL_FLAG,
-  DEFAULT_MAX_SHRINK,
   DEPLOYMENT_URL_ENV,
-  describeShrink,
-  findShrinks,
-  guardPublication,
-  GuardUsageError,
   MAX_SHRINK_FLAG,
-  parseMaxShrink,
   PUBLISH_FLAG,
-  allowShrinkFromEnv,
+} from "./cli-flags.js";
+import {
+  DEFAULT_MAX_SHRINK,
+  GUARD_NAME,
+  guardPublication,
+  guardReport,
+  GuardUsageError,
+  type GuardOptions,
+  type PublishedCounts,
 } from "./guard.js";
 import type { Manifest } from "../worker/manifest.js";
 import { CONTENT_DIR, DIST_DIR } from "./paths.js";
 import { runBuild } from "./pipeline.js";
+import { problemReport } from "./problem-report.js";
 import { RevisionError } from "./diff/revision.js";
 import { summaryTable } from "./summary.js";
 
@@ -109,9 +110,7 @@ async function main(argv: string[]): Promise<number> {
     baselineUrl !== undefined
   ) {
     try {
-      const maxShrinkText = values[MAX_SHRINK_FLAG] as string | undefined;
-      const maxShrink =
-        maxShrinkText === undefined ? DEFAULT_MAX_SHRINK : parseMaxShrink(maxShrinkText);
+      const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG] as string | undefined);
       const allowShrink = values[ALLOW_SHRINK_FLAG] === true || allowShrinkFromEnv();
       const source = chooseBaseline({
         file: baselineFile === undefined ? undefined : resolve(baselineFile),
@@ -120,19 +119,19 @@ async function main(argv: string[]): Promise<number> {
         publish,
         deploymentUrl: process.env[DEPLOYMENT_URL_ENV],
       });
-      const baseline = await loadBaseline(
-        {
-          source,
-          outDir: outDir ?? DIST_DIR,
-          contentDir: contentDir ?? CONTENT_DIR,
-          cwd: process.cwd(),
-        },
-        buildRevision,
-      );
-      guard = { baseline, maxShrink, allowShrink, publish };
+      const baseline = await loadBaseline({
+        source,
+        outDir: outDir ?? DIST_DIR,
+        contentDir: contentDir ?? CONTENT_DIR,
+        cwd: process.cwd(),
+      });
+      guard = {
+        previous: baseline.manifest,
+        options: { maxShrink, allowShrink, baseline: baseline.name, publish },
+      };
     } catch (error) {
       if (error instanceof GuardUsageError || error instanceof RevisionError) {
-        console.error(`publication guard: ${error.message}`);
+        console.error(`${GUARD_NAME}: ${error.message}`);
         return 2;
       }
       throw error;
@@ -154,12 +153,8 @@ async function main(argv: string[]): Promise<number> {
       ? (next) => {
           published = next;
           // Only a publication is refused; a local build publishes nothing, so it warns below.
-          if (!guard.publish) return [];
-          return guardPublication(guard.baseline.manifest, next, {
-            maxShrink: guard.maxShrink,
-            allowShrink: guard.allowShrink,
-            baseline: guard.baseline.name,
-          });
+          if (!guard.options.publish) return [];
+          return guardPublication(guard.previous, next, guard.options);
         }
       : undefined,
   });
@@ -171,14 +166,13 @@ async function main(argv: string[]): Promise<number> {
     console.error(`  parts (time in each, summed across threads): ${show(Object.entries(parts))}`);
   }
   if (!result.ok) {
-    if (annotate) printAnnotations(result.diagnostics);
-    for (const d of result.diagnostics) console.error(formatDiagnostic(d));
-    const files = new Set(result.diagnostics.map((d) => d.file)).size;
-    const count = result.diagnostics.length;
-    console.error(
-      `\n${count} problem${count === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"}.` +
-        (command === "build" ? " Nothing was published: dist/ is unchanged." : ""),
-    );
+    const report = problemReport(result.diagnostics, {
+      annotate,
+      fileNoun: "file",
+      nextStep: command === "build" ? "Nothing was published: dist/ is unchanged." : "",
+    });
+    for (const line of report.stdout) console.log(line);
+    for (const line of report.stderr) console.error(line);
     return 1;
   }
   if (command === "validate") {
@@ -191,46 +185,21 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-function printAnnotations(diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) console.log(diagnosticAnnotation(d));
-}
-
 interface Guard {
-  readonly baseline: Baseline;
-  readonly maxShrink: number;
-  readonly allowShrink: boolean;
-  /** `--publish`: a shrink fails the run; otherwise it is a warning. */
-  readonly publish: boolean;
+  /** What is published now; undefined when nothing was. */
+  readonly previous: PublishedCounts | undefined;
+  /** `publish` (`--publish`): a shrink fails the run; otherwise it is a warning. */
+  readonly options: GuardOptions & { readonly publish: boolean };
 }
 
-/**
- * After a run the guard let through: what it compared with, and any shrink it let through,
- * because the override asked or because the run publishes nothing (a warning).
- */
+/** After a run the guard let through: what it compared with, or each shrink it let through. */
 function reportGuard(guard: Guard, next: Manifest, annotate: boolean): void {
-  const allowed = findShrinks(guard.baseline.manifest, next, guard.maxShrink);
-  for (const shrink of allowed) {
-    const described = describeShrink(shrink, {
-      maxShrink: guard.maxShrink,
-      baseline: guard.baseline.name,
-    });
-    const message =
-      guard.publish || guard.allowShrink
-        ? `${described}; published anyway, as the override asked`
-        : `warning: ${described}; built anyway, since this build publishes nothing. ` +
-          `Publishing it (\`npm run deploy\`, the Deploy workflow) would be refused unless ` +
-          `told it is intended: ${ALLOW_SHRINK_ENV}=1 npm run deploy, or the workflow's ` +
-          `"allow_shrink".`;
-    console.error(`publication guard: ${message}`);
-    if (annotate) console.log(annotation("warning", message, { title: "publication guard" }));
+  const report = guardReport(guard.previous, next, guard.options);
+  for (const message of report.warnings) {
+    console.error(`${GUARD_NAME}: ${message}`);
+    if (annotate) console.log(annotation("warning", message, { title: GUARD_NAME }));
   }
-  if (allowed.length === 0) {
-    console.log(
-      guard.baseline.manifest
-        ? `Publication guard: compared with ${guard.baseline.name}; no data set lost more than ${Number((guard.maxShrink * 100).toFixed(1))}% of its records.`
-        : `Publication guard: nothing to compare with (${guard.baseline.name}).`,
-    );
-  }
+  if (report.summary) console.log(report.summary);
 }
 
 main(process.argv.slice(2)).then(

@@ -8,34 +8,23 @@
  * build (`npm run build`, `npm start`) reports the same shrink as a warning and goes on, since it
  * publishes nothing. What it compares with is read by baseline.ts; this module is the policy.
  *
- * The policy (names, default share) is defined once, here; the CLI, the workflows' documentation
- * and the tests use these constants.
+ * The policy (rule, default share, messages) is defined once, here. The flags and environment
+ * variables that set it are named in cli-flags.ts and read in args.ts.
  */
+import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "./cli-flags.js";
 import { DATASETS } from "./datasets.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { percent } from "./format.js";
 import type { ManifestEntry } from "../worker/manifest.js";
 
-/** Command-line flag that publishes despite a shrink (`--allow-shrink`). */
-export const ALLOW_SHRINK_FLAG = "allow-shrink";
-/** Environment variable that does the same (`OPENDATA_ALLOW_SHRINK=1`). */
-export const ALLOW_SHRINK_ENV = "OPENDATA_ALLOW_SHRINK";
-/** Command-line flag for the largest share of records a data set may lose (`--max-shrink 0.2`). */
-export const MAX_SHRINK_FLAG = "max-shrink";
 /** Default largest share a data set may lose in one publication: 20%. */
 export const DEFAULT_MAX_SHRINK = 0.2;
-/** Command-line flag naming a manifest.json to compare with (`--baseline <file>`). */
-export const BASELINE_FLAG = "baseline";
-/** Command-line flag naming a git revision whose content is built and compared with. */
-export const BASELINE_REF_FLAG = "baseline-ref";
-/** Command-line flag naming the deployment whose live data sets are compared with. */
-export const BASELINE_URL_FLAG = "baseline-url";
-/** Environment variable with the deployment's URL, the baseline of a publication when set. */
-export const DEPLOYMENT_URL_ENV = "OPENDATA_DEPLOYMENT_URL";
-/** Command-line flag saying the build is about to be published: a shrink is refused, not warned. */
-export const PUBLISH_FLAG = "publish";
 /** The rule name guard problems carry. */
 export const GUARD_RULE = "guard";
+/** What the guard's messages and annotations are titled. */
+export const GUARD_NAME = "publication guard";
 
+/** The guard's settings for one run. */
 export interface GuardOptions {
   /** Largest share of records (0 to 1) a data set may lose; more is refused. */
   readonly maxShrink: number;
@@ -116,8 +105,42 @@ export function guardPublication(
   }));
 }
 
+/** What the guard says after a run it let through. */
+interface GuardReport {
+  /** One per shrink it let through, saying why: the override, or a run that publishes nothing. */
+  readonly warnings: readonly string[];
+  /** What it compared with, when it let no shrink through. */
+  readonly summary: string | undefined;
+}
+
+/**
+ * After a run the guard let through: any shrink it let through, because the override asked or
+ * because the run publishes nothing (`publish` false: a warning); else what it compared with.
+ */
+export function guardReport(
+  previous: PublishedCounts | undefined,
+  next: PublishedCounts,
+  options: GuardOptions & { readonly publish: boolean },
+): GuardReport {
+  const allowed = findShrinks(previous, next, options.maxShrink);
+  const warnings = allowed.map((shrink) => {
+    const described = describeShrink(shrink, options);
+    return options.publish || options.allowShrink
+      ? `${described}; published anyway, as the override asked`
+      : `warning: ${described}; built anyway, since this build publishes nothing. ` +
+          `Publishing it (\`npm run deploy\`, the Deploy workflow) would be refused unless ` +
+          `told it is intended: ${ALLOW_SHRINK_ENV}=1 npm run deploy, or the workflow's ` +
+          `"allow_shrink".`;
+  });
+  if (allowed.length > 0) return { warnings, summary: undefined };
+  const summary = previous
+    ? `Publication guard: compared with ${options.baseline}; no data set lost more than ${percent(options.maxShrink)} of its records.`
+    : `Publication guard: nothing to compare with (${options.baseline}).`;
+  return { warnings, summary };
+}
+
 /** How to publish anyway, named in every refusal. */
-export const OVERRIDE_HINT =
+const OVERRIDE_HINT =
   `If this is intended, build again with --${ALLOW_SHRINK_FLAG} or ${ALLOW_SHRINK_ENV}=1 ` +
   `(the limit is set with --${MAX_SHRINK_FLAG}, default ${percent(DEFAULT_MAX_SHRINK)}).`;
 
@@ -133,30 +156,10 @@ export function describeShrink(
         `more than the ${percent(options.maxShrink)} allowed, against ${options.baseline}`;
 }
 
-/** Reads OPENDATA_ALLOW_SHRINK: 1/true/yes is on; unset, empty, 0/false/no is off. */
-export function allowShrinkFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = (env[ALLOW_SHRINK_ENV] ?? "").trim().toLowerCase();
-  if (["1", "true", "yes"].includes(value)) return true;
-  if (["", "0", "false", "no"].includes(value)) return false;
-  throw new GuardUsageError(
-    `${ALLOW_SHRINK_ENV} must be 1 (publish despite a shrink) or 0, not "${env[ALLOW_SHRINK_ENV]}"`,
-  );
-}
-
-/** Parses `--max-shrink`: a share such as 0.2, or a percentage such as 20%. */
-export function parseMaxShrink(text: string): number {
-  const trimmed = text.trim();
-  const match = /^(\d+(?:\.\d+)?|\.\d+)(%?)$/.exec(trimmed);
-  const value = match ? Number(match[1]) / (match[2] ? 100 : 1) : Number.NaN;
-  if (!(value >= 0 && value <= 1)) {
-    throw new GuardUsageError(
-      `--${MAX_SHRINK_FLAG} must be a share from 0 to 1 (such as ${DEFAULT_MAX_SHRINK}) or a percentage (such as ${percent(DEFAULT_MAX_SHRINK)}), not "${text}"`,
-    );
-  }
-  return value;
-}
-
-/** A guard setting that cannot be used; the CLI prints the message and exits 2. */
+/**
+ * A guard setting, or a baseline, that cannot be used (build/args.ts, build/baseline.ts); the CLI
+ * prints the message and exits 2.
+ */
 export class GuardUsageError extends Error {}
 
 function titleOf(id: string): string {
@@ -165,8 +168,4 @@ function titleOf(id: string): string {
 
 function folderOf(id: string): string {
   return DATASETS.find((d) => d.id === id)?.contentDir ?? id;
-}
-
-function percent(share: number): string {
-  return `${Number((share * 100).toFixed(1))}%`;
 }

@@ -5,6 +5,7 @@
  */
 import type { ErrorObject } from "ajv";
 import { pointerJoin, showValue } from "./diagnostics.js";
+import { plural } from "./format.js";
 
 export interface SchemaProblem {
   /** JSON pointer of the value the message is about. */
@@ -180,10 +181,6 @@ function describeFound(data: unknown): string {
   if (data !== null && typeof data === "object") return "a set of fields";
   if (data === null) return "an empty value";
   return showValue(data);
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 /** The table printed after a build: what was published, how big, which version. */
 import type { DatasetResult } from "./pipeline.js";
 
+/** The table: one row per data set, numbers right-aligned, the ETag shortened to 12 characters. */
 export function summaryTable(results: readonly DatasetResult[]): string {
   const rows = [
     ["Data set", "Path", "Brands", "Records", "Bytes", "br", "gzip", "ETag", "LastUpdated"],

@@ -7,15 +7,10 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseCommandLine } from "../args.js";
+import { parseCommandLine, parseMaxShrink } from "../args.js";
 import { annotation, underGitHubActions } from "../annotations.js";
-import {
-  describeShrink,
-  MAX_SHRINK_FLAG,
-  parseMaxShrink,
-  DEFAULT_MAX_SHRINK,
-  GuardUsageError,
-} from "../guard.js";
+import { MAX_SHRINK_FLAG } from "../cli-flags.js";
+import { describeShrink, GUARD_NAME, GuardUsageError } from "../guard.js";
 import { CONTENT_DIR } from "../paths.js";
 import { RevisionError } from "./revision.js";
 import { changeSummary } from "./summary.js";
@@ -44,9 +39,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  const maxShrinkText = values[MAX_SHRINK_FLAG] as string | undefined;
-  const maxShrink =
-    maxShrinkText === undefined ? DEFAULT_MAX_SHRINK : parseMaxShrink(maxShrinkText);
+  const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG] as string | undefined);
   const summary = await changeSummary({
     contentDir: values.content ? resolve(values.content) : CONTENT_DIR,
     base: positionals[0]!,
@@ -66,7 +59,7 @@ async function main(argv: string[]): Promise<number> {
           "warning",
           `${message}; the deploy after merging will refuse it without the override`,
           {
-            title: "publication guard",
+            title: GUARD_NAME,
           },
         ),
       );

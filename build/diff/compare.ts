@@ -7,6 +7,7 @@
  * natural key where the items have one (a day by its Name, a contact by its ContactType), else by
  * position; opening periods read as "opening" and "closing".
  */
+import { isDeepStrictEqual } from "node:util";
 import type { DatasetDefinition } from "../datasets.js";
 import type { PublishedBody } from "./revision.js";
 
@@ -16,6 +17,7 @@ export interface Segment {
   readonly text: string;
 }
 
+/** One difference inside a record, at a path a reviewer can read. */
 export type FieldChange =
   | {
       readonly kind: "changed";
@@ -33,6 +35,7 @@ export type FieldChange =
       readonly removed: readonly unknown[];
     };
 
+/** A record as the summary names it. */
 export interface RecordRef {
   /** Identity: brand plus identifying fields, as JSON. */
   readonly key: string;
@@ -42,11 +45,13 @@ export interface RecordRef {
   readonly name: string | undefined;
 }
 
+/** A record on both sides whose values differ, with every difference. */
 export interface ChangedRecord {
   readonly record: RecordRef;
   readonly changes: readonly FieldChange[];
 }
 
+/** What changed in one data set between two builds. */
 export interface DatasetDiff {
   readonly dataset: DatasetDefinition;
   /** meta.TotalResults before and after; undefined where that side published nothing. */
@@ -71,7 +76,7 @@ const RECORD_NOUN: Readonly<Record<string, string>> = {
  * Fields that name a list item, in order of preference. A field is used for a list only when
  * every item on both sides has it as text and no two items of one side share it.
  */
-export const NATURAL_KEYS: readonly string[] = [
+const NATURAL_KEYS: readonly string[] = [
   "Name",
   "Identification",
   "ContactType",
@@ -96,6 +101,7 @@ const PERIOD_WORDS: Readonly<Record<string, string>> = {
 
 type Json = Record<string, unknown>;
 
+/** The records of one data set added, removed and changed from `before` to `after`. */
 export function diffDataset(
   dataset: DatasetDefinition,
   before: PublishedBody | undefined,
@@ -285,11 +291,11 @@ function naturalKey(before: readonly unknown[], after: readonly unknown[]): stri
 }
 
 /** An opening period: an object of OpeningTime and ClosingTime only. */
-function isPeriod(value: unknown): value is Json {
+export function isPeriod(value: unknown): value is Json {
   return (
     isObject(value) &&
     Object.keys(value).length > 0 &&
-    Object.keys(value).every((k) => k in PERIOD_WORDS)
+    Object.keys(value).every((k) => Object.hasOwn(PERIOD_WORDS, k))
   );
 }
 
@@ -302,7 +308,7 @@ function isScalar(value: unknown): boolean {
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return isDeepStrictEqual(a, b);
 }
 
 function field_(text: string): Segment {

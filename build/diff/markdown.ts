@@ -7,12 +7,22 @@
  * or markup), and every list capped ("and 12 more") so a large change still fits in a comment.
  */
 import type { Diagnostic } from "../diagnostics.js";
-import { ALLOW_SHRINK_ENV, describeShrink, type Shrink } from "../guard.js";
-import type { ChangedRecord, DatasetDiff, FieldChange, RecordRef, Segment } from "./compare.js";
+import { plural } from "../format.js";
+import { ALLOW_SHRINK_ENV } from "../cli-flags.js";
+import { describeShrink, type Shrink } from "../guard.js";
+import {
+  isPeriod,
+  type ChangedRecord,
+  type DatasetDiff,
+  type FieldChange,
+  type RecordRef,
+  type Segment,
+} from "./compare.js";
 
 /** First line of every summary: how the workflow finds its own comment to update it. */
 export const SUMMARY_MARKER = "<!-- opendata-edge:change-summary -->";
 
+/** How much a summary lists before it says "and N more". */
 export interface SummaryLimits {
   /** Records listed per kind (added, removed, changed) per data set. */
   readonly records: number;
@@ -26,6 +36,7 @@ export interface SummaryLimits {
   readonly characters: number;
 }
 
+/** Limits that keep a summary well inside one GitHub comment. */
 export const DEFAULT_LIMITS: SummaryLimits = {
   records: 30,
   changesPerRecord: 12,
@@ -34,13 +45,13 @@ export const DEFAULT_LIMITS: SummaryLimits = {
   characters: 60_000,
 };
 
-export interface SideSummary {
+interface SideSummary {
   readonly label: string;
   readonly hasContent: boolean;
   readonly problems: readonly Diagnostic[];
 }
 
-export interface SummaryInput {
+interface SummaryInput {
   readonly base: SideSummary;
   readonly head: SideSummary;
   readonly datasets: readonly DatasetDiff[];
@@ -50,6 +61,7 @@ export interface SummaryInput {
   readonly maxShrink: number;
 }
 
+/** The whole summary as Markdown, starting with SUMMARY_MARKER. */
 export function renderSummary(input: SummaryInput, limits: SummaryLimits = DEFAULT_LIMITS): string {
   const lines: string[] = [
     SUMMARY_MARKER,
@@ -158,7 +170,7 @@ export function changeText(change: FieldChange, limits: SummaryLimits = DEFAULT_
 }
 
 /** Segments joined by "/", except plain words ("closing", "period 2"), which follow a space. */
-export function pathText(path: readonly Segment[]): string {
+function pathText(path: readonly Segment[]): string {
   return path
     .map((s, i) => (i === 0 ? "" : s.kind === "word" ? " " : "/") + escapeText(s.text))
     .join("");
@@ -168,7 +180,7 @@ function problemsBlock(side: SideSummary, limits: SummaryLimits): string[] {
   const count = side.problems.length;
   return [
     "> [!CAUTION]",
-    `> The content of ${code(side.label, limits)} does not build: ${count} problem${count === 1 ? "" : "s"}, so no comparison was made. The checks list each one on its line; ${count === 1 ? "it is" : "the first are"}:`,
+    `> The content of ${code(side.label, limits)} does not build: ${plural(count, "problem")}, so no comparison was made. The checks list each one on its line; ${count === 1 ? "it is" : "the first are"}:`,
     ...capped(
       side.problems.map(
         (d) => `> - ${code(`${d.file}:${d.line}:${d.column}`, limits)} ${escapeText(d.message)}`,
@@ -206,26 +218,16 @@ function compact(value: unknown, depth: number): string {
   if (value === null) return "null";
   if (typeof value !== "object") return String(value);
   if (Array.isArray(value)) {
-    if (value.every((v) => isPeriodLike(v))) return value.map((v) => compact(v, depth)).join(", ");
+    if (value.every((v) => isPeriod(v))) return value.map((v) => compact(v, depth)).join(", ");
     return value.map((v) => compact(v, depth + 1)).join(depth === 0 ? "; " : ", ");
   }
   const entries = Object.entries(value as Record<string, unknown>);
-  if (isPeriodLike(value)) {
-    const { OpeningTime, ClosingTime } = value as Record<string, unknown>;
+  if (isPeriod(value)) {
+    const { OpeningTime, ClosingTime } = value;
     return `${String(OpeningTime ?? "?")}–${String(ClosingTime ?? "?")}`;
   }
   if (depth > 2) return "{…}";
   return entries.map(([k, v]) => `${k} ${compact(v, depth + 1)}`).join(", ");
-}
-
-function isPeriodLike(value: unknown): boolean {
-  return (
-    value !== null &&
-    typeof value === "object" &&
-    !Array.isArray(value) &&
-    Object.keys(value).length > 0 &&
-    Object.keys(value).every((k) => k === "OpeningTime" || k === "ClosingTime")
-  );
 }
 
 /** A code span that holds any text: a fence longer than any run of backticks inside. */

@@ -22,6 +22,7 @@ export interface PublishedBody {
   readonly data: readonly { readonly Brand: readonly Record<string, unknown>[] }[];
 }
 
+/** One revision's content as the build sees it, built without writing. */
 export interface BuiltRevision {
   /** What the reader calls it: the ref as given (or "work tree"), with the short commit id. */
   readonly label: string;

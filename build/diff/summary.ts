@@ -8,7 +8,7 @@ import { diffDataset, diffSite } from "./compare.js";
 import { renderSummary, type SummaryLimits } from "./markdown.js";
 import { buildRevision, buildWorkTree, type BuiltRevision } from "./revision.js";
 
-export interface SummaryRequest {
+interface SummaryRequest {
   /** The work tree's content folder (its place in the repository says what to take). */
   readonly contentDir: string;
   readonly base: string;
@@ -20,7 +20,7 @@ export interface SummaryRequest {
   readonly limits?: SummaryLimits;
 }
 
-export interface ChangeSummary {
+interface ChangeSummary {
   readonly markdown: string;
   /** Data sets the publication guard would refuse when the head is deployed over the base. */
   readonly shrinks: readonly Shrink[];
@@ -28,6 +28,7 @@ export interface ChangeSummary {
   readonly head: BuiltRevision;
 }
 
+/** Builds both sides, compares them and renders the Markdown; also says what the guard would refuse. */
 export async function changeSummary(request: SummaryRequest): Promise<ChangeSummary> {
   const base = await buildRevision(request.contentDir, request.base, request.cwd);
   const head =

@@ -5,10 +5,9 @@
  * what was written as `npm run validate` does.
  */
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { diagnosticAnnotation, underGitHubActions } from "../annotations.js";
+import { underGitHubActions } from "../annotations.js";
 import { parseCommandLine } from "../args.js";
 import type { DatasetDefinition } from "../datasets.js";
-import { formatDiagnostic } from "../diagnostics.js";
 import { CACHE_DIR, CONTENT_DIR, SCHEMA_DIR } from "../paths.js";
 import { datasetById, readFeed } from "./envelope.js";
 import { ImportError } from "./errors.js";
@@ -17,6 +16,8 @@ import { parseFieldPath, planImport } from "./plan.js";
 import { checkWritten } from "./validate.js";
 import { display, refuseExisting, writeBrand, type BrandWrite } from "./write.js";
 import { renderYaml, schemaModeline } from "./yaml-out.js";
+import { plural } from "../format.js";
+import { problemReport } from "../problem-report.js";
 
 export const USAGE = `usage: npm run import -- [--dataset ID] [--force] [--split-by FIELD.PATH] <feed.json | http(s) URL>...
 
@@ -135,7 +136,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     const records =
       write.dataset.recordsKey === null
         ? "the brand object"
-        : `${write.records} ${write.dataset.recordsKey} record${write.records === 1 ? "" : "s"}`;
+        : plural(write.records, `${write.dataset.recordsKey} record`);
     io.stdout(
       write.folder
         ? `wrote ${where}/ (${write.files.size} files, ${records}) for ${JSON.stringify(write.brandName)}`
@@ -153,15 +154,14 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     io.stdout(`${written.size} imported file${written.size === 1 ? " is" : "s are"} valid.`);
     return 0;
   }
-  // The same report as npm run validate (build/cli.ts): annotations under GitHub Actions on
-  // stdout, then every problem on stderr, then the count.
-  if (underGitHubActions(io.env)) for (const d of problems) io.stdout(diagnosticAnnotation(d));
-  for (const d of problems) io.stderr(formatDiagnostic(d));
-  const files = new Set(problems.map((d) => d.file)).size;
-  io.stderr(
-    `\n${problems.length} problem${problems.length === 1 ? "" : "s"} in ${files} imported file${files === 1 ? "" : "s"}. ` +
-      "The files are written: fix them in place, then run npm run validate.",
-  );
+  // The same report as npm run validate (build/cli.ts).
+  const report = problemReport(problems, {
+    annotate: underGitHubActions(io.env),
+    fileNoun: "imported file",
+    nextStep: "The files are written: fix them in place, then run npm run validate.",
+  });
+  report.stdout.forEach((line) => io.stdout(line));
+  report.stderr.forEach((line) => io.stderr(line));
   return 1;
 }
 

@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GITHUB_ACTIONS_ENV } from "../../build/annotations.js";
 import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
-import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG } from "../../build/guard.js";
+import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG } from "../../build/cli-flags.js";
 import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 import { BUILD_CLI, commitAll, DIFF_CLI, ensureCompiled, runNode } from "./support.js";
 

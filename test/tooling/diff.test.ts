@@ -312,6 +312,54 @@ describe("naming what changed inside a record", () => {
     );
   });
 
+  it("reports no change when only the order of a record's fields differs", () => {
+    const before = body([
+      {
+        BrandName: "Acme",
+        ATM: [
+          {
+            Identification: "A1",
+            OtherATMServices: [{ Name: "Stamps", Description: "Books of stamps" }],
+            Location: { PostalAddress: { TownName: "Town", PostCode: "ZZ1 1ZZ" } },
+          },
+        ],
+      },
+    ]);
+    const after = body([
+      {
+        BrandName: "Acme",
+        ATM: [
+          {
+            Location: { PostalAddress: { PostCode: "ZZ1 1ZZ", TownName: "Town" } },
+            OtherATMServices: [{ Description: "Books of stamps", Name: "Stamps" }],
+            Identification: "A1",
+          },
+        ],
+      },
+    ]);
+    expect(diffDataset(atms, before, after).changed).toEqual([]);
+  });
+
+  it("shows opening hours as ranges when a day gains a period", () => {
+    type Period = { OpeningTime: string; ClosingTime: string };
+    const monday = (...hours: Period[]) => {
+      const day = { Name: "Monday", OpeningHours: hours };
+      const record = {
+        Identification: "B1",
+        SequenceNumber: "0",
+        Availability: { StandardAvailability: { Day: [day] } },
+      };
+      return body([{ BrandName: "Acme", Branch: [record] }]);
+    };
+    const allDay = { OpeningTime: "09:00", ClosingTime: "17:00" };
+    const morning = { OpeningTime: "09:00", ClosingTime: "12:00" };
+    const afternoon = { OpeningTime: "13:00", ClosingTime: "17:00" };
+    const diff = diffDataset(branches, monday(allDay), monday(morning, afternoon));
+    expect(changeText(diff.changed[0]!.changes[0]!)).toBe(
+      "Availability/StandardAvailability/Day/Monday hours `09:00–17:00` → `09:00–12:00, 13:00–17:00`",
+    );
+  });
+
   it("keeps content from turning into Markdown: links, mentions, HTML and code fences", () => {
     expect(escapeText("[x](http://e.org) @team <b>*hi*</b>")).toBe(
       "\\[x\\](http://e.org) &#64;team \\<b\\>\\*hi\\*\\</b\\>",

@@ -2,17 +2,14 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/datasets.js";
-import { buildRevision } from "../../build/diff/revision.js";
+import { allowShrinkFromEnv, parseMaxShrink } from "../../build/args.js";
+import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "../../build/cli-flags.js";
 import {
-  ALLOW_SHRINK_ENV,
-  ALLOW_SHRINK_FLAG,
-  allowShrinkFromEnv,
   DEFAULT_MAX_SHRINK,
   findShrinks,
   guardPublication,
+  guardReport,
   GuardUsageError,
-  MAX_SHRINK_FLAG,
-  parseMaxShrink,
 } from "../../build/guard.js";
 import { loadBaseline } from "../../build/baseline.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../worker/manifest.js";
@@ -87,6 +84,60 @@ describe("the publication guard", () => {
     ]);
   });
 
+  describe("after a run it let through", () => {
+    it("warns of each shrink a local build lets through, and how publishing it would go", () => {
+      const report = guardReport(manifest({ branches: 6 }), manifest({ branches: 2 }), {
+        ...defaults,
+        publish: false,
+      });
+      expect(report).toEqual({
+        warnings: [
+          "warning: Branches would shrink from 6 to 2 records (66.7% fewer), more than the 20% allowed, against dist/manifest.json; " +
+            "built anyway, since this build publishes nothing. Publishing it (`npm run deploy`, the Deploy workflow) would be refused " +
+            'unless told it is intended: OPENDATA_ALLOW_SHRINK=1 npm run deploy, or the workflow\'s "allow_shrink".',
+        ],
+        summary: undefined,
+      });
+    });
+
+    it("says a publication let a shrink through because the override asked", () => {
+      const report = guardReport(manifest({ atms: 1200 }), manifest({ atms: 0 }), {
+        ...defaults,
+        allowShrink: true,
+        publish: true,
+      });
+      expect(report.warnings).toEqual([
+        "ATMs would be published empty: 0 records, where dist/manifest.json has 1200; published anyway, as the override asked",
+      ]);
+      expect(report.summary).toBeUndefined();
+    });
+
+    it("says what it compared with when no data set shrank too far", () => {
+      const report = guardReport(manifest({ atms: 10 }), manifest({ atms: 9 }), {
+        ...defaults,
+        maxShrink: 0.125,
+        publish: true,
+      });
+      expect(report).toEqual({
+        warnings: [],
+        summary:
+          "Publication guard: compared with dist/manifest.json; no data set lost more than 12.5% of its records.",
+      });
+    });
+
+    it("says there was nothing to compare with on a first build", () => {
+      const report = guardReport(undefined, manifest({ atms: 9 }), {
+        ...defaults,
+        baseline: "dist/manifest.json (none yet)",
+        publish: false,
+      });
+      expect(report).toEqual({
+        warnings: [],
+        summary: "Publication guard: nothing to compare with (dist/manifest.json (none yet)).",
+      });
+    });
+  });
+
   it("has nothing to compare on a first publication, or for a data set new or empty before", () => {
     expect(guardPublication(undefined, manifest({ atms: 0 }), defaults)).toEqual([]);
     const previous: Manifest = {
@@ -108,6 +159,10 @@ describe("the publication guard", () => {
       maxShrink: parseMaxShrink("0.5"),
     });
     expect(problems).toEqual([]);
+  });
+
+  it("uses 20% when no share is given", () => {
+    expect(parseMaxShrink(undefined)).toBe(0.2);
   });
 
   it("reads the override from the environment, and rejects a value it cannot read", () => {
@@ -132,30 +187,24 @@ describe("the last published manifest", () => {
       cacheDir: false,
     });
     expect(built.ok).toBe(true);
-    const baseline = await loadBaseline(
-      {
-        source: { kind: "output" },
-        outDir: fixture.out,
-        contentDir: fixture.content,
-        cwd: fixture.root,
-      },
-      buildRevision,
-    );
+    const baseline = await loadBaseline({
+      source: { kind: "output" },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
     expect(baseline.name).toBe("dist/manifest.json");
     expect(baseline.manifest).toEqual(built.manifest);
   });
 
   it("is nothing on a first build, when there is no output folder yet", async () => {
     fixture = await sampleFixture();
-    const baseline = await loadBaseline(
-      {
-        source: { kind: "output" },
-        outDir: fixture.out,
-        contentDir: fixture.content,
-        cwd: fixture.root,
-      },
-      buildRevision,
-    );
+    const baseline = await loadBaseline({
+      source: { kind: "output" },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
     expect(baseline).toEqual({ manifest: undefined, name: "dist/manifest.json (none yet)" });
   });
 
@@ -163,28 +212,22 @@ describe("the last published manifest", () => {
     fixture = await sampleFixture();
     const file = join(fixture.root, "deployed.json");
     await writeFile(file, JSON.stringify(manifest({ atms: 3 })));
-    const baseline = await loadBaseline(
-      {
-        source: { kind: "file", file },
-        outDir: fixture.out,
-        contentDir: fixture.content,
-        cwd: fixture.root,
-      },
-      buildRevision,
-    );
+    const baseline = await loadBaseline({
+      source: { kind: "file", file },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
     expect(baseline.name).toBe("deployed.json");
     expect(baseline.manifest?.datasets.find((d) => d.dataset === "atms")?.totalResults).toBe(3);
     await writeFile(file, '{"data": []}');
     await expect(
-      loadBaseline(
-        {
-          source: { kind: "file", file },
-          outDir: fixture.out,
-          contentDir: fixture.content,
-          cwd: fixture.root,
-        },
-        buildRevision,
-      ),
+      loadBaseline({
+        source: { kind: "file", file },
+        outDir: fixture.out,
+        contentDir: fixture.content,
+        cwd: fixture.root,
+      }),
     ).rejects.toThrow(/deployed\.json is not a build manifest/);
   });
 
@@ -194,15 +237,12 @@ describe("the last published manifest", () => {
     });
     const deployed = await commitAll(fixture.root, "deployed");
     await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
-    const baseline = await loadBaseline(
-      {
-        source: { kind: "ref", ref: deployed },
-        outDir: fixture.out,
-        contentDir: fixture.content,
-        cwd: fixture.root,
-      },
-      buildRevision,
-    );
+    const baseline = await loadBaseline({
+      source: { kind: "ref", ref: deployed },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
     expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
     const now = await runBuild({
       contentDir: fixture.content,
@@ -242,15 +282,12 @@ describe("the guard in the build", () => {
     const before = await snapshotFolder(fixture.out);
     await fixture.put({ "branches/zed-bank.yaml": null });
     const guard = async (next: Manifest) => {
-      const baseline = await loadBaseline(
-        {
-          source: { kind: "output" },
-          outDir: fixture.out,
-          contentDir: fixture.content,
-          cwd: fixture.root,
-        },
-        buildRevision,
-      );
+      const baseline = await loadBaseline({
+        source: { kind: "output" },
+        outDir: fixture.out,
+        contentDir: fixture.content,
+        cwd: fixture.root,
+      });
       return guardPublication(baseline.manifest, next, { ...defaults, baseline: baseline.name });
     };
     const second = await runBuild({

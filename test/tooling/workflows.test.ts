@@ -15,7 +15,7 @@ import {
   BASELINE_REF_FLAG,
   DEPLOYMENT_URL_ENV,
   PUBLISH_FLAG,
-} from "../../build/guard.js";
+} from "../../build/cli-flags.js";
 import { PROJECT_ROOT } from "../../build/paths.js";
 import { commitAll } from "./support.js";
 
