@@ -12,7 +12,7 @@
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { DATASETS } from "./datasets.js";
 import type { Diagnostic } from "./diagnostics.js";
 import {
@@ -24,6 +24,7 @@ import {
   type PublishedCounts,
 } from "./guard.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../worker/manifest.js";
+import { displayPath } from "./paths.js";
 
 /** Each request to the deployment gives up after this long (a publication then stops). */
 export const BASELINE_FETCH_TIMEOUT_MS = 10_000;
@@ -107,7 +108,7 @@ export async function loadBaseline(
   request: BaselineRequest,
   buildRevision: RevisionBuilder,
 ): Promise<Baseline> {
-  const display = (path: string) => relative(request.cwd, path).split(sep).join("/") || ".";
+  const display = (path: string) => displayPath(request.cwd, path);
   const { source } = request;
   switch (source.kind) {
     case "file":

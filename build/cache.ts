@@ -37,7 +37,14 @@ export function cacheFingerprint(schemaTexts: readonly string[]): string {
 
 // The modules whose code decides a file's diagnostics: editing a message or a rule must not let a
 // rebuild reuse results checked by the old code.
-const CHECK_MODULES = ["check-file", "messages", "product-rules", "yaml-source", "diagnostics"];
+const CHECK_MODULES = [
+  "check-file",
+  "messages",
+  "product-rules",
+  "yaml-source",
+  "diagnostics",
+  "json-value",
+];
 
 function checkCode(module: string): string {
   const self = fileURLToPath(import.meta.url);

@@ -5,6 +5,7 @@
  */
 import type { ValidateFunction } from "ajv";
 import { pointerJoin, type Diagnostic } from "./diagnostics.js";
+import { isObject } from "./json-value.js";
 import { describeSchemaError } from "./messages.js";
 import { checkProductRules, isProductRecordsKey } from "./product-rules.js";
 import { locate, parseYaml, type Position } from "./yaml-source.js";
@@ -107,8 +108,4 @@ export function checkFile(
     });
   }
   return { file, value, valid: diagnostics.length === 0, diagnostics, brandName, records };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -12,7 +12,7 @@
  * and the tests use these constants.
  */
 import { DATASETS } from "./datasets.js";
-import type { Diagnostic } from "./diagnostics.js";
+import { atFileStart, type Diagnostic } from "./diagnostics.js";
 import type { ManifestEntry } from "../worker/manifest.js";
 
 /** Command-line flag that publishes despite a shrink (`--allow-shrink`). */
@@ -106,14 +106,13 @@ export function guardPublication(
 ): Diagnostic[] {
   if (options.allowShrink) return [];
   const contentDir = options.contentDir ?? "content";
-  return findShrinks(previous, next, options.maxShrink).map((shrink) => ({
-    file: `${contentDir}/${folderOf(shrink.dataset)}`,
-    line: 1,
-    column: 1,
-    pointer: "",
-    rule: GUARD_RULE,
-    message: `${describeShrink(shrink, options)}. ${OVERRIDE_HINT}`,
-  }));
+  return findShrinks(previous, next, options.maxShrink).map((shrink) =>
+    atFileStart(
+      `${contentDir}/${folderOf(shrink.dataset)}`,
+      GUARD_RULE,
+      `${describeShrink(shrink, options)}. ${OVERRIDE_HINT}`,
+    ),
+  );
 }
 
 /** How to publish anyway, named in every refusal. */

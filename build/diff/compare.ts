@@ -8,6 +8,7 @@
  * position; opening periods read as "opening" and "closing".
  */
 import type { DatasetDefinition } from "../datasets.js";
+import { isObject } from "../json-value.js";
 import type { PublishedBody } from "./revision.js";
 
 /** One step of a path: a field name, a list item's key or position, or a plain word. */
@@ -291,10 +292,6 @@ function isPeriod(value: unknown): value is Json {
     Object.keys(value).length > 0 &&
     Object.keys(value).every((k) => k in PERIOD_WORDS)
   );
-}
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function isScalar(value: unknown): boolean {

@@ -9,13 +9,13 @@ import { diagnosticAnnotation, underGitHubActions } from "../annotations.js";
 import { parseCommandLine } from "../args.js";
 import type { DatasetDefinition } from "../datasets.js";
 import { formatDiagnostic } from "../diagnostics.js";
-import { CACHE_DIR, CONTENT_DIR, SCHEMA_DIR } from "../paths.js";
+import { CACHE_DIR, CONTENT_DIR, displayPath, SCHEMA_DIR } from "../paths.js";
 import { datasetById, readFeed } from "./envelope.js";
 import { ImportError } from "./errors.js";
 import { DEFAULT_FETCH_TIMEOUT_SECONDS, loadFeed } from "./feed.js";
 import { parseFieldPath, planImport } from "./plan.js";
 import { checkWritten } from "./validate.js";
-import { display, refuseExisting, writeBrand, type BrandWrite } from "./write.js";
+import { refuseExisting, writeBrand, type BrandWrite } from "./write.js";
 import { renderYaml, schemaModeline } from "./yaml-out.js";
 
 export const USAGE = `usage: npm run import -- [--dataset ID] [--force] [--split-by FIELD.PATH] <feed.json | http(s) URL>...
@@ -130,8 +130,8 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
       io.stderr(`import: ${(error as Error).message}`);
       return 1;
     }
-    for (const path of paths) written.add(display(io.cwd, path));
-    const where = display(io.cwd, join(contentDir, write.dataset.contentDir, write.slug));
+    for (const path of paths) written.add(displayPath(io.cwd, path));
+    const where = displayPath(io.cwd, join(contentDir, write.dataset.contentDir, write.slug));
     const records =
       write.dataset.recordsKey === null
         ? "the brand object"
