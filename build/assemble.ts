@@ -21,7 +21,17 @@ export function publisherName(site: Site): string {
   return site.PublisherName ?? DEFAULT_PUBLISHER;
 }
 
-type Brand = Record<string, unknown>;
+/** One brand object, as joined from its files. */
+export type Brand = Record<string, unknown>;
+
+/**
+ * A data set's response body, `{ meta, data: [{ Brand: [...] }] }` (Open Data API v2.2 and Service
+ * Metrics API v1.0 share this shape): what assembly builds and what the change summary compares.
+ */
+export interface Envelope {
+  readonly meta: Record<string, unknown>;
+  readonly data: readonly { readonly Brand: readonly Brand[] }[];
+}
 
 /**
  * One brand object from the validated values of its files, in join order. A brand file holds the
@@ -53,7 +63,7 @@ export function envelope(
   brands: readonly Brand[],
   site: Site,
   lastUpdated: string,
-): { meta: Record<string, unknown>; data: { Brand: Brand[] }[] } {
+): Envelope {
   return {
     meta: {
       LastUpdated: lastUpdated,

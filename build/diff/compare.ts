@@ -9,7 +9,7 @@
  */
 import type { DatasetDefinition } from "../datasets.js";
 import { isObject } from "../json-value.js";
-import type { PublishedBody } from "./revision.js";
+import type { Envelope } from "../assemble.js";
 
 /** One step of a path: a field name, a list item's key or position, or a plain word. */
 export interface Segment {
@@ -99,8 +99,8 @@ type Json = Record<string, unknown>;
 
 export function diffDataset(
   dataset: DatasetDefinition,
-  before: PublishedBody | undefined,
-  after: PublishedBody | undefined,
+  before: Envelope | undefined,
+  after: Envelope | undefined,
 ): DatasetDiff {
   const old = recordsOf(dataset, before);
   const now = recordsOf(dataset, after);
@@ -128,10 +128,7 @@ export function diffDataset(
 }
 
 /** The publisher-wide meta fields (License, TermsOfUse) that differ between two bodies. */
-export function diffSite(
-  before: PublishedBody | undefined,
-  after: PublishedBody | undefined,
-): FieldChange[] {
+export function diffSite(before: Envelope | undefined, after: Envelope | undefined): FieldChange[] {
   if (!before || !after) return [];
   const changes: FieldChange[] = [];
   for (const field of ["License", "TermsOfUse"]) {
@@ -145,10 +142,7 @@ interface Keyed {
   readonly value: unknown;
 }
 
-function recordsOf(
-  dataset: DatasetDefinition,
-  body: PublishedBody | undefined,
-): Map<string, Keyed> {
+function recordsOf(dataset: DatasetDefinition, body: Envelope | undefined): Map<string, Keyed> {
   const records = new Map<string, Keyed>();
   for (const item of body?.data ?? []) {
     for (const brand of item.Brand) {
@@ -183,7 +177,7 @@ function identityFields(dataset: DatasetDefinition): readonly string[] {
   return dataset.recordsKey === null ? ["BrandName"] : dataset.identity;
 }
 
-function totalResults(body: PublishedBody | undefined): number | undefined {
+function totalResults(body: Envelope | undefined): number | undefined {
   const total = body?.meta.TotalResults;
   return typeof total === "number" ? total : undefined;
 }
