@@ -10,6 +10,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
+import type { AnySchemaObject } from "ajv";
 import { fileURLToPath } from "node:url";
 
 /** Bump when the shape of cached entries changes. */
@@ -51,6 +52,15 @@ function checkCode(module: string): string {
   return readFileSync(join(dirname(self), module + extname(self)), "utf8");
 }
 
+/** The cache in `dir` for checks against these schemas, or none when `dir` is false. */
+export function openCache(
+  dir: string | false,
+  schemas: ReadonlyMap<string, AnySchemaObject>,
+): BuildCache | undefined {
+  if (dir === false) return undefined;
+  return new BuildCache(dir, cacheFingerprint([...schemas.values()].map((s) => JSON.stringify(s))));
+}
+
 export class BuildCache {
   private readonly used = new Set<string>();
 
@@ -71,6 +81,15 @@ export class BuildCache {
     } catch {
       return undefined;
     }
+  }
+
+  /** The entry at `key`, made by `make` and stored when the cache does not hold it yet. */
+  async through(key: string, kind: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    const hit = await this.get(key, kind);
+    if (hit) return hit;
+    const bytes = await make();
+    await this.set(key, kind, bytes);
+    return bytes;
   }
 
   async set(key: string, kind: string, bytes: Uint8Array | string): Promise<void> {

@@ -10,7 +10,8 @@ import { planForPath } from "../worker/config.js";
 import type { Site } from "./assemble.js";
 import type { BuildCache } from "./cache.js";
 import type { DatasetDefinition } from "./datasets.js";
-import { encodeBytes, type EncodedBody, type EncodeTiming } from "./encode.js";
+import type { EncodedBody } from "./encode.js";
+import type { EncodeBytes } from "./encoder.js";
 import type { LocatedRecord } from "./landing/locations.js";
 import { loadOutline } from "./landing/map.js";
 import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
@@ -40,8 +41,9 @@ export interface DocumentInput {
   readonly located: readonly LocatedRecord[];
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
   readonly site: Site;
+  /** Where the map's projected outline is kept between builds. */
   readonly cache?: BuildCache | undefined;
-  readonly timing?: EncodeTiming;
+  readonly encode: EncodeBytes;
 }
 
 export interface DocumentResult {
@@ -79,7 +81,7 @@ export async function buildDocuments(input: DocumentInput): Promise<DocumentResu
   const ms = Math.max(0, ...input.datasets.map(({ entry }) => entry.lastModifiedMs));
   return Promise.all(
     sources.map(async ([path, mediaType, text]) => {
-      const encoded = await encodeBytes(Buffer.from(text, "utf8"), input.cache, input.timing);
+      const encoded = await input.encode(Buffer.from(text, "utf8"));
       const variant = (coding: ContentCoding) => ({
         asset: variantAsset(assetOf(path), coding),
         etag: encoded[coding].etag,

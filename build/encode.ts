@@ -6,7 +6,6 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import type { BuildCache } from "./cache.js";
 import type { ContentCoding } from "../worker/manifest.js";
 
 const brotli = promisify(brotliCompress);
@@ -31,13 +30,6 @@ export interface EncodedVariant {
 
 export type EncodedBody = Record<ContentCoding, EncodedVariant>;
 
-/** Time spent in each part of encoding, in ms, summed over the data sets (for benchmarks). */
-export interface EncodeTiming {
-  serializeMs: number;
-  hashMs: number;
-  compressMs: number;
-}
-
 export function entityTag(bytes: Uint8Array): string {
   return `"${createHash("sha256").update(bytes).digest("hex")}"`;
 }
@@ -46,61 +38,40 @@ export function brotliQuality(size: number): number {
   return size <= BROTLI_MAX_QUALITY_BYTES ? constants.BROTLI_MAX_QUALITY : BROTLI_LARGE_QUALITY;
 }
 
-/**
- * Serialises the body compactly and compresses it; compressed bytes are reused from the cache
- * when the same bytes were compressed with the same settings before.
- */
-export async function encodeBody(
-  body: unknown,
-  cache?: BuildCache,
-  timing?: EncodeTiming,
-): Promise<EncodedBody> {
-  const started = performance.now();
-  const identity = Buffer.from(JSON.stringify(body), "utf8");
-  if (timing) timing.serializeMs += performance.now() - started;
-  return encodeBytes(identity, cache, timing);
+/** The exact bytes served for a body: compact JSON, UTF-8. */
+export function serialize(body: unknown): Buffer {
+  return Buffer.from(JSON.stringify(body), "utf8");
 }
 
-/** Hashes and compresses bytes already serialised (the documents: HTML, CSS, JSON). */
-export async function encodeBytes(
+/** The settings compressed bytes depend on besides the bytes themselves, for cache keys. */
+export function compressionSettings(identity: Buffer): string[] {
+  return [String(brotliQuality(identity.length)), String(GZIP_LEVEL)];
+}
+
+export function compressBrotli(identity: Buffer): Promise<Buffer> {
+  return brotli(identity, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: brotliQuality(identity.length),
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+    },
+  });
+}
+
+export function compressGzip(identity: Buffer): Promise<Buffer> {
+  return gz(identity, { level: GZIP_LEVEL });
+}
+
+/** The three variants with their ETags; `etag` is the identity bytes' own, already computed. */
+export function withEntityTags(
   identity: Buffer,
-  cache?: BuildCache,
-  timing?: EncodeTiming,
-): Promise<EncodedBody> {
-  const serialized = performance.now();
-  const etag = entityTag(identity);
-  if (timing) timing.hashMs += performance.now() - serialized;
-  const quality = brotliQuality(identity.length);
-  const cached = (kind: string, make: () => Promise<Buffer>) => async () => {
-    const key = cache?.key(etag, kind, String(quality), String(GZIP_LEVEL));
-    const hit = key && (await cache!.get(key, kind));
-    if (hit) return hit;
-    const bytes = await make();
-    if (key) await cache!.set(key, kind, bytes);
-    return bytes;
-  };
-  const compressing = performance.now();
-  const [br, gzipped] = await Promise.all([
-    cached("br", () =>
-      brotli(identity, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: quality,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-        },
-      }),
-    )(),
-    cached("gz", () => gz(identity, { level: GZIP_LEVEL }))(),
-  ]);
-  const compressed = performance.now();
-  const result = {
+  etag: string,
+  br: Buffer,
+  gzip: Buffer,
+): EncodedBody {
+  return {
     identity: { bytes: identity, etag },
     br: { bytes: br, etag: entityTag(br) },
-    gzip: { bytes: gzipped, etag: entityTag(gzipped) },
+    gzip: { bytes: gzip, etag: entityTag(gzip) },
   };
-  if (timing) {
-    timing.compressMs += compressed - compressing;
-    timing.hashMs += performance.now() - compressed;
-  }
-  return result;
 }
