@@ -13,8 +13,8 @@ export interface Site {
   readonly PublisherName?: string;
 }
 
-/** How the documents name the publisher when site.yaml gives no PublisherName. */
-export const DEFAULT_PUBLISHER = "Open banking open data";
+// How the documents name the publisher when site.yaml gives no PublisherName.
+const DEFAULT_PUBLISHER = "Open banking open data";
 
 /** The publisher's name for the landing page and /openapi.json. */
 export function publisherName(site: Site): string {
@@ -47,8 +47,8 @@ export function joinBrand(dataset: DatasetDefinition, parts: readonly unknown[])
   };
 }
 
-/** meta.TotalResults: records for branches, ATMs and products; brand objects for service metrics. */
-export function countRecords(dataset: DatasetDefinition, brands: readonly Brand[]): number {
+// meta.TotalResults: records for branches, ATMs and products; brand objects for service metrics.
+function countRecords(dataset: DatasetDefinition, brands: readonly Brand[]): number {
   const key = dataset.recordsKey;
   if (key === null) return brands.length;
   return brands.reduce((sum, brand) => sum + (brand[key] as unknown[]).length, 0);

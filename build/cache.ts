@@ -13,7 +13,7 @@ import { dirname, extname, join } from "node:path";
 import type { AnySchemaObject } from "ajv";
 import { fileURLToPath } from "node:url";
 
-/** Bump when the shape of cached entries changes. */
+// Bump when the shape of cached entries changes.
 const CACHE_FORMAT = 1;
 
 export function sha256(...parts: (string | Uint8Array)[]): string {
@@ -22,8 +22,8 @@ export function sha256(...parts: (string | Uint8Array)[]): string {
   return hash.digest("hex");
 }
 
-/** Everything outside a file that decides what checking it gives. */
-export function cacheFingerprint(schemaTexts: readonly string[]): string {
+// Everything outside a file that decides what checking it gives.
+function cacheFingerprint(schemaTexts: readonly string[]): string {
   const require = createRequire(import.meta.url);
   const version = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
   return sha256(

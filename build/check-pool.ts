@@ -16,15 +16,13 @@ import { validatorFor } from "./schemas.js";
 import { timeSync, type CheckTiming } from "./timings.js";
 import { parseYaml } from "./yaml-source.js";
 
-/**
- * Young-generation size for worker threads. Parsing allocates many short-lived objects; with V8's
- * default young generation the collector ran for a third of a rebuild, measured here. The CLI runs
- * with the same setting (`--max-semi-space-size` in package.json's scripts).
- */
-export const YOUNG_GENERATION_MB = 192;
+// Young-generation size for worker threads. Parsing allocates many short-lived objects; with V8's
+// default young generation the collector ran for a third of a rebuild, measured here. The CLI runs
+// with the same setting (`--max-semi-space-size` in package.json's scripts).
+const YOUNG_GENERATION_MB = 192;
 
-/** Below this much YAML to check, starting threads costs more than it saves. */
-export const PARALLEL_THRESHOLD_BYTES = 1_000_000;
+// Below this much YAML to check, starting threads costs more than it saves.
+const PARALLEL_THRESHOLD_BYTES = 1_000_000;
 
 /** What a worker thread is sent. */
 export interface CheckRequest extends CheckJob {
@@ -76,15 +74,13 @@ export async function checkInPool(
   return jobs.map((job) => runCheckJob(job, options.ajv, options.timing));
 }
 
-/**
- * The worker thread's script. Compiled, it sits beside this file; when this module runs as
- * TypeScript source (under vitest) the compiled copy in .out/ is used, which `npm test` builds first.
- */
+// The worker thread's script. Compiled, it sits beside this file; when this module runs as
+// TypeScript source (under vitest) the compiled copy in .out/ is used, which `npm test` builds first.
 const THREAD_URL = import.meta.url.endsWith(".ts")
   ? pathToFileURL(join(PROJECT_ROOT, ".out", "build", "check-thread.js"))
   : new URL("./check-thread.js", import.meta.url);
 
-/** Runs the jobs at `order` on `threads` worker threads, handing the next job to whichever is free. */
+// Runs the jobs at `order` on `threads` worker threads, handing the next job to whichever is free.
 function checkInThreads(
   jobs: readonly CheckJob[],
   order: readonly number[],

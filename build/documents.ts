@@ -25,13 +25,13 @@ import {
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
 import { PROJECT_ROOT } from "./paths.js";
 
-/** The landing page's path: the site's root. */
-export const LANDING_PATH = "/";
-/** Media types of the page and its stylesheet (UTF-8, as written). */
-export const HTML_MEDIA_TYPE = "text/html; charset=utf-8";
-export const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
-/** The stylesheet's source, served as it is. */
-export const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "landing", "style.css");
+// The landing page's path: the site's root.
+const LANDING_PATH = "/";
+// Media types of the page and its stylesheet (UTF-8, as written).
+const HTML_MEDIA_TYPE = "text/html; charset=utf-8";
+const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
+// The stylesheet's source, served as it is.
+const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "landing", "style.css");
 
 export interface DocumentInput {
   readonly datasets: readonly {

@@ -11,16 +11,14 @@ import type { ContentCoding } from "../worker/manifest.js";
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-/**
- * Brotli's best quality (11) is worth its time only on small bodies: measured here it costs about
- * 1.1 s per MB of JSON, while quality 9 takes about 20 ms per MB for output 10-12% larger
- * (quality 10 is within 1% of 9's size and 6 to 17 times slower). Bodies up to this size get 11,
- * larger ones 9, so a large publisher's build stays within its time budget (BENCHMARKS.md).
- */
-export const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
-export const BROTLI_LARGE_QUALITY = 9;
-/** gzip for clients without brotli; level 9 costs about 10 ms per MB. */
-export const GZIP_LEVEL = 9;
+// Brotli's best quality (11) is worth its time only on small bodies: measured here it costs about
+// 1.1 s per MB of JSON, while quality 9 takes about 20 ms per MB for output 10-12% larger
+// (quality 10 is within 1% of 9's size and 6 to 17 times slower). Bodies up to this size get 11,
+// larger ones 9, so a large publisher's build stays within its time budget (BENCHMARKS.md).
+const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
+const BROTLI_LARGE_QUALITY = 9;
+// gzip for clients without brotli; level 9 costs about 10 ms per MB.
+const GZIP_LEVEL = 9;
 
 export interface EncodedVariant {
   readonly bytes: Buffer;
@@ -34,7 +32,7 @@ export function entityTag(bytes: Uint8Array): string {
   return `"${createHash("sha256").update(bytes).digest("hex")}"`;
 }
 
-export function brotliQuality(size: number): number {
+function brotliQuality(size: number): number {
   return size <= BROTLI_MAX_QUALITY_BYTES ? constants.BROTLI_MAX_QUALITY : BROTLI_LARGE_QUALITY;
 }
 

@@ -8,12 +8,12 @@ import type { DatasetDefinition } from "./datasets.js";
 import { atFileStart, type Diagnostic } from "./diagnostics.js";
 import type { ContentCoding } from "../worker/manifest.js";
 
-/** Largest static asset file Workers accept: 25 MiB. */
-export const MAX_ASSET_FILE_BYTES = 25 * 1024 * 1024;
-/** Most static asset files one Worker version may have. */
-export const MAX_ASSET_FILES = 20_000;
-/** The rule name limit problems carry. */
-export const LIMIT_RULE = "limit";
+// Largest static asset file Workers accept: 25 MiB.
+const MAX_ASSET_FILE_BYTES = 25 * 1024 * 1024;
+// Most static asset files one Worker version may have.
+const MAX_ASSET_FILES = 20_000;
+// The rule name limit problems carry.
+const LIMIT_RULE = "limit";
 
 export interface AssetLimits {
   readonly maxFileBytes: number;

@@ -149,7 +149,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   };
 }
 
-/** The site settings, found by the site file's name among the checked files; none unless valid. */
+// The site settings, found by the site file's name among the checked files; none unless valid.
 function siteSettings(
   tree: ContentTree,
   byFile: ReadonlyMap<string, CheckedFile>,
@@ -163,7 +163,7 @@ function missingSite(file: string): Diagnostic {
   return atFileStart(file, "content", message);
 }
 
-/** Step 3 for every data set; its problems go into `diagnostics`. */
+// Step 3 for every data set; its problems go into `diagnostics`.
 function checkAcrossFiles(
   tree: ContentTree,
   byFile: ReadonlyMap<string, CheckedFile>,
