@@ -20,12 +20,8 @@ import {
 import { describeSchemaError } from "./messages.js";
 import { displayPath } from "./paths.js";
 import { envelopeShellValidator } from "./schemas.js";
-import {
-  datasetAsset,
-  variantAsset,
-  type ContentCoding,
-  type ManifestEntry,
-} from "../worker/manifest.js";
+import { manifestVariants } from "./output-files.js";
+import { datasetAsset, type ManifestEntry } from "../worker/manifest.js";
 
 /** One data set as built: its manifest entry and the bytes to write. */
 export interface DatasetResult {
@@ -87,11 +83,6 @@ export function datasetResult(
 ): DatasetResult {
   const { dataset } = input;
   const { seconds } = assembled.updated;
-  const variant = (coding: ContentCoding) => ({
-    asset: variantAsset(datasetAsset(dataset.path), coding),
-    etag: encoded[coding].etag,
-    length: encoded[coding].bytes.length,
-  });
   const entry: ManifestEntry = {
     dataset: dataset.id,
     path: dataset.path,
@@ -102,7 +93,7 @@ export function datasetResult(
     totalResults: assembled.body.meta.TotalResults as number,
     brands: assembled.brands,
     aliases: input.site.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
-    variants: { identity: variant("identity"), br: variant("br"), gzip: variant("gzip") },
+    variants: manifestVariants(datasetAsset(dataset.path), encoded),
   };
   return { dataset, entry, lastUpdatedSource: assembled.updated.source, encoded };
 }

@@ -16,13 +16,9 @@ import type { LocatedRecord } from "./landing/locations.js";
 import { loadOutline } from "./landing/map.js";
 import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
 import { readLimits } from "./rate-limits.js";
-import {
-  variantAsset,
-  type ContentCoding,
-  type DocumentEntry,
-  type ManifestEntry,
-} from "../worker/manifest.js";
+import type { DocumentEntry, ManifestEntry } from "../worker/manifest.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
+import { manifestVariants } from "./output-files.js";
 import { PROJECT_ROOT } from "./paths.js";
 
 // The landing page's path: the site's root.
@@ -82,17 +78,12 @@ export async function buildDocuments(input: DocumentInput): Promise<DocumentResu
   return Promise.all(
     sources.map(async ([path, mediaType, text]) => {
       const encoded = await input.encode(Buffer.from(text, "utf8"));
-      const variant = (coding: ContentCoding) => ({
-        asset: variantAsset(assetOf(path), coding),
-        etag: encoded[coding].etag,
-        length: encoded[coding].bytes.length,
-      });
       const entry: DocumentEntry = {
         path,
         mediaType,
         lastModified: new Date(ms).toUTCString(),
         lastModifiedMs: ms,
-        variants: { identity: variant("identity"), br: variant("br"), gzip: variant("gzip") },
+        variants: manifestVariants(assetOf(path), encoded),
       };
       return { entry, encoded };
     }),

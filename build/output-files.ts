@@ -6,7 +6,28 @@ import type { DatasetResult } from "./assemble-dataset.js";
 import type { DocumentResult } from "./documents.js";
 import type { AssetFile } from "./limits.js";
 import type { OutputFile } from "./write-dist.js";
-import { MANIFEST_FILE, STORED_CODINGS, type Manifest } from "../worker/manifest.js";
+import type { EncodedBody } from "./encode.js";
+import {
+  MANIFEST_FILE,
+  STORED_CODINGS,
+  variantAsset,
+  type ContentCoding,
+  type Manifest,
+  type ServedFile,
+} from "../worker/manifest.js";
+
+/** A manifest entry's variants: where each coding of `encoded` is stored, its ETag and length. */
+export function manifestVariants(
+  identityAsset: string,
+  encoded: EncodedBody,
+): ServedFile["variants"] {
+  const variant = (coding: ContentCoding) => ({
+    asset: variantAsset(identityAsset, coding),
+    etag: encoded[coding].etag,
+    length: encoded[coding].bytes.length,
+  });
+  return { identity: variant("identity"), br: variant("br"), gzip: variant("gzip") };
+}
 
 export function outputFiles(
   results: readonly (DatasetResult | DocumentResult)[],
