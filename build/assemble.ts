@@ -13,15 +13,25 @@ export interface Site {
   readonly PublisherName?: string;
 }
 
-/** How the documents name the publisher when site.yaml gives no PublisherName. */
-export const DEFAULT_PUBLISHER = "Open banking open data";
+// How the documents name the publisher when site.yaml gives no PublisherName.
+const DEFAULT_PUBLISHER = "Open banking open data";
 
 /** The publisher's name for the landing page and /openapi.json. */
 export function publisherName(site: Site): string {
   return site.PublisherName ?? DEFAULT_PUBLISHER;
 }
 
-type Brand = Record<string, unknown>;
+/** One brand object, as joined from its files. */
+export type Brand = Record<string, unknown>;
+
+/**
+ * A data set's response body, `{ meta, data: [{ Brand: [...] }] }` (Open Data API v2.2 and Service
+ * Metrics API v1.0 share this shape): what assembly builds and what the change summary compares.
+ */
+export interface Envelope {
+  readonly meta: Record<string, unknown>;
+  readonly data: readonly { readonly Brand: readonly Brand[] }[];
+}
 
 /**
  * One brand object from the validated values of its files, in join order. A brand file holds the
@@ -37,8 +47,8 @@ export function joinBrand(dataset: DatasetDefinition, parts: readonly unknown[])
   };
 }
 
-/** meta.TotalResults: records for branches, ATMs and products; brand objects for service metrics. */
-export function countRecords(dataset: DatasetDefinition, brands: readonly Brand[]): number {
+// meta.TotalResults: records for branches, ATMs and products; brand objects for service metrics.
+function countRecords(dataset: DatasetDefinition, brands: readonly Brand[]): number {
   const key = dataset.recordsKey;
   if (key === null) return brands.length;
   return brands.reduce((sum, brand) => sum + (brand[key] as unknown[]).length, 0);
@@ -53,7 +63,7 @@ export function envelope(
   brands: readonly Brand[],
   site: Site,
   lastUpdated: string,
-): { meta: Record<string, unknown>; data: { Brand: Brand[] }[] } {
+): Envelope {
   return {
     meta: {
       LastUpdated: lastUpdated,

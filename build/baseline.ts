@@ -12,7 +12,7 @@
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import { DATASETS } from "./datasets.js";
 import { buildRevision } from "./diff/revision.js";
 import {
@@ -23,6 +23,7 @@ import {
 } from "./cli-flags.js";
 import { GuardUsageError, type PublishedCounts } from "./guard.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../worker/manifest.js";
+import { displayPath } from "./paths.js";
 
 /** Each request to the deployment gives up after this long (a publication then stops). */
 const BASELINE_FETCH_TIMEOUT_MS = 10_000;
@@ -92,7 +93,7 @@ export interface Baseline {
 
 /** Reads the baseline `request.source` names. Problems are GuardUsageErrors, in plain words. */
 export async function loadBaseline(request: BaselineRequest): Promise<Baseline> {
-  const display = (path: string) => relative(request.cwd, path).split(sep).join("/") || ".";
+  const display = (path: string) => displayPath(request.cwd, path);
   const { source } = request;
   switch (source.kind) {
     case "file":

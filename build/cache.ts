@@ -10,9 +10,10 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { readFileSync } from "node:fs";
 import { dirname, extname, join } from "node:path";
+import type { AnySchemaObject } from "ajv";
 import { fileURLToPath } from "node:url";
 
-/** Bump when the shape of cached entries changes. */
+// Bump when the shape of cached entries changes.
 const CACHE_FORMAT = 1;
 
 export function sha256(...parts: (string | Uint8Array)[]): string {
@@ -21,8 +22,8 @@ export function sha256(...parts: (string | Uint8Array)[]): string {
   return hash.digest("hex");
 }
 
-/** Everything outside a file that decides what checking it gives. */
-export function cacheFingerprint(schemaTexts: readonly string[]): string {
+// Everything outside a file that decides what checking it gives.
+function cacheFingerprint(schemaTexts: readonly string[]): string {
   const require = createRequire(import.meta.url);
   const version = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
   return sha256(
@@ -37,11 +38,27 @@ export function cacheFingerprint(schemaTexts: readonly string[]): string {
 
 // The modules whose code decides a file's diagnostics: editing a message or a rule must not let a
 // rebuild reuse results checked by the old code.
-const CHECK_MODULES = ["check-file", "messages", "product-rules", "yaml-source", "diagnostics"];
+const CHECK_MODULES = [
+  "check-file",
+  "messages",
+  "product-rules",
+  "yaml-source",
+  "diagnostics",
+  "json-value",
+];
 
 function checkCode(module: string): string {
   const self = fileURLToPath(import.meta.url);
   return readFileSync(join(dirname(self), module + extname(self)), "utf8");
+}
+
+/** The cache in `dir` for checks against these schemas, or none when `dir` is false. */
+export function openCache(
+  dir: string | false,
+  schemas: ReadonlyMap<string, AnySchemaObject>,
+): BuildCache | undefined {
+  if (dir === false) return undefined;
+  return new BuildCache(dir, cacheFingerprint([...schemas.values()].map((s) => JSON.stringify(s))));
 }
 
 export class BuildCache {
@@ -64,6 +81,15 @@ export class BuildCache {
     } catch {
       return undefined;
     }
+  }
+
+  /** The entry at `key`, made by `make` and stored when the cache does not hold it yet. */
+  async through(key: string, kind: string, make: () => Promise<Buffer>): Promise<Buffer> {
+    const hit = await this.get(key, kind);
+    if (hit) return hit;
+    const bytes = await make();
+    await this.set(key, kind, bytes);
+    return bytes;
   }
 
   async set(key: string, kind: string, bytes: Uint8Array | string): Promise<void> {

@@ -13,6 +13,14 @@ export interface CheckedUnit {
   readonly files: readonly CheckedFile[];
 }
 
+/** Pairs each brand with its files' results, found by the file's printed path. */
+export function withCheckedFiles(
+  units: readonly BrandUnit[],
+  checked: ReadonlyMap<string, CheckedFile>,
+): CheckedUnit[] {
+  return units.map((unit) => ({ unit, files: unit.files.map((f) => checked.get(f.display)!) }));
+}
+
 export function checkBrands(units: readonly CheckedUnit[]): Diagnostic[] {
   const problems: Diagnostic[] = [];
   const brandNames = new Map<string, Found>();

@@ -7,8 +7,9 @@ import { readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import fg from "fast-glob";
 import { DATASETS, type DatasetDefinition, type DatasetId } from "./datasets.js";
-import { compareStrings, type Diagnostic } from "./diagnostics.js";
+import { atFileStart, compareStrings, type Diagnostic } from "./diagnostics.js";
 import { closest } from "./messages.js";
+import { displayPath } from "./paths.js";
 
 /** The publisher-wide settings file, relative to the content folder. */
 export const SITE_FILE = "site.yaml";
@@ -48,7 +49,7 @@ export async function discoverContent(
     followSymbolicLinks: false,
   });
   found.sort(compareStrings);
-  const display = (rel: string) => relative(cwd, join(contentDir, rel)).split(sep).join("/");
+  const display = (rel: string) => displayPath(cwd, join(contentDir, rel));
   const byDir = new Map(DATASETS.map((d) => [d.contentDir, d]));
   const units = new Map<DatasetId, Map<string, ContentFile[]>>(
     DATASETS.map((d) => [d.id, new Map()]),
@@ -112,7 +113,7 @@ function isBrandFile(file: ContentFile, contentDir: string): boolean {
 }
 
 function misplaced(file: ContentFile, message: string): Diagnostic {
-  return { file: file.display, line: 1, column: 1, pointer: "", message, rule: "content" };
+  return atFileStart(file.display, "content", message);
 }
 
 function folderList(): string {

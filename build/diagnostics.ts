@@ -19,6 +19,14 @@ export interface Diagnostic {
   readonly rule: string;
 }
 
+/**
+ * A problem with a file or folder as a whole (missing, too large, refused), or with something
+ * built from it that has no line of its own: reported at line 1, column 1, where editors open it.
+ */
+export function atFileStart(file: string, rule: string, message: string, pointer = ""): Diagnostic {
+  return { file, line: 1, column: 1, pointer, rule, message };
+}
+
 /** `file:line:column: pointer: message`, the format compilers use, so editors can jump to it. */
 export function formatDiagnostic(d: Diagnostic): string {
   return `${d.file}:${d.line}:${d.column}: ${d.pointer || "/"}: ${d.message}`;

@@ -10,27 +10,24 @@ import { planForPath } from "../worker/config.js";
 import type { Site } from "./assemble.js";
 import type { BuildCache } from "./cache.js";
 import type { DatasetDefinition } from "./datasets.js";
-import { encodeBytes, type EncodedBody, type EncodeTiming } from "./encode.js";
+import type { EncodedBody } from "./encode.js";
+import type { EncodeBytes } from "./encoder.js";
 import type { LocatedRecord } from "./landing/locations.js";
 import { loadOutline } from "./landing/map.js";
 import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
 import { readLimits } from "./rate-limits.js";
-import {
-  variantAsset,
-  type ContentCoding,
-  type DocumentEntry,
-  type ManifestEntry,
-} from "../worker/manifest.js";
+import type { DocumentEntry, ManifestEntry } from "../worker/manifest.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
+import { manifestVariants } from "./output-files.js";
 import { PROJECT_ROOT } from "./paths.js";
 
-/** The landing page's path: the site's root. */
-export const LANDING_PATH = "/";
-/** Media types of the page and its stylesheet (UTF-8, as written). */
-export const HTML_MEDIA_TYPE = "text/html; charset=utf-8";
-export const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
-/** The stylesheet's source, served as it is. */
-export const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "landing", "style.css");
+// The landing page's path: the site's root.
+const LANDING_PATH = "/";
+// Media types of the page and its stylesheet (UTF-8, as written).
+const HTML_MEDIA_TYPE = "text/html; charset=utf-8";
+const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
+// The stylesheet's source, served as it is.
+const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "landing", "style.css");
 
 export interface DocumentInput {
   readonly datasets: readonly {
@@ -40,8 +37,9 @@ export interface DocumentInput {
   readonly located: readonly LocatedRecord[];
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
   readonly site: Site;
+  /** Where the map's projected outline is kept between builds. */
   readonly cache?: BuildCache | undefined;
-  readonly timing?: EncodeTiming;
+  readonly encode: EncodeBytes;
 }
 
 export interface DocumentResult {
@@ -79,18 +77,13 @@ export async function buildDocuments(input: DocumentInput): Promise<DocumentResu
   const ms = Math.max(0, ...input.datasets.map(({ entry }) => entry.lastModifiedMs));
   return Promise.all(
     sources.map(async ([path, mediaType, text]) => {
-      const encoded = await encodeBytes(Buffer.from(text, "utf8"), input.cache, input.timing);
-      const variant = (coding: ContentCoding) => ({
-        asset: variantAsset(assetOf(path), coding),
-        etag: encoded[coding].etag,
-        length: encoded[coding].bytes.length,
-      });
+      const encoded = await input.encode(Buffer.from(text, "utf8"));
       const entry: DocumentEntry = {
         path,
         mediaType,
         lastModified: new Date(ms).toUTCString(),
         lastModifiedMs: ms,
-        variants: { identity: variant("identity"), br: variant("br"), gzip: variant("gzip") },
+        variants: manifestVariants(assetOf(path), encoded),
       };
       return { entry, encoded };
     }),

@@ -13,7 +13,7 @@
  */
 import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "./cli-flags.js";
 import { DATASETS } from "./datasets.js";
-import type { Diagnostic } from "./diagnostics.js";
+import { atFileStart, type Diagnostic } from "./diagnostics.js";
 import { percent } from "./format.js";
 import type { ManifestEntry } from "../worker/manifest.js";
 
@@ -95,14 +95,13 @@ export function guardPublication(
 ): Diagnostic[] {
   if (options.allowShrink) return [];
   const contentDir = options.contentDir ?? "content";
-  return findShrinks(previous, next, options.maxShrink).map((shrink) => ({
-    file: `${contentDir}/${folderOf(shrink.dataset)}`,
-    line: 1,
-    column: 1,
-    pointer: "",
-    rule: GUARD_RULE,
-    message: `${describeShrink(shrink, options)}. ${OVERRIDE_HINT}`,
-  }));
+  return findShrinks(previous, next, options.maxShrink).map((shrink) =>
+    atFileStart(
+      `${contentDir}/${folderOf(shrink.dataset)}`,
+      GUARD_RULE,
+      `${describeShrink(shrink, options)}. ${OVERRIDE_HINT}`,
+    ),
+  );
 }
 
 /** What the guard says after a run it let through. */

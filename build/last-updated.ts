@@ -67,7 +67,7 @@ async function gitCommitTime(cwd: string, paths: readonly string[]): Promise<num
   }
 }
 
-/** Files under `paths` that differ from HEAD (modified, added, untracked, deleted). */
+// Files under `paths` that differ from HEAD (modified, added, untracked, deleted).
 async function gitChangedFiles(cwd: string, paths: readonly string[]): Promise<string[]> {
   const { stdout: top } = await run("git", ["rev-parse", "--show-toplevel"], { cwd });
   const { stdout } = await run(

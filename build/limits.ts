@@ -5,15 +5,15 @@
  * 20,000 files per Worker version. Named once here; the build and its tests use these.
  */
 import type { DatasetDefinition } from "./datasets.js";
-import type { Diagnostic } from "./diagnostics.js";
+import { atFileStart, type Diagnostic } from "./diagnostics.js";
 import type { ContentCoding } from "../worker/manifest.js";
 
-/** Largest static asset file Workers accept: 25 MiB. */
-export const MAX_ASSET_FILE_BYTES = 25 * 1024 * 1024;
-/** Most static asset files one Worker version may have. */
-export const MAX_ASSET_FILES = 20_000;
-/** The rule name limit problems carry. */
-export const LIMIT_RULE = "limit";
+// Largest static asset file Workers accept: 25 MiB.
+const MAX_ASSET_FILE_BYTES = 25 * 1024 * 1024;
+// Most static asset files one Worker version may have.
+const MAX_ASSET_FILES = 20_000;
+// The rule name limit problems carry.
+const LIMIT_RULE = "limit";
 
 export interface AssetLimits {
   readonly maxFileBytes: number;
@@ -57,31 +57,28 @@ export function checkAssetLimits(
     const size = `${bytes(file.bytes)} (${mebibytes(file.bytes)})`;
     const limit = `${bytes(limits.maxFileBytes)} (${mebibytes(limits.maxFileBytes)})`;
     const variant = file.variant;
-    problems.push({
-      file: variant ? `${where.contentDir}/${variant.dataset.contentDir}` : `${where.outDir}`,
-      line: 1,
-      column: 1,
-      pointer: "",
-      rule: LIMIT_RULE,
-      message: variant
-        ? `the ${CODING_NAMES[variant.coding]} of ${variant.dataset.title} (${variant.dataset.path}) ` +
-          `would be ${size}, over Cloudflare's limit of ${limit} per static asset file, so it ` +
-          `could not be deployed. ${ADVICE[variant.coding]}`
-        : `${file.path} would be ${size}, over Cloudflare's limit of ${limit} per static asset file`,
-    });
+    problems.push(
+      atFileStart(
+        variant ? `${where.contentDir}/${variant.dataset.contentDir}` : `${where.outDir}`,
+        LIMIT_RULE,
+        variant
+          ? `the ${CODING_NAMES[variant.coding]} of ${variant.dataset.title} (${variant.dataset.path}) ` +
+              `would be ${size}, over Cloudflare's limit of ${limit} per static asset file, so it ` +
+              `could not be deployed. ${ADVICE[variant.coding]}`
+          : `${file.path} would be ${size}, over Cloudflare's limit of ${limit} per static asset file`,
+      ),
+    );
   }
   if (files.length > limits.maxFiles) {
-    problems.push({
-      file: where.outDir,
-      line: 1,
-      column: 1,
-      pointer: "",
-      rule: LIMIT_RULE,
-      message:
+    problems.push(
+      atFileStart(
+        where.outDir,
+        LIMIT_RULE,
         `the build would write ${files.length.toLocaleString("en-GB")} files, over Cloudflare's ` +
-        `limit of ${limits.maxFiles.toLocaleString("en-GB")} static asset files per Worker; ` +
-        `publish fewer data sets or variants from this deployment`,
-    });
+          `limit of ${limits.maxFiles.toLocaleString("en-GB")} static asset files per Worker; ` +
+          `publish fewer data sets or variants from this deployment`,
+      ),
+    );
   }
   return problems;
 }

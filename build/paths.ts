@@ -3,8 +3,16 @@
  * same answer comes whether it runs compiled (.out/build/) or as source under vitest (build/).
  */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+
+/**
+ * A path as printed for editors: relative to the working folder and `/`-separated on every
+ * system, so messages and tests read the same on Windows; the working folder itself is ".".
+ */
+export function displayPath(cwd: string, path: string): string {
+  return relative(cwd, path).split(sep).join("/") || ".";
+}
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {

@@ -6,6 +6,7 @@
  * errors without repeating them.
  */
 import { pointerJoin, showValue } from "./diagnostics.js";
+import { isObject } from "./json-value.js";
 
 /** A broken rule at one value; `related` is the other value of a disagreeing pair. */
 export interface RuleFinding {
@@ -285,8 +286,4 @@ function checkRange(value: unknown, at: string, findings: RuleFinding[]): void {
 function listIds(ids: ReadonlyMap<string, string>): string {
   if (ids.size === 0) return "it has no marketing state with an Identification";
   return `its marketing states are ${[...ids.keys()].map((id) => showValue(id)).join(", ")}`;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -8,7 +8,7 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
-import { pointerSegments, type Diagnostic } from "./diagnostics.js";
+import { atFileStart, pointerSegments, type Diagnostic } from "./diagnostics.js";
 
 /** Most alias dereferences one file may make; legitimate sharing of opening hours needs far fewer. */
 export const MAX_ALIAS_COUNT = 1000;
@@ -54,14 +54,7 @@ export function parseYaml(file: string, text: string): YamlSource {
     try {
       value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
     } catch (error) {
-      diagnostics.push({
-        file,
-        line: 1,
-        column: 1,
-        pointer: "",
-        message: `cannot be read: ${(error as Error).message}`,
-        rule: "yaml",
-      });
+      diagnostics.push(atFileStart(file, "yaml", `cannot be read: ${(error as Error).message}`));
     }
   }
   return { file, doc, lines, value, diagnostics };

@@ -9,7 +9,8 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { DatasetDefinition } from "../datasets.js";
-import type { PublishedBody } from "./revision.js";
+import { isObject } from "../json-value.js";
+import type { Envelope } from "../assemble.js";
 
 /** One step of a path: a field name, a list item's key or position, or a plain word. */
 export interface Segment {
@@ -104,8 +105,8 @@ type Json = Record<string, unknown>;
 /** The records of one data set added, removed and changed from `before` to `after`. */
 export function diffDataset(
   dataset: DatasetDefinition,
-  before: PublishedBody | undefined,
-  after: PublishedBody | undefined,
+  before: Envelope | undefined,
+  after: Envelope | undefined,
 ): DatasetDiff {
   const old = recordsOf(dataset, before);
   const now = recordsOf(dataset, after);
@@ -133,10 +134,7 @@ export function diffDataset(
 }
 
 /** The publisher-wide meta fields (License, TermsOfUse) that differ between two bodies. */
-export function diffSite(
-  before: PublishedBody | undefined,
-  after: PublishedBody | undefined,
-): FieldChange[] {
+export function diffSite(before: Envelope | undefined, after: Envelope | undefined): FieldChange[] {
   if (!before || !after) return [];
   const changes: FieldChange[] = [];
   for (const field of ["License", "TermsOfUse"]) {
@@ -150,10 +148,7 @@ interface Keyed {
   readonly value: unknown;
 }
 
-function recordsOf(
-  dataset: DatasetDefinition,
-  body: PublishedBody | undefined,
-): Map<string, Keyed> {
+function recordsOf(dataset: DatasetDefinition, body: Envelope | undefined): Map<string, Keyed> {
   const records = new Map<string, Keyed>();
   for (const item of body?.data ?? []) {
     for (const brand of item.Brand) {
@@ -188,7 +183,7 @@ function identityFields(dataset: DatasetDefinition): readonly string[] {
   return dataset.recordsKey === null ? ["BrandName"] : dataset.identity;
 }
 
-function totalResults(body: PublishedBody | undefined): number | undefined {
+function totalResults(body: Envelope | undefined): number | undefined {
   const total = body?.meta.TotalResults;
   return typeof total === "number" ? total : undefined;
 }
@@ -297,10 +292,6 @@ export function isPeriod(value: unknown): value is Json {
     Object.keys(value).length > 0 &&
     Object.keys(value).every((k) => Object.hasOwn(PERIOD_WORDS, k))
   );
-}
-
-function isObject(value: unknown): value is Json {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function isScalar(value: unknown): boolean {

@@ -9,18 +9,13 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { promisify } from "node:util";
+import type { Envelope } from "../assemble.js";
 import type { DatasetId } from "../datasets.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Manifest } from "../../worker/manifest.js";
 import { runBuild } from "../pipeline.js";
 
 const run = promisify(execFile);
-
-/** A response body as published: `{ meta, data: [{ Brand: [...] }] }`. */
-export interface PublishedBody {
-  readonly meta: Record<string, unknown>;
-  readonly data: readonly { readonly Brand: readonly Record<string, unknown>[] }[];
-}
 
 /** One revision's content as the build sees it, built without writing. */
 export interface BuiltRevision {
@@ -35,7 +30,7 @@ export interface BuiltRevision {
   /** The manifest it would publish; undefined when it has no content or did not build. */
   readonly manifest: Manifest | undefined;
   /** The published bodies by data set; empty when it has no content or did not build. */
-  readonly bodies: ReadonlyMap<DatasetId, PublishedBody>;
+  readonly bodies: ReadonlyMap<DatasetId, Envelope>;
 }
 
 /** A git problem worth a one-line message (unknown revision, not a repository, …). */
@@ -94,9 +89,9 @@ async function build(
   env: NodeJS.ProcessEnv,
 ): Promise<BuiltRevision> {
   const result = await runBuild({ contentDir, cwd, write: false, env });
-  const bodies = new Map<DatasetId, PublishedBody>();
+  const bodies = new Map<DatasetId, Envelope>();
   for (const { dataset, encoded } of result.ok ? result.datasets : []) {
-    bodies.set(dataset.id, JSON.parse(encoded.identity.bytes.toString("utf8")) as PublishedBody);
+    bodies.set(dataset.id, JSON.parse(encoded.identity.bytes.toString("utf8")) as Envelope);
   }
   return {
     label,

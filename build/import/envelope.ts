@@ -3,6 +3,7 @@
  * other publishers serve) and tells which data set it is. Pure: no files, no network.
  */
 import { DATASETS, type DatasetDefinition } from "../datasets.js";
+import { isObject } from "../json-value.js";
 import { ImportError } from "./errors.js";
 
 /** A brand object of the feed, with its place in it for messages. */
@@ -17,10 +18,6 @@ export interface Feed {
   readonly brands: readonly FeedBrand[];
   /** Records across all brands (brand objects for service metrics). */
   readonly records: number;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /** Data sets whose brand objects carry a record list, by the list's key (Branch, ATM, PCA…). */

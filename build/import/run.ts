@@ -8,13 +8,13 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { underGitHubActions } from "../annotations.js";
 import { parseCommandLine } from "../args.js";
 import type { DatasetDefinition } from "../datasets.js";
-import { CACHE_DIR, CONTENT_DIR, SCHEMA_DIR } from "../paths.js";
+import { CACHE_DIR, CONTENT_DIR, displayPath, SCHEMA_DIR } from "../paths.js";
 import { datasetById, readFeed } from "./envelope.js";
 import { ImportError } from "./errors.js";
 import { DEFAULT_FETCH_TIMEOUT_SECONDS, loadFeed } from "./feed.js";
 import { parseFieldPath, planImport } from "./plan.js";
 import { checkWritten } from "./validate.js";
-import { display, refuseExisting, writeBrand, type BrandWrite } from "./write.js";
+import { refuseExisting, writeBrand, type BrandWrite } from "./write.js";
 import { renderYaml, schemaModeline } from "./yaml-out.js";
 import { plural } from "../format.js";
 import { problemReport } from "../problem-report.js";
@@ -131,8 +131,8 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
       io.stderr(`import: ${(error as Error).message}`);
       return 1;
     }
-    for (const path of paths) written.add(display(io.cwd, path));
-    const where = display(io.cwd, join(contentDir, write.dataset.contentDir, write.slug));
+    for (const path of paths) written.add(displayPath(io.cwd, path));
+    const where = displayPath(io.cwd, join(contentDir, write.dataset.contentDir, write.slug));
     const records =
       write.dataset.recordsKey === null
         ? "the brand object"

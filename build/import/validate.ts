@@ -3,13 +3,14 @@
  * data set's brands), so an imported file gets exactly the problems `npm run validate` would
  * report, at its lines. Problems in files the import did not write are left to `npm run validate`.
  */
-import { BuildCache, cacheFingerprint } from "../cache.js";
-import { checkBrands } from "../check-brands.js";
-import { checkFiles, type CheckJob } from "../check-pool.js";
-import { discoverContent, readContent } from "../content.js";
+import { openCache } from "../cache.js";
+import { checkBrands, withCheckedFiles } from "../check-brands.js";
+import { checkFiles } from "../check-files.js";
+import { discoverContent } from "../content.js";
 import type { DatasetDefinition } from "../datasets.js";
 import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
 import { SCHEMA_DIR } from "../paths.js";
+import { brandJobs } from "../jobs.js";
 import { createAjv, readSchemas } from "../schemas.js";
 
 export interface CheckWrittenOptions {
@@ -28,35 +29,14 @@ export async function checkWritten(
   const tree = await discoverContent(options.contentDir, options.cwd);
   const schemas = readSchemas(SCHEMA_DIR);
   const ajv = createAjv(schemas);
-  const cache =
-    options.cacheDir === false
-      ? undefined
-      : new BuildCache(
-          options.cacheDir,
-          cacheFingerprint([...schemas.values()].map((s) => JSON.stringify(s))),
-        );
+  const cache = openCache(options.cacheDir, schemas);
   const problems: Diagnostic[] = [...tree.problems];
   for (const dataset of datasets) {
     const units = tree.units.get(dataset.id) ?? [];
-    const jobs: CheckJob[] = await Promise.all(
-      units.flatMap((unit) =>
-        unit.files.map(async (file) => ({
-          file: file.display,
-          text: await readContent(file),
-          schema: dataset.brandSchema,
-          recordsKey: dataset.recordsKey,
-          identity: dataset.identity,
-        })),
-      ),
-    );
-    const checked = await checkFiles(jobs, { ajv, cache });
+    const checked = await checkFiles(await brandJobs(units), { ajv, cache });
     const byFile = new Map(checked.map((c) => [c.file, c]));
     for (const file of checked) problems.push(...file.diagnostics);
-    problems.push(
-      ...checkBrands(
-        units.map((unit) => ({ unit, files: unit.files.map((f) => byFile.get(f.display)!) })),
-      ),
-    );
+    problems.push(...checkBrands(withCheckedFiles(units, byFile)));
   }
   return problems.filter((d) => written.has(d.file)).sort(compareDiagnostics);
 }

@@ -7,8 +7,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { join } from "node:path";
 import type { DatasetDefinition } from "../datasets.js";
+import { displayPath } from "../paths.js";
 import { ImportError } from "./errors.js";
 
 /** Files and folders a brand `slug` may already occupy in a data set's folder. */
@@ -51,7 +52,7 @@ export async function refuseExisting(
   const clashes: string[] = [];
   for (const write of writes) {
     for (const path of await existingContent(contentDir, write)) {
-      clashes.push(`${display(cwd, path)} (brand ${JSON.stringify(write.brandName)})`);
+      clashes.push(`${displayPath(cwd, path)} (brand ${JSON.stringify(write.brandName)})`);
     }
   }
   if (clashes.length > 0) {
@@ -97,9 +98,4 @@ export async function writeBrand(contentDir: string, write: BrandWrite): Promise
     );
   }
   return [...write.files.keys()].map((path) => join(dir, ...path.split("/")));
-}
-
-/** A path as printed in messages: relative to the working folder, `/`-separated. */
-export function display(cwd: string, path: string): string {
-  return relative(cwd, path).split(sep).join("/");
 }

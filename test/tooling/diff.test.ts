@@ -7,7 +7,7 @@ import {
   escapeText,
   SUMMARY_MARKER,
 } from "../../build/diff/markdown.js";
-import type { PublishedBody } from "../../build/diff/revision.js";
+import type { Envelope } from "../../build/assemble.js";
 import { changeSummary } from "../../build/diff/summary.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { commitAll, git } from "./support.js";
@@ -213,7 +213,7 @@ describe("the change summary of two commits", () => {
   });
 });
 
-function body(brands: Record<string, unknown>[]): PublishedBody {
+function body(brands: Record<string, unknown>[]): Envelope {
   return { meta: { TotalResults: brands.length }, data: brands.length ? [{ Brand: brands }] : [] };
 }
 

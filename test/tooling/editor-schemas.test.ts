@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { SITE_FILE } from "../../build/content.js";
 import { DATASETS } from "../../build/datasets.js";
 import { CONTENT_DIR, PROJECT_ROOT, SCHEMA_DIR } from "../../build/paths.js";
-import { SITE_SCHEMA } from "../../build/pipeline.js";
+import { SITE_SCHEMA } from "../../build/jobs.js";
 
 const MODELINE = /^# yaml-language-server: \$schema=(\S+)\s*$/;
 

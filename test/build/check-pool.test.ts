@@ -1,0 +1,110 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { BuildCache } from "../../build/cache.js";
+import { checkFiles } from "../../build/check-files.js";
+import type { CheckJob } from "../../build/jobs.js";
+import { createAjv } from "../../build/schemas.js";
+
+const SITE = [
+  'License: "https://www.openbanking.org.uk/open-licence"',
+  'TermsOfUse: "https://www.openbanking.org.uk/terms"',
+].join("\n");
+
+// A comment block of about `bytes` bytes: it changes no value, only how much there is to parse.
+const padding = (bytes: number) => "# padding to make the file large\n".repeat(bytes / 33);
+
+function siteJob(file: string, text: string): CheckJob {
+  return { file, text, schema: "site.schema.json", recordsKey: null, identity: [] };
+}
+
+// Over 1,000,000 bytes in all, the size from which the build checks on worker threads.
+const LARGE_JOBS: CheckJob[] = [
+  siteJob("content/a/site.yaml", `${padding(400_000)}${SITE}\n`),
+  siteJob("content/b/site.yaml", `${SITE}\nLicence: "typo"\n${padding(700_000)}`),
+  siteJob("content/c/site.yaml", `${SITE}\n`),
+];
+
+const timing = () => ({ parseMs: 0, validateMs: 0 });
+const ajv = createAjv();
+const folders: string[] = [];
+afterEach(async () => {
+  await Promise.all(folders.splice(0).map((f) => rm(f, { recursive: true, force: true })));
+});
+
+describe("checking files on worker threads", () => {
+  it("returns each file's result in the order of the jobs, whichever thread finished first", async () => {
+    const checked = await checkFiles(LARGE_JOBS, { ajv, cache: undefined, threads: 2 });
+    expect(checked.map((c) => [c.file, c.valid])).toEqual([
+      ["content/a/site.yaml", true],
+      ["content/b/site.yaml", false],
+      ["content/c/site.yaml", true],
+    ]);
+    expect(checked[0]!.value).toEqual({
+      License: "https://www.openbanking.org.uk/open-licence",
+      TermsOfUse: "https://www.openbanking.org.uk/terms",
+    });
+    expect(checked[1]!.diagnostics.map((d) => [d.line, d.column, d.pointer])).toEqual([
+      [3, 1, "/Licence"],
+    ]);
+  });
+
+  it("gives the same results on threads as in one thread", async () => {
+    const threaded = await checkFiles(LARGE_JOBS, { ajv, cache: undefined, threads: 2 });
+    const single = await checkFiles(LARGE_JOBS, { ajv, cache: undefined, threads: 1 });
+    expect(threaded).toEqual(single);
+  });
+
+  it("adds the threads' parse and validation time to the timing it is given", async () => {
+    const spent = timing();
+    await checkFiles(LARGE_JOBS, { ajv, cache: undefined, threads: 2, timing: spent });
+    expect(spent.parseMs).toBeGreaterThan(0);
+    expect(spent.validateMs).toBeGreaterThan(0);
+  });
+});
+
+describe("checking files through the cache", () => {
+  const jobs = [
+    siteJob("content/site.yaml", `${SITE}\n`),
+    siteJob("content/other/site.yaml", `${SITE}\nLicence: "typo"\n`),
+  ];
+
+  async function cacheIn(): Promise<{ dir: string; cache: () => BuildCache }> {
+    const dir = await mkdtemp(join(tmpdir(), "check-cache-"));
+    folders.push(dir);
+    return { dir, cache: () => new BuildCache(dir, "fingerprint") };
+  }
+
+  it("stores the result of a valid file only", async () => {
+    const { dir, cache } = await cacheIn();
+    await checkFiles(jobs, { ajv, cache: cache(), threads: 1 });
+    const entries = await readdir(dir);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatch(/^[0-9a-f]{64}\.check$/);
+  });
+
+  it("does not parse a valid file again when its text is unchanged, and gives the same result", async () => {
+    const { cache } = await cacheIn();
+    const first = await checkFiles(jobs.slice(0, 1), { ajv, cache: cache(), threads: 1 });
+    const spent = timing();
+    const again = await checkFiles(jobs.slice(0, 1), {
+      ajv,
+      cache: cache(),
+      threads: 1,
+      timing: spent,
+    });
+    expect(spent.parseMs).toBe(0);
+    expect(again).toEqual(first);
+  });
+
+  it("parses a file again when its text changed", async () => {
+    const { cache } = await cacheIn();
+    await checkFiles(jobs.slice(0, 1), { ajv, cache: cache(), threads: 1 });
+    const spent = timing();
+    const edited = [siteJob("content/site.yaml", `${SITE}\nPublisherName: "Fernbrook"\n`)];
+    const [checked] = await checkFiles(edited, { ajv, cache: cache(), threads: 1, timing: spent });
+    expect(spent.parseMs).toBeGreaterThan(0);
+    expect(checked!.value).toMatchObject({ PublisherName: "Fernbrook" });
+  });
+});
