@@ -45,16 +45,24 @@ export interface AssembleInput {
 }
 
 export type Assembled =
-  | { readonly ok: true; readonly body: Envelope; readonly brands: number; updated: LastUpdated }
+  | { readonly ok: true; readonly body: Envelope; readonly brands: number }
   | { readonly ok: false; readonly problems: Diagnostic[] };
 
-export async function assembleDataset(input: AssembleInput): Promise<Assembled> {
+/** When the data set's content last changed: its meta.LastUpdated. */
+export function datasetUpdated(input: AssembleInput): Promise<LastUpdated> {
   const { dataset, units, contentDir } = input;
-  const updated = await lastUpdated(
+  return lastUpdated(
     [join(contentDir, dataset.contentDir), join(contentDir, SITE_FILE)],
     units.flatMap(({ unit }) => unit.files.map((f) => f.path)),
     input.env,
   );
+}
+
+export async function assembleDataset(
+  input: AssembleInput,
+  updated: LastUpdated,
+): Promise<Assembled> {
+  const { dataset, units, contentDir } = input;
   const brands = units.map(({ files }) =>
     joinBrand(
       dataset,
@@ -63,7 +71,7 @@ export async function assembleDataset(input: AssembleInput): Promise<Assembled> 
   );
   const body = envelope(dataset, brands, input.site, toRfc3339(updated.seconds));
   const validate = envelopeShellValidator(input.ajv, input.schemas.get(dataset.envelopeSchema)!);
-  if (validate(body)) return { ok: true, body, brands: brands.length, updated };
+  if (validate(body)) return { ok: true, body, brands: brands.length };
   // Each file was valid, so a problem here is in what they make together (or in site.yaml's
   // meta fields); it has no line of its own, so it is reported at the data set's folder.
   const folder = displayPath(input.cwd, join(contentDir, dataset.contentDir));
@@ -75,14 +83,22 @@ export async function assembleDataset(input: AssembleInput): Promise<Assembled> 
   return { ok: false, problems };
 }
 
-/** The data set's manifest entry, from its assembled body and encoded bytes. */
+/** What the manifest says of an assembled body besides its bytes. */
+export interface BodySummary {
+  /** meta.TotalResults. */
+  readonly totalResults: number;
+  readonly brands: number;
+}
+
+/** The data set's manifest entry, from what its body holds and its encoded bytes. */
 export function datasetResult(
   input: AssembleInput,
-  assembled: Extract<Assembled, { ok: true }>,
+  summary: BodySummary,
+  updated: LastUpdated,
   encoded: EncodedBody,
 ): DatasetResult {
   const { dataset } = input;
-  const { seconds } = assembled.updated;
+  const { seconds } = updated;
   const entry: ManifestEntry = {
     dataset: dataset.id,
     path: dataset.path,
@@ -90,10 +106,10 @@ export function datasetResult(
     lastUpdated: toRfc3339(seconds),
     lastModified: new Date(seconds * 1000).toUTCString(),
     lastModifiedMs: seconds * 1000,
-    totalResults: assembled.body.meta.TotalResults as number,
-    brands: assembled.brands,
+    totalResults: summary.totalResults,
+    brands: summary.brands,
     aliases: input.site.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
     variants: manifestVariants(datasetAsset(dataset.path), encoded),
   };
-  return { dataset, entry, lastUpdatedSource: assembled.updated.source, encoded };
+  return { dataset, entry, lastUpdatedSource: updated.source, encoded };
 }

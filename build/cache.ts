@@ -1,8 +1,9 @@
 /**
  * A content-addressed cache under .cache/build/: results of checking a file, keyed by the hash of
  * its text, its path and everything that could change the result (the schemas, the yaml and ajv
- * versions, the code that checks a file, this cache's format); compressed variants, keyed by the hash of the bytes compressed
- * and the settings. A rebuild after one edit parses and validates one file and recompresses one
+ * versions, the code that checks a file, this cache's format); each data set's published body,
+ * keyed by its files' keys, its LastUpdated and the site settings; compressed variants, keyed by
+ * the hash of the bytes compressed and the settings. A rebuild after one edit parses and validates one file and recompresses one
  * data set. Only what a successful run used is kept, so the cache never outgrows the content.
  */
 import { createHash } from "node:crypto";
@@ -36,8 +37,9 @@ function cacheFingerprint(schemaTexts: readonly string[]): string {
   );
 }
 
-// The modules whose code decides a file's diagnostics: editing a message or a rule must not let a
-// rebuild reuse results checked by the old code.
+// The modules whose code decides what is cached: a file's diagnostics (editing a message or a
+// rule must not let a rebuild reuse results checked by the old code) and a data set's body and
+// summary (cached-dataset.ts: editing the envelope or the serialising must not either).
 const CHECK_MODULES = [
   "check-file",
   "messages",
@@ -45,6 +47,12 @@ const CHECK_MODULES = [
   "yaml-source",
   "diagnostics",
   "json-value",
+  "assemble",
+  "assemble-dataset",
+  "cached-dataset",
+  "datasets",
+  "encode",
+  "landing/locations",
 ];
 
 function checkCode(module: string): string {

@@ -17,6 +17,16 @@ export interface CheckOptions {
   readonly threads?: number;
   /** Receives the parse and validation time of every file checked, summed across threads. */
   readonly timing?: CheckTiming;
+  /** Each job's cache key (jobKeys), when the caller has them already. */
+  readonly keys?: readonly (string | undefined)[];
+}
+
+/** Each job's cache key: its path, schema and text under the cache's fingerprint. */
+export function jobKeys(
+  jobs: readonly CheckJob[],
+  cache: BuildCache | undefined,
+): (string | undefined)[] {
+  return jobs.map((job) => cache?.key(job.file, job.schema, job.text));
 }
 
 /** Checks every job; results come back in the order of `jobs`. */
@@ -26,7 +36,7 @@ export async function checkFiles(
 ): Promise<CheckedFile[]> {
   const { cache } = options;
   const results: (CheckedFile | undefined)[] = new Array(jobs.length);
-  const keys = jobs.map((job) => cache?.key(job.file, job.schema, job.text));
+  const keys = options.keys ?? jobKeys(jobs, cache);
   const misses: number[] = [];
   await Promise.all(
     jobs.map(async (_, i) => {

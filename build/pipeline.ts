@@ -5,18 +5,19 @@
  */
 import { join } from "node:path";
 import type { Site } from "./assemble.js";
-import { assembleDataset, datasetResult, type DatasetResult } from "./assemble-dataset.js";
+import type { DatasetResult } from "./assemble-dataset.js";
 import { openCache } from "./cache.js";
+import { buildDataset } from "./cached-dataset.js";
 import { checkBrands, withCheckedFiles, type CheckedUnit } from "./check-brands.js";
 import type { CheckedFile } from "./check-file.js";
-import { checkFiles } from "./check-files.js";
+import { checkFiles, jobKeys } from "./check-files.js";
 import { discoverContent, SITE_FILE, type ContentTree } from "./content.js";
 import { DATASETS, type DatasetDefinition } from "./datasets.js";
 import { atFileStart, compareDiagnostics, type Diagnostic } from "./diagnostics.js";
 import { buildDocuments } from "./documents.js";
 import { createEncoder } from "./encoder.js";
 import { contentJobs } from "./jobs.js";
-import { locatedRecords, type LocatedRecord } from "./landing/locations.js";
+import type { LocatedRecord } from "./landing/locations.js";
 import { checkAssetLimits, PLATFORM_LIMITS, type AssetLimits } from "./limits.js";
 import { assetFiles, outputFiles } from "./output-files.js";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./paths.js";
@@ -85,8 +86,9 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const jobs = await timed("read", () => contentJobs(tree));
 
   // 2. check each file (in parallel, cached)
+  const keys = jobKeys(jobs, cache);
   const checked = await timed("check", () =>
-    checkFiles(jobs, { ajv, cache, threads: options.threads, timing: timings.parts }),
+    checkFiles(jobs, { ajv, cache, keys, threads: options.threads, timing: timings.parts }),
   );
   const byFile = new Map<string, CheckedFile>(checked.map((c) => [c.file, c]));
   const diagnostics = [...tree.problems, ...checked.flatMap((file) => file.diagnostics)];
@@ -97,20 +99,21 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const units = await timed("crossCheck", () => checkAcrossFiles(tree, byFile, diagnostics));
   if (diagnostics.length > 0 || !site) return failed(diagnostics);
 
-  // 4. assemble and 5. encode, each data set
+  // 4. assemble and 5. encode, each data set (unchanged ones from the cache)
   const results: DatasetResult[] = [];
   const located: LocatedRecord[] = [];
+  const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
+  const step = { cache, encoder, fileKeys, timed };
   for (const dataset of DATASETS) {
     const { env } = options;
     const input = { dataset, units: units.get(dataset)!, site, ajv, schemas, contentDir, cwd, env };
-    const assembled = await timed("assemble", () => assembleDataset(input));
-    if (!assembled.ok) {
-      diagnostics.push(...assembled.problems);
+    const built = await buildDataset(input, step);
+    if (!built.ok) {
+      diagnostics.push(...built.problems);
       continue;
     }
-    located.push(...locatedRecords(dataset, assembled.body));
-    const encoded = await timed("encode", () => encoder.body(assembled.body));
-    results.push(datasetResult(input, assembled, encoded));
+    located.push(...built.located);
+    results.push(built.result);
   }
   if (diagnostics.length > 0) return failed(diagnostics);
   // The documents about the APIs (landing page, /openapi.json), from what was just assembled.

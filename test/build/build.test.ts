@@ -112,6 +112,39 @@ describe("building the sample content", () => {
     expect(rebuilt.get("std/v2.2/branches.json")!.toString()).toContain('"BrandName":"Zed Bank"');
   });
 
+  it("takes unchanged data sets from the cache but rebuilds every body when site.yaml or LastUpdated moves", async () => {
+    fixture = await sampleFixture();
+    const cache = join(fixture.root, "cache");
+    const cached = (epoch: string) =>
+      runBuild({
+        contentDir: fixture.content,
+        outDir: fixture.out,
+        cwd: fixture.root,
+        env: { SOURCE_DATE_EPOCH: epoch },
+        cacheDir: cache,
+      });
+    const first = await cached(EPOCH);
+    const again = await cached(EPOCH);
+    // Nothing changed: no body was serialised again.
+    expect(first.timings.parts.serializeMs).toBeGreaterThan(0);
+    expect(again.timings.parts.serializeMs).toBe(0);
+    const site =
+      "License: https://www.example.org/licence\nTermsOfUse: https://www.example.org/terms\n";
+    await fixture.put({ "site.yaml": site });
+    await cached(EPOCH);
+    for (const [path, bytes] of await snapshotFolder(fixture.out)) {
+      if (!path.endsWith(".json") || !path.startsWith("std/")) continue;
+      expect(JSON.parse(bytes.toString()).meta.License, path).toBe(
+        "https://www.example.org/licence",
+      );
+    }
+    await cached("1790000600");
+    for (const [path, bytes] of await snapshotFolder(fixture.out)) {
+      if (!path.endsWith(".json") || !path.startsWith("std/")) continue;
+      expect(JSON.parse(bytes.toString()).meta.LastUpdated, path).toBe("2026-09-21T14:23:20Z");
+    }
+  });
+
   it("writes nothing when only validating", async () => {
     fixture = await sampleFixture();
     const result = await build(false);
