@@ -14,7 +14,12 @@ import { promisify } from "node:util";
 import { brotliCompressSync, constants } from "node:zlib";
 import { DATASETS } from "../build/datasets.js";
 import type { StepTimings } from "../build/pipeline.js";
-import { RECORDS_PER_FILE, generateContent, type Sizes } from "./generate.js";
+import {
+  FULL_PRODUCTS_PER_FILE,
+  RECORDS_PER_FILE,
+  generateContent,
+  type Sizes,
+} from "./generate.js";
 import { median, table } from "./report.js";
 
 const run = promisify(execFile);
@@ -55,7 +60,7 @@ async function parseOnly(content: string): Promise<number> {
 
 /** Renames the first product of one business current account file, as an editor would. */
 async function editOneProduct(content: string, n: number): Promise<void> {
-  const file = join(content, "business-current-accounts", "synthetic-brand-0", "part-0000.yaml");
+  const file = join(content, "business-current-accounts", "synthetic-brand-0", "full-0000.yaml");
   const text = await readFile(file, "utf8");
   await writeFile(file, text.replace(/^(\s*- Name: .*?)( edit \d+)?$/m, `$1 edit ${n}`));
 }
@@ -288,7 +293,7 @@ export async function buildBenchmarks(options: { quick: boolean; runs: number })
       ]);
     }
     out.push(
-      `### Rebuild after editing one content file (set P: 3,000 branches, 10,000 ATMs, 300 PCA, 200 BCA, 100 SME, 50 CCC in full, 2 metrics brands; ${RECORDS_PER_FILE} records per file)`,
+      `### Rebuild after editing one content file (set P: 3,000 branches, 10,000 ATMs, 300 PCA, 200 BCA, 100 SME, 50 CCC in full, 2 metrics brands; ${RECORDS_PER_FILE} branches or ATMs, ${FULL_PRODUCTS_PER_FILE} products per file)`,
     );
     out.push(
       table(

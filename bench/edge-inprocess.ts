@@ -8,7 +8,7 @@ import { entryOf, EDGE_DATASET, kb, readVariant, type EdgeLayout } from "./edge-
 import { MemoryAssets, MemoryKv } from "../test/fakes/platform.js";
 import { systemClock as wallClock } from "../worker/runtime.js";
 import { median, table } from "./report.js";
-import type { Clock, Deps, WorkerModules } from "./worker-modules.js";
+import { isolateDeps, type Clock, type Deps, type WorkerModules } from "./worker-modules.js";
 
 export interface InProcessLimits {
   readonly runs: number;
@@ -64,18 +64,13 @@ async function cases(modules: WorkerModules, layout: EdgeLayout): Promise<Case[]
       files.set(variant.asset, new Blob([await readVariant(layout.distDir, variant.asset)]));
     }
   }
-  const deps = (vars: Record<string, string>, clock: Clock = wallClock): Deps => ({
-    routes: modules.buildRoutes(layout.manifest),
-    assets: new MemoryAssets(files, false),
-    store: new MemoryKv(clock),
-    config: modules.readConfig(vars),
-    clock,
-    waitUntil: () => {},
-    log: () => {},
-    limiter: modules.newLimiter(),
-    maintenance: modules.newMaintenanceFlag(),
-    counterKeys: modules.newCounterKeys(),
-  });
+  const deps = (vars: Record<string, string>, clock: Clock = wallClock): Deps =>
+    isolateDeps(modules, layout.manifest, {
+      assets: new MemoryAssets(files, false),
+      store: new MemoryKv(clock),
+      clock,
+      vars,
+    });
   const allowed = deps(UNLIMITED_VARS);
   // Time stands still for the limited client, so its window cannot end in the middle of a run
   // (a new minute would allow one request again).

@@ -8,7 +8,7 @@
 import { entryOf, EDGE_DATASET, readVariant, type EdgeLayout } from "./edge-dataset.js";
 import { ManualClock, MemoryAssets, MemoryKv } from "../test/fakes/platform.js";
 import { table } from "./report.js";
-import type { WorkerModules } from "./worker-modules.js";
+import { isolateDeps, type WorkerModules } from "./worker-modules.js";
 
 interface Scenario {
   readonly name: string;
@@ -75,19 +75,13 @@ async function simulate(
   const files = new Map([[br.asset, new Blob([await readVariant(layout.distDir, br.asset)])]]);
   const clock = new ManualClock(START_MS);
   const kv = new MemoryKv(clock);
-  const deps = {
-    routes: modules.buildRoutes(layout.manifest),
+  // The project's defaults (no vars): the limit is what decides when counts are shared.
+  const deps = isolateDeps(modules, layout.manifest, {
     assets: new MemoryAssets(files, false),
     store: kv,
-    // The project's defaults: the limit is what decides when counts are shared.
-    config: modules.readConfig({}),
     clock,
-    waitUntil: () => {},
-    log: () => {},
-    limiter: modules.newLimiter(),
-    maintenance: modules.newMaintenanceFlag(),
-    counterKeys: modules.newCounterKeys(),
-  };
+    vars: {},
+  });
   const statuses = new Map<number, number>();
   const requests = scenario.perSecond * SIMULATED_SECONDS;
   for (let i = 0; i < requests; i++) {

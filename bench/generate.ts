@@ -22,6 +22,11 @@ export interface Sizes {
 }
 
 export const RECORDS_PER_FILE = 250;
+/**
+ * Full products weigh 20 to 60 times an ATM (10 to 17 KB of JSON each), so their files hold 10:
+ * about the size of an ATM file of 250, and what a reviewer can read in one pull request.
+ */
+export const FULL_PRODUCTS_PER_FILE = 10;
 
 const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const TOWNS = [
@@ -271,11 +276,12 @@ async function writeBrandFolder(
   brandName: string,
   key: string,
   records: unknown[],
+  { perFile, prefix }: { perFile: number; prefix: string },
 ) {
   await mkdir(dir, { recursive: true });
-  for (let i = 0; i * RECORDS_PER_FILE < records.length; i++) {
-    const part = records.slice(i * RECORDS_PER_FILE, (i + 1) * RECORDS_PER_FILE);
-    const name = `part-${String(i).padStart(4, "0")}.yaml`;
+  for (let i = 0; i * perFile < records.length; i++) {
+    const part = records.slice(i * perFile, (i + 1) * perFile);
+    const name = `${prefix}-${String(i).padStart(4, "0")}.yaml`;
     await writeFile(
       join(dir, name),
       `${header}\n${stringify({ BrandName: brandName, [key]: part }, { lineWidth: 0 })}`,
@@ -304,21 +310,24 @@ export async function generateContent(contentDir: string, sizes: Sizes): Promise
       const [start, end] = split(count, b);
       return Array.from({ length: Math.max(0, end - start) }, (_, i) => start + i);
     };
-    const lists: [folder: string, key: string, records: unknown[]][] = [
-      ["branches", "Branch", range(sizes.branches).map((n) => branch(n, rnd))],
-      ["atms", "ATM", range(sizes.atms).map((n) => atm(n, rnd))],
-      ["personal-current-accounts", "PCA", range(sizes.products).map((n) => product(n))],
+    // Simple and full personal current accounts share a brand folder, in files of their own.
+    const parts = { perFile: RECORDS_PER_FILE, prefix: "part" };
+    const full = { perFile: FULL_PRODUCTS_PER_FILE, prefix: "full" };
+    type List = [folder: string, key: string, records: unknown[], files: typeof parts];
+    const lists: List[] = [
+      ["branches", "Branch", range(sizes.branches).map((n) => branch(n, rnd)), parts],
+      ["atms", "ATM", range(sizes.atms).map((n) => atm(n, rnd)), parts],
+      ["personal-current-accounts", "PCA", range(sizes.products).map((n) => product(n)), parts],
       ...(templates && sizes.fullProducts
-        ? productLists(templates, sizes.fullProducts, range)
+        ? productLists(templates, sizes.fullProducts, range).map(([folder, key, records]): List => [
+            folder,
+            key,
+            records,
+            full,
+          ])
         : []),
     ];
-    // The simple and the full personal current accounts share one folder: join them.
-    const joined = new Map<string, [key: string, records: unknown[]]>();
-    for (const [folder, key, records] of lists) {
-      const [, list] = joined.get(folder) ?? joined.set(folder, [key, []]).get(folder)!;
-      list.push(...records);
-    }
-    for (const [folder, [key, records]] of joined) {
+    for (const [folder, key, records, files] of lists) {
       if (records.length === 0) continue;
       await writeBrandFolder(
         join(contentDir, folder, slug),
@@ -326,6 +335,7 @@ export async function generateContent(contentDir: string, sizes: Sizes): Promise
         brandName,
         key,
         records,
+        files,
       );
     }
   }

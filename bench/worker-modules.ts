@@ -89,3 +89,23 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
     clientAddressHeader: client.CLIENT_ADDRESS_HEADER,
   };
 }
+
+/** A fresh isolate's dependencies over in-memory stand-ins, as index.ts builds them from env. */
+export function isolateDeps(
+  modules: WorkerModules,
+  manifest: Manifest,
+  parts: Pick<Deps, "assets" | "store" | "clock"> & { readonly vars: Record<string, string> },
+): Deps {
+  return {
+    routes: modules.buildRoutes(manifest),
+    assets: parts.assets,
+    store: parts.store,
+    config: modules.readConfig(parts.vars),
+    clock: parts.clock,
+    waitUntil: () => {},
+    log: () => {},
+    limiter: modules.newLimiter(),
+    maintenance: modules.newMaintenanceFlag(),
+    counterKeys: modules.newCounterKeys(),
+  };
+}

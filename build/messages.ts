@@ -184,8 +184,9 @@ function describeFound(data: unknown): string {
 }
 
 /**
- * The allowed name an editor most likely meant: same letters in another case, or at most two
- * edits away (Damerau-style typos). Undefined when nothing is that close.
+ * The allowed name an editor most likely meant: same letters in another case, or a few edits away
+ * (Levenshtein distance: a letter added, dropped or replaced counts one; two swapped letters count
+ * two), at most two for long names. Undefined when nothing is that close.
  */
 export function closest(input: string, candidates: readonly string[]): string | undefined {
   const lower = input.toLowerCase();
@@ -203,6 +204,7 @@ export function closest(input: string, candidates: readonly string[]): string | 
   return best;
 }
 
+// Plain Levenshtein distance, one row at a time (Wagner-Fischer).
 function editDistance(a: string, b: string): number {
   const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
