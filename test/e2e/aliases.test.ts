@@ -97,16 +97,9 @@ describe("the live standard's paths through the real Worker", () => {
       expect(response.headers["content-type"]).toBe(mediaType);
       expect(response.headers.etag).toBe(entryFor(std).variants.identity.etag);
       expect(response.body.equals(canonical.body)).toBe(true);
-      // RateLimit's t= counts down the seconds to the window's end, so two requests a second
-      // apart differ there; its plan name is compared instead.
-      const { "content-type": _a, ratelimit: limit, ...rest } = stableHeaders(response.headers);
-      const {
-        "content-type": _b,
-        ratelimit: canonicalLimit,
-        ...canonicalRest
-      } = stableHeaders(canonical.headers);
+      const { "content-type": _a, ...rest } = stableHeaders(response.headers);
+      const { "content-type": _b, ...canonicalRest } = stableHeaders(canonical.headers);
       expect(rest).toEqual(canonicalRest);
-      expect(limit?.split(";")[0]).toBe(canonicalLimit?.split(";")[0]);
     },
   );
 

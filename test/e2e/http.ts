@@ -44,5 +44,8 @@ export function request(
 /** The response's fields without those that vary per request or connection. */
 export function stableHeaders(headers: Record<string, string>): Record<string, string> {
   const { date: _date, connection: _connection, "keep-alive": _keepAlive, ...rest } = headers;
+  // RateLimit's t= counts down the seconds to the window's end, so two requests a moment apart
+  // may differ there by a second; the plan and the remaining quota must still agree.
+  if (rest.ratelimit !== undefined) rest.ratelimit = rest.ratelimit.replace(/;t=\d+/, "");
   return rest;
 }
