@@ -1,49 +1,34 @@
 /**
  * The Worker's own modules (worker/*.ts), loaded into Node for the in-process benchmarks.
  *
- * They are transpiled at run time with TypeScript's transpileModule, not imported statically: a
- * static import would make `tsc -p build` (which compiles bench/ with the build, for Node) type-check
- * the Worker against Node's types, where Workers-only fields such as `request.cf` and
- * `encodeBody` do not exist, and a benchmark could then break the build's compile. Transpiling only
- * strips types; the code that runs is the Worker's, unchanged. In Node `request.cf` is absent, so
- * the handler negotiates on the Accept-Encoding header, as it does without a front line.
- *
- * The types below are the part of the Worker's interface the benchmarks use, written out here for
- * the same reason; a mismatch shows at run time (the benchmarks check the statuses they get).
+ * They are transpiled at run time with TypeScript's transpileModule: the code that runs is the
+ * Worker's, unchanged, as ES modules Node can load without a bundler. In Node `request.cf` is
+ * absent, so the handler negotiates on the Accept-Encoding header, as it does without a front
+ * line. The types are the Worker's own: bench/tsconfig.json compiles the benchmarks with Node's
+ * types and the Workers runtime's (worker-configuration.d.ts) together, so a change to the
+ * handler's dependencies fails the benchmarks' compile instead of failing open at run time.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
-import type { Manifest } from "../worker/manifest.js";
 import { PROJECT_ROOT } from "../build/paths.js";
-
-// Platform-free types of the Worker's can be shared; the handler's are written out below.
-import type { AssetFetcher, Clock, KvStore, Log } from "../worker/runtime.js";
-export type { AssetFetcher, Clock, KvStore };
-
-/** worker/handler.ts: Deps. The benchmarks pass `unknown` values from one Worker function to another. */
-export interface Deps {
-  readonly routes: unknown;
-  readonly assets: AssetFetcher;
-  readonly store: KvStore;
-  readonly config: unknown;
-  readonly clock: Clock;
-  readonly waitUntil: (promise: Promise<unknown>) => void;
-  readonly log: Log;
-  readonly limiter: unknown;
-  readonly maintenance: unknown;
-  readonly counterKeys: unknown;
-}
+import type { CounterKeys } from "../worker/counter-key.js";
+import type { Deps } from "../worker/handler.js";
+import type { MaintenanceFlag } from "../worker/maintenance.js";
+import type { Manifest } from "../worker/manifest.js";
+import type { RateLimiter } from "../worker/ratelimit.js";
+import type { Clock, KvStore } from "../worker/runtime.js";
+export type { Clock, Deps, KvStore };
 
 export interface WorkerModules {
-  handle(request: Request, deps: Deps): Promise<Response>;
-  buildRoutes(manifest: Manifest): Deps["routes"];
-  readConfig(vars: Record<string, string>, warn?: (message: string) => void): Deps["config"];
-  newLimiter(): Deps["limiter"];
-  newMaintenanceFlag(): Deps["maintenance"];
+  handle: typeof import("../worker/handler.js").handle;
+  buildRoutes: typeof import("../worker/routes.js").buildRoutes;
+  readConfig: typeof import("../worker/config.js").readConfig;
+  newLimiter(): RateLimiter;
+  newMaintenanceFlag(): MaintenanceFlag;
   /** Counter keys of one isolate, with a fixed secret as a deployment has (worker/counter-key.ts). */
-  newCounterKeys(): Deps["counterKeys"];
+  newCounterKeys(): CounterKeys;
   /** worker/client.ts: CLIENT_ADDRESS_HEADER. */
   clientAddressHeader: string;
 }

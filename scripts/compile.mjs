@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Compiles the build CLI (build/ and bench/, with the worker/ modules they import; tsconfig in
-// build/) into .out/, but only when a source is newer than the last compile: tsc takes 2-4 s even
-// with nothing to do, which would dwarf a rebuild after one content edit (well under a second).
-// `--force` compiles regardless.
+// Compiles the build CLI (build/, with the worker/ modules it imports; tsconfig in build/) and, with
+// --bench, the benchmarks (bench/, own tsconfig) into .out/, each only when a source is newer than
+// its last compile: tsc takes 2-4 s even with nothing to do, which would dwarf a rebuild after one
+// content edit (well under a second). `--force` compiles regardless.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,8 +10,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const stamp = join(root, ".out", ".compiled");
-const inputs = ["build", "bench", "worker", "tsconfig.base.json", "package-lock.json"];
+const shared = ["build", "worker", "tsconfig.base.json", "package-lock.json"];
+// Each project: what it compiles from, and a file it emits (to tell a first compile).
+const projects = {
+  build: { inputs: shared, emits: join(".out", "build", "cli.js") },
+  bench: {
+    inputs: [...shared, "bench", join("test", "fakes"), "worker-configuration.d.ts"],
+    emits: join(".out", "bench", "run.js"),
+  },
+};
 
 function newest(path) {
   const info = statSync(path, { throwIfNoEntry: false });
@@ -20,16 +27,19 @@ function newest(path) {
   return Math.max(info.mtimeMs, ...readdirSync(path).map((name) => newest(join(path, name))));
 }
 
-const upToDate =
-  !process.argv.includes("--force") &&
-  existsSync(join(root, ".out", "build", "cli.js")) &&
-  statSync(stamp, { throwIfNoEntry: false })?.mtimeMs >=
-    Math.max(...inputs.map((p) => newest(join(root, p))));
-if (!upToDate) {
+// `--bench` compiles the benchmarks too (npm run bench); everything else needs only the build.
+const wanted = process.argv.includes("--bench") ? ["build", "bench"] : ["build"];
+for (const name of wanted) {
+  const { inputs, emits } = projects[name];
+  const stamp = join(root, ".out", `.compiled-${name}`);
+  const upToDate =
+    !process.argv.includes("--force") &&
+    existsSync(join(root, emits)) &&
+    statSync(stamp, { throwIfNoEntry: false })?.mtimeMs >=
+      Math.max(...inputs.map((p) => newest(join(root, p))));
+  if (upToDate) continue;
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  const result = spawnSync(process.execPath, [tsc, "-p", join(root, "build")], {
-    stdio: "inherit",
-  });
+  const result = spawnSync(process.execPath, [tsc, "-p", join(root, name)], { stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
