@@ -13,11 +13,8 @@ import { PROJECT_ROOT } from "../../build/paths.js";
 import { runBuild } from "../../build/pipeline.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { startWorkerAt } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
-
-process.env.WRANGLER_SEND_METRICS ??= "false";
-process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
-process.env.WRANGLER_HIDE_BANNER ??= "true";
 
 const V22 = "application/prs.openbanking.opendata.v2.2+json";
 const V10 = "application/prs.openbanking.opendata.v1.0+json";
@@ -38,7 +35,7 @@ const ALIASES: [alias: string, mediaType: string, std: string][] = [
 let content: Fixture;
 let root: string;
 let manifest: Manifest;
-let worker: { url: Promise<URL>; dispose(): Promise<void> };
+let worker: { readonly base: URL; dispose(): Promise<void> };
 let base: URL;
 
 beforeAll(async () => {
@@ -56,18 +53,8 @@ beforeAll(async () => {
   });
   expect(built.diagnostics).toEqual([]);
   manifest = built.manifest!;
-  const { unstable_startWorker } = await import("wrangler");
-  worker = await unstable_startWorker({
-    config: join(root, "wrangler.toml"),
-    dev: {
-      inspector: false,
-      persist: false,
-      watch: false,
-      logLevel: "none",
-      server: { hostname: "127.0.0.1", port: 0 },
-    },
-  });
-  base = await worker.url;
+  worker = await startWorkerAt(join(root, "wrangler.toml"));
+  base = worker.base;
 }, 90_000);
 
 afterAll(async () => {

@@ -3,14 +3,12 @@
  * started with wrangler's unstable_startWorker (inspector off, in-memory KV), and fetched over
  * loopback. This is the only test that goes through Workers Static Assets.
  */
-import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../worker/manifest.js";
-import { PROJECT_ROOT, DIST_DIR } from "../../build/paths.js";
+import { DIST_DIR } from "../../build/paths.js";
 import {
   specErrorBody,
   specMediaType,
@@ -18,34 +16,16 @@ import {
   SPEC_SECURITY_HEADERS,
 } from "../helpers/spec-values.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
 
-// The same settings as scripts/wrangler.mjs: no metrics, no fetch of the cf object.
-process.env.WRANGLER_SEND_METRICS ??= "false";
-process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
-process.env.WRANGLER_HIDE_BANNER ??= "true";
-
-let worker: { url: Promise<URL>; dispose(): Promise<void> };
+let worker: RunningWorker;
 let base: URL;
 let manifest: Manifest;
 
 beforeAll(async () => {
-  if (!existsSync(join(DIST_DIR, "manifest.json"))) {
-    await promisify(execFile)("npm", ["run", "-s", "build"], { cwd: PROJECT_ROOT });
-  }
-  manifest = JSON.parse(readFileSync(join(DIST_DIR, "manifest.json"), "utf8")) as Manifest;
-  const { unstable_startWorker } = await import("wrangler");
-  worker = await unstable_startWorker({
-    config: join(PROJECT_ROOT, "wrangler.toml"),
-    dev: {
-      inspector: false,
-      persist: false,
-      watch: false,
-      logLevel: "none",
-      server: { hostname: "127.0.0.1", port: 0 },
-    },
-  });
-  base = await worker.url;
+  worker = await startWorker();
+  ({ base, manifest } = worker);
 }, 60_000);
 
 afterAll(async () => {

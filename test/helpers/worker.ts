@@ -27,9 +27,17 @@ export async function startWorker(): Promise<RunningWorker> {
     await promisify(execFile)("npm", ["run", "-s", "build"], { cwd: PROJECT_ROOT });
   }
   const manifest = JSON.parse(readFileSync(join(DIST_DIR, "manifest.json"), "utf8")) as Manifest;
+  const worker = await startWorkerAt(join(PROJECT_ROOT, "wrangler.toml"));
+  return { ...worker, manifest };
+}
+
+/** Starts the Worker a wrangler.toml describes (its dist/ beside it), on loopback. */
+export async function startWorkerAt(
+  config: string,
+): Promise<{ readonly base: URL; dispose(): Promise<void> }> {
   const { unstable_startWorker } = await import("wrangler");
   const worker = await unstable_startWorker({
-    config: join(PROJECT_ROOT, "wrangler.toml"),
+    config,
     dev: {
       inspector: false,
       persist: false,
@@ -38,5 +46,5 @@ export async function startWorker(): Promise<RunningWorker> {
       server: { hostname: "127.0.0.1", port: 0 },
     },
   });
-  return { base: await worker.url, manifest, dispose: () => worker.dispose() };
+  return { base: await worker.url, dispose: () => worker.dispose() };
 }
