@@ -27,7 +27,7 @@ export type LogEvent = (typeof LOG_EVENTS)[keyof typeof LOG_EVENTS];
 /** One log line, before it is written. */
 export interface LogEntry {
   readonly event: LogEvent;
-  /** The data set the request was for (manifest id), when there was one. */
+  /** What the request was for: the data set's manifest id, or a document's path. */
   readonly dataset?: string;
   /** The HTTP status answered because of the event, when it changed the answer. */
   readonly status?: number;
