@@ -5,27 +5,9 @@ import { DATASETS, openBankingAliases } from "../../build/datasets.js";
 import { MANIFEST_FILE, type Manifest } from "../../worker/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { LIVE_STANDARD_PATHS } from "../helpers/spec-values.js";
 
-// The live standard's names (platform notes, "The standard as it is served in the wild"), written
-// out per data set id: the six v2.2 data sets and the two service metrics data sets.
-const V22 = "application/prs.openbanking.opendata.v2.2+json";
-const V10 = "application/prs.openbanking.opendata.v1.0+json";
-const EXPECTED: Record<string, [path: string, mediaType: string][]> = {
-  branches: [["/open-banking/v2.2/branches", V22]],
-  atms: [["/open-banking/v2.2/atms", V22]],
-  "personal-current-accounts": [["/open-banking/v2.2/personal-current-accounts", V22]],
-  "business-current-accounts": [["/open-banking/v2.2/business-current-accounts", V22]],
-  "unsecured-sme-loans": [["/open-banking/v2.2/unsecured-sme-loans", V22]],
-  "commercial-credit-cards": [["/open-banking/v2.2/commercial-credit-cards", V22]],
-  "service-metrics-pca": [
-    ["/open-banking/v1.0/fca-service-metrics/pca", V10],
-    ["/open-banking/fca-service-metrics/pca", V10],
-  ],
-  "service-metrics-bca": [
-    ["/open-banking/v1.0/fca-service-metrics/bca", V10],
-    ["/open-banking/fca-service-metrics/bca", V10],
-  ],
-};
+const EXPECTED = LIVE_STANDARD_PATHS;
 
 const SITE =
   'License: "https://www.openbanking.org.uk/open-licence"\nTermsOfUse: "https://www.openbanking.org.uk/terms"\n';

@@ -12,6 +12,7 @@ import { readLimits } from "../../build/rate-limits.js";
 import type { Manifest } from "../../worker/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { LIVE_STANDARD_PATHS } from "../helpers/spec-values.js";
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -243,21 +244,8 @@ describe("with OpenBankingPaths: true in site.yaml", () => {
       });
       expect(result.diagnostics).toEqual([]);
       const aliasedDoc = JSON.parse(await readFile(join(aliased.out, "openapi.json"), "utf8"));
-      const v22 = "application/prs.openbanking.opendata.v2.2+json";
-      const v10 = "application/prs.openbanking.opendata.v1.0+json";
-      // platform-notes: the live standard's names, with and without v1.0 for service metrics.
-      const expected: [string, string][] = [
-        ["/open-banking/v2.2/branches", v22],
-        ["/open-banking/v2.2/atms", v22],
-        ["/open-banking/v2.2/personal-current-accounts", v22],
-        ["/open-banking/v2.2/business-current-accounts", v22],
-        ["/open-banking/v2.2/unsecured-sme-loans", v22],
-        ["/open-banking/v2.2/commercial-credit-cards", v22],
-        ["/open-banking/v1.0/fca-service-metrics/pca", v10],
-        ["/open-banking/fca-service-metrics/pca", v10],
-        ["/open-banking/v1.0/fca-service-metrics/bca", v10],
-        ["/open-banking/fca-service-metrics/bca", v10],
-      ];
+      // The live standard's names (test/helpers/spec-values.ts), each under its own media type.
+      const expected = Object.values(LIVE_STANDARD_PATHS).flat();
       const documented = Object.keys(aliasedDoc.paths).filter((p) =>
         p.startsWith("/open-banking/"),
       );

@@ -71,3 +71,29 @@ export function specErrorBody(status: number): {
   if (!row) throw new Error(`no error text is known for ${status}`);
   return { status: String(status), title: row[1], description: row[2] };
 }
+
+/**
+ * The live standard's names and media types per data set id (platform notes, "The standard as
+ * it is served in the wild"): the six v2.2 data sets, and the service metrics with and without
+ * the version segment.
+ */
+const LIVE_V22 = "application/prs.openbanking.opendata.v2.2+json";
+const LIVE_V10 = "application/prs.openbanking.opendata.v1.0+json";
+export const LIVE_STANDARD_PATHS: Readonly<
+  Record<string, readonly (readonly [path: string, mediaType: string])[]>
+> = {
+  branches: [["/open-banking/v2.2/branches", LIVE_V22]],
+  atms: [["/open-banking/v2.2/atms", LIVE_V22]],
+  "personal-current-accounts": [["/open-banking/v2.2/personal-current-accounts", LIVE_V22]],
+  "business-current-accounts": [["/open-banking/v2.2/business-current-accounts", LIVE_V22]],
+  "unsecured-sme-loans": [["/open-banking/v2.2/unsecured-sme-loans", LIVE_V22]],
+  "commercial-credit-cards": [["/open-banking/v2.2/commercial-credit-cards", LIVE_V22]],
+  "service-metrics-pca": [
+    ["/open-banking/v1.0/fca-service-metrics/pca", LIVE_V10],
+    ["/open-banking/fca-service-metrics/pca", LIVE_V10],
+  ],
+  "service-metrics-bca": [
+    ["/open-banking/v1.0/fca-service-metrics/bca", LIVE_V10],
+    ["/open-banking/fca-service-metrics/bca", LIVE_V10],
+  ],
+};

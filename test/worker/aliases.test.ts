@@ -4,27 +4,9 @@ import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
 import { buildRoutes } from "../../worker/routes.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
+import { LIVE_STANDARD_PATHS } from "../helpers/spec-values.js";
 
-// The live standard's names and media types (platform notes, "The standard as it is served in
-// the wild"), as the build lists them in the manifest when OpenBankingPaths is true.
-const V22 = "application/prs.openbanking.opendata.v2.2+json";
-const V10 = "application/prs.openbanking.opendata.v1.0+json";
-const ALIASES: Record<string, [path: string, mediaType: string][]> = {
-  branches: [["/open-banking/v2.2/branches", V22]],
-  atms: [["/open-banking/v2.2/atms", V22]],
-  "personal-current-accounts": [["/open-banking/v2.2/personal-current-accounts", V22]],
-  "business-current-accounts": [["/open-banking/v2.2/business-current-accounts", V22]],
-  "unsecured-sme-loans": [["/open-banking/v2.2/unsecured-sme-loans", V22]],
-  "commercial-credit-cards": [["/open-banking/v2.2/commercial-credit-cards", V22]],
-  "service-metrics-pca": [
-    ["/open-banking/v1.0/fca-service-metrics/pca", V10],
-    ["/open-banking/fca-service-metrics/pca", V10],
-  ],
-  "service-metrics-bca": [
-    ["/open-banking/v1.0/fca-service-metrics/bca", V10],
-    ["/open-banking/fca-service-metrics/bca", V10],
-  ],
-};
+const ALIASES = LIVE_STANDARD_PATHS;
 
 let plain: Fixture;
 let withAliases: Fixture;
@@ -204,7 +186,15 @@ describe("building the routes", () => {
     const [first, second] = plain.manifest.datasets;
     const manifest: Manifest = {
       formatVersion: 1,
-      datasets: [first!, { ...second!, aliases: [{ path: first!.path, mediaType: V22 }] }],
+      datasets: [
+        first!,
+        {
+          ...second!,
+          aliases: [
+            { path: first!.path, mediaType: "application/prs.openbanking.opendata.v2.2+json" },
+          ],
+        },
+      ],
     };
     expect(() => buildRoutes(manifest)).toThrow(`${first!.path} is listed twice in the manifest`);
   });
