@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATASETS, openBankingAliases } from "../../build/datasets.js";
 import { MANIFEST_FILE, type Manifest } from "../../worker/manifest.js";
-import { runBuild } from "../../build/pipeline.js";
-import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { LIVE_STANDARD_PATHS } from "../helpers/spec-values.js";
 
 const EXPECTED = LIVE_STANDARD_PATHS;
@@ -16,13 +15,7 @@ let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
 
 async function buildManifest(): Promise<Manifest> {
-  const result = await runBuild({
-    contentDir: fixture.content,
-    outDir: fixture.out,
-    cwd: fixture.root,
-    env: { SOURCE_DATE_EPOCH: "1790000000" },
-    cacheDir: false,
-  });
+  const result = await buildFixture(fixture);
   expect(result.diagnostics).toEqual([]);
   return JSON.parse(await readFile(join(fixture.out, MANIFEST_FILE), "utf8")) as Manifest;
 }
@@ -55,13 +48,7 @@ describe("the live standard's path names", () => {
 
   it("refuses an OpenBankingPaths that is not true or false", async () => {
     fixture = await sampleFixture({ "site.yaml": `${SITE}OpenBankingPaths: "yes"\n` });
-    const result = await runBuild({
-      contentDir: fixture.content,
-      outDir: fixture.out,
-      cwd: fixture.root,
-      write: false,
-      cacheDir: false,
-    });
+    const result = await buildFixture(fixture, { write: false });
     expect(result.ok).toBe(false);
     expect(result.diagnostics.map((d) => [d.file, d.line, d.pointer])).toEqual([
       ["content/site.yaml", 3, "/OpenBankingPaths"],

@@ -3,9 +3,8 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
 import { checkFile } from "../../build/check-file.js";
-import { runBuild } from "../../build/pipeline.js";
 import { checkProductRules, type ProductRecordsKey } from "../../build/product-rules.js";
-import { sampleFixture } from "../helpers/fixtures.js";
+import { buildFixture, sampleFixture } from "../helpers/fixtures.js";
 
 // The products spec's "Rules across fields", one rejected and one accepted case each. The rules
 // are checked on plain values here; the schemas are checked elsewhere.
@@ -399,14 +398,7 @@ describe("the rule book in a build of the sample content", () => {
       const lines = broken.split("\n");
       const line = lines.findIndex((l) => l.includes('"TB-BUSINES-REG"')) + 1;
       const column = lines[line - 1]!.indexOf('"TB-BUSINES-REG"') + 1;
-      const result = await runBuild({
-        contentDir: fixture.content,
-        outDir: fixture.out,
-        cwd: fixture.root,
-        write: false,
-        cacheDir: false,
-        env: { SOURCE_DATE_EPOCH: "1790000000" },
-      });
+      const result = await buildFixture(fixture, { write: false });
       expect(result.ok).toBe(false);
       expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.rule}`)).toEqual([
         `content/${file}:${line}:${column} predecessor`,

@@ -3,6 +3,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { CONTENT_DIR } from "../../build/paths.js";
+import { runBuild, type BuildOptions, type BuildResult } from "../../build/pipeline.js";
 
 export interface Fixture {
   readonly root: string;
@@ -36,6 +37,21 @@ export async function sampleFixture(files: Record<string, string | null> = {}): 
   };
   await fixture.put(files);
   return fixture;
+}
+
+/** A fixed SOURCE_DATE_EPOCH (2026-09-21T14:13:20Z), so builds of a fixture do not read the clock. */
+export const FIXTURE_EPOCH = "1790000000";
+
+/** Builds a fixture's content into its out folder: no cache, a fixed LastUpdated, `options` over that. */
+export function buildFixture(fixture: Fixture, options: BuildOptions = {}): Promise<BuildResult> {
+  return runBuild({
+    contentDir: fixture.content,
+    outDir: fixture.out,
+    cwd: fixture.root,
+    env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
+    cacheDir: false,
+    ...options,
+  });
 }
 
 /** Every file under `dir`, relative path to bytes, for byte-for-byte comparisons. */
