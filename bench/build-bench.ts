@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompressSync, constants } from "node:zlib";
-import { DATASETS } from "../build/datasets.js";
+import { DATASETS } from "../build/core/datasets.js";
 import type { StepTimings } from "../build/pipeline.js";
 import {
   FULL_PRODUCTS_PER_FILE,

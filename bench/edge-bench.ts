@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Manifest } from "../worker/manifest.js";
+import type { Manifest } from "../contract/manifest.js";
 import {
   buildEdgeLayout,
   buildSample,

@@ -11,8 +11,8 @@
  */
 import { copyFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Manifest } from "../worker/manifest.js";
-import { CONTENT_DIR, PROJECT_ROOT } from "../build/paths.js";
+import type { Manifest } from "../contract/manifest.js";
+import { CONTENT_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../build/core/paths.js";
 import { runBuild } from "../build/pipeline.js";
 import { generateContent, type Sizes } from "./generate.js";
 
@@ -64,14 +64,15 @@ export async function buildEdgeLayout(root: string): Promise<EdgeLayout> {
   const content = join(root, "content");
   await generateContent(content, EDGE_SET_SIZES);
   const set = await build(content, join(root, "dist"));
-  const workerDir = join(root, "worker");
-  await mkdir(workerDir, { recursive: true });
   // Sources only: worker/tsconfig.json extends a file outside the copy, and bundling needs none.
-  for (const name of await readdir(join(PROJECT_ROOT, "worker"))) {
-    if (name.endsWith(".ts"))
-      await copyFile(join(PROJECT_ROOT, "worker", name), join(workerDir, name));
+  for (const folder of WORKER_SOURCE_FOLDERS) {
+    await mkdir(join(root, folder), { recursive: true });
+    for (const name of await readdir(join(PROJECT_ROOT, folder))) {
+      if (name.endsWith(".ts"))
+        await copyFile(join(PROJECT_ROOT, folder, name), join(root, folder, name));
+    }
   }
-  return { ...set, entrypoint: join(workerDir, "index.ts") };
+  return { ...set, entrypoint: join(root, "worker", "index.ts") };
 }
 
 /** The manifest entry of a data set. */

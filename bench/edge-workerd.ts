@@ -11,7 +11,7 @@
  * measured round-robin in the same run, so drift in the machine's load spreads over all alike.
  */
 import { join } from "node:path";
-import { PROJECT_ROOT } from "../build/paths.js";
+import { PROJECT_ROOT } from "../build/core/paths.js";
 import { entryOf, EDGE_DATASET, kb, type EdgeLayout } from "./edge-dataset.js";
 import { load, type LoadResult, type Server } from "./load.js";
 import { findNginx, startNginx } from "./nginx.js";

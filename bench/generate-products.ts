@@ -8,9 +8,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { DATASETS, type DatasetDefinition } from "../build/datasets.js";
-import { CONTENT_DIR } from "../build/paths.js";
-import { MARKETING_STATE_KEYS, type ProductRecordsKey } from "../build/product-rules.js";
+import { DATASETS, type DatasetDefinition } from "../build/core/datasets.js";
+import { CONTENT_DIR } from "../build/core/paths.js";
+import { MARKETING_STATE_KEYS, type ProductRecordsKey } from "../build/check/product-rules.js";
 
 /** How many products of each product data set to generate. */
 export interface ProductSizes {

@@ -14,7 +14,7 @@ import { atm, random } from "./generate.js";
 import { median, table } from "./report.js";
 
 const run = promisify(execFile);
-const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "build", "import", "cli.js");
+const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "build", "cli", "import.js");
 const SPLIT_FIELD = "Location.PostalAddress.TownName";
 
 async function folderBytes(dir: string): Promise<{ files: number; bytes: number }> {

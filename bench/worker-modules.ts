@@ -12,11 +12,11 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
-import { PROJECT_ROOT } from "../build/paths.js";
+import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../build/core/paths.js";
 import type { CounterKeys } from "../worker/counter-key.js";
 import type { Deps } from "../worker/handler.js";
 import type { MaintenanceFlag } from "../worker/maintenance.js";
-import type { Manifest } from "../worker/manifest.js";
+import type { Manifest } from "../contract/manifest.js";
 import type { RateLimiter } from "../worker/ratelimit.js";
 import type { Clock, KvStore } from "../worker/runtime.js";
 export type { Clock, Deps, KvStore };
@@ -39,29 +39,34 @@ const BENCH_SECRET = "benchmark-rate-limit-key";
 // The entry imports dist/manifest.json at bundle time; the benchmarks build routes themselves.
 const SKIPPED = new Set(["index.ts"]);
 
-/** Transpiles worker/*.ts into `<dir>/worker` as ES modules and loads what the benchmarks use. */
+/**
+ * Transpiles the Worker's sources (worker/*.ts and the contract/*.ts they import) into `<dir>`, in
+ * the same layout, as ES modules, and loads what the benchmarks use.
+ */
 export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
-  const source = join(PROJECT_ROOT, "worker");
   const out = join(dir, "worker");
-  await mkdir(out, { recursive: true });
   // Node reads .js as CommonJS unless the nearest package.json says otherwise.
   await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
-  for (const name of await readdir(source)) {
-    if (!name.endsWith(".ts") || name.endsWith(".d.ts") || SKIPPED.has(name)) continue;
-    const { outputText } = ts.transpileModule(await readFile(join(source, name), "utf8"), {
-      fileName: name,
-      compilerOptions: {
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: true,
-      },
-    });
-    await writeFile(join(out, name.replace(/\.ts$/, ".js")), outputText);
+  for (const folder of WORKER_SOURCE_FOLDERS) {
+    const source = join(PROJECT_ROOT, folder);
+    await mkdir(join(dir, folder), { recursive: true });
+    for (const name of await readdir(source)) {
+      if (!name.endsWith(".ts") || name.endsWith(".d.ts") || SKIPPED.has(name)) continue;
+      const { outputText } = ts.transpileModule(await readFile(join(source, name), "utf8"), {
+        fileName: name,
+        compilerOptions: {
+          module: ts.ModuleKind.ESNext,
+          target: ts.ScriptTarget.ES2022,
+          verbatimModuleSyntax: true,
+        },
+      });
+      await writeFile(join(dir, folder, name.replace(/\.ts$/, ".js")), outputText);
+    }
   }
   const load = (name: string) => import(pathToFileURL(join(out, name)).href);
   const [handler, routes, config, ratelimit, maintenance, client, counterKey] = await Promise.all(
-    ["handler", "routes", "config", "ratelimit", "maintenance", "client", "counter-key"].map((m) =>
-      load(`${m}.js`),
+    ["handler", "routes", "config", "ratelimit", "maintenance", "client-bucket", "counter-key"].map(
+      (m) => load(`${m}.js`),
     ),
   );
   return {

@@ -14,7 +14,7 @@
 import { execFile } from "node:child_process";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
-import { PROJECT_ROOT } from "../build/paths.js";
+import { PROJECT_ROOT } from "../build/core/paths.js";
 import type { Server } from "./load.js";
 
 const run = promisify(execFile);

@@ -4,30 +4,30 @@
  * every file are collected, so one run reports them all; nothing is written unless there are none.
  */
 import { join } from "node:path";
-import type { Site } from "./assemble.js";
-import type { DatasetResult } from "./assemble-dataset.js";
-import { openCache } from "./cache.js";
-import { buildDataset } from "./cached-dataset.js";
-import { checkBrands, withCheckedFiles, type CheckedUnit } from "./check-brands.js";
-import type { CheckedFile } from "./check-file.js";
-import { checkFiles, jobKeys } from "./check-files.js";
-import { discoverContent, SITE_FILE, type ContentTree } from "./content.js";
-import { DATASETS, type DatasetDefinition } from "./datasets.js";
-import { atFileStart, compareDiagnostics, type Diagnostic } from "./diagnostics.js";
-import { buildDocuments } from "./documents.js";
-import { createEncoder } from "./encoder.js";
-import { contentJobs } from "./jobs.js";
-import type { LocatedRecord } from "./landing/locations.js";
-import { checkAssetLimits, PLATFORM_LIMITS, type AssetLimits } from "./limits.js";
-import { assetFiles, outputFiles } from "./output-files.js";
-import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./paths.js";
-import { createAjv, readSchemas } from "./schemas.js";
-import { emptyTimings, timeAsync, type StepTimings } from "./timings.js";
-import { writeAtomically } from "./write-dist.js";
-import { MANIFEST_FORMAT_VERSION, type Manifest } from "../worker/manifest.js";
+import type { Site } from "./assemble/envelope.js";
+import type { DatasetResult } from "./assemble/dataset.js";
+import { openCache } from "./core/cache.js";
+import { buildDataset } from "./assemble/cached-dataset.js";
+import { checkBrands, withCheckedFiles, type CheckedUnit } from "./check/across-files.js";
+import type { CheckedFile } from "./check/one-file.js";
+import { checkFiles, jobKeys } from "./check/cached-checks.js";
+import { discoverContent, SITE_FILE, type ContentTree } from "./read/content.js";
+import { DATASETS, type DatasetDefinition } from "./core/datasets.js";
+import { atFileStart, compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
+import { buildDocuments } from "./documents/index.js";
+import { createEncoder } from "./encode/cached-encoder.js";
+import { contentJobs } from "./read/check-jobs.js";
+import type { LocatedRecord } from "./documents/landing/locations.js";
+import { checkAssetLimits, PLATFORM_LIMITS, type AssetLimits } from "./write/asset-limits.js";
+import { assetFiles, outputFiles } from "./write/output-files.js";
+import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
+import { createAjv, readSchemas } from "./check/schemas.js";
+import { emptyTimings, timeAsync, type StepTimings } from "./core/timings.js";
+import { writeAtomically } from "./write/atomic.js";
+import { MANIFEST_FORMAT_VERSION, type Manifest } from "../contract/manifest.js";
 
-export type { DatasetResult } from "./assemble-dataset.js";
-export type { StepTimings } from "./timings.js";
+export type { DatasetResult } from "./assemble/dataset.js";
+export type { StepTimings } from "./core/timings.js";
 
 export interface BuildOptions {
   readonly contentDir?: string;

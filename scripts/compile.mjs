@@ -10,10 +10,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const shared = ["build", "worker", "tsconfig.base.json", "package-lock.json"];
+const shared = ["build", "contract", "worker", "tsconfig.base.json", "package-lock.json"];
 // Each project: what it compiles from, and a file it emits (to tell a first compile).
 const projects = {
-  build: { inputs: shared, emits: join(".out", "build", "cli.js") },
+  build: { inputs: shared, emits: join(".out", "build", "cli", "build.js") },
   bench: {
     inputs: [...shared, "bench", join("test", "fakes"), "worker-configuration.d.ts"],
     emits: join(".out", "bench", "run.js"),

@@ -4,11 +4,11 @@
  * preconditions (304), which RFC 9110 section 13.2.1 evaluates only where the answer would
  * otherwise be 200.
  */
-import type { ContentCoding, ManifestVariant, ServedFile } from "./manifest.js";
+import type { ContentCoding, ManifestVariant, ServedFile } from "../contract/manifest.js";
 import { TRANSIENT_RETRY_AFTER_SECONDS, type Config } from "./config.js";
 import { clientAcceptEncoding, selectCoding } from "./encoding.js";
 import { errorResponse, type ErrorStatus } from "./errors.js";
-import { clientBucket, CLIENT_ADDRESS_HEADER } from "./client.js";
+import { clientBucket, CLIENT_ADDRESS_HEADER } from "./client-bucket.js";
 import { isNotModified } from "./conditional.js";
 import { ALLOWED_METHODS, baseHeaders, CACHE_CONTROL, PREFLIGHT_HEADERS, VARY } from "./headers.js";
 import { httpsLocation } from "./https.js";

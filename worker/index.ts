@@ -3,7 +3,7 @@
  * handler. What lives as long as the isolate (routes, counters, the flag, the log) is made here,
  * once, at module load.
  */
-import type { Manifest } from "./manifest.js";
+import type { Manifest } from "../contract/manifest.js";
 import manifest from "../dist/manifest.json" with { type: "json" };
 import { readConfig, type Config } from "./config.js";
 import { CounterKeys } from "./counter-key.js";

@@ -8,7 +8,7 @@ import {
   type ContentCoding,
   type Manifest,
   type ServedFile,
-} from "./manifest.js";
+} from "../contract/manifest.js";
 import { planForPath, type PlanId } from "./config.js";
 import { CODING_PREFERENCE } from "./encoding.js";
 import { DOCUMENT_HEADERS } from "./headers.js";

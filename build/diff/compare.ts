@@ -8,9 +8,9 @@
  * position; opening periods read as "opening" and "closing".
  */
 import { isDeepStrictEqual } from "node:util";
-import type { DatasetDefinition } from "../datasets.js";
-import { isObject } from "../json-value.js";
-import type { Envelope } from "../assemble.js";
+import type { DatasetDefinition } from "../core/datasets.js";
+import { isObject } from "../core/json-value.js";
+import type { Envelope } from "../assemble/envelope.js";
 
 /** One step of a path: a field name, a list item's key or position, or a plain word. */
 export interface Segment {

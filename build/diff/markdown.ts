@@ -6,10 +6,10 @@
  * by their natural names, values in code spans (so content can never turn into links, mentions
  * or markup), and every list capped ("and 12 more") so a large change still fits in a comment.
  */
-import type { Diagnostic } from "../diagnostics.js";
-import { plural } from "../format.js";
-import { ALLOW_SHRINK_ENV } from "../cli-flags.js";
-import { describeShrink, type Shrink } from "../guard.js";
+import type { Diagnostic } from "../core/diagnostics.js";
+import { plural } from "../core/format.js";
+import { ALLOW_SHRINK_ENV } from "../guard/flags.js";
+import { describeShrink, type Shrink } from "../guard/policy.js";
 import {
   isPeriod,
   type ChangedRecord,

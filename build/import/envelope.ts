@@ -2,8 +2,8 @@
  * Reads a published response envelope ({meta, data: [{Brand: [...]}]}, as the build writes and
  * other publishers serve) and tells which data set it is. Pure: no files, no network.
  */
-import { DATASETS, type DatasetDefinition } from "../datasets.js";
-import { isObject } from "../json-value.js";
+import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
+import { isObject } from "../core/json-value.js";
 import { ImportError } from "./errors.js";
 
 /** A brand object of the feed, with its place in it for messages. */

@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DATASETS, openBankingAliases, type DatasetDefinition } from "../datasets.js";
+import { DATASETS, openBankingAliases, type DatasetDefinition } from "../core/datasets.js";
 import { ImportError } from "./errors.js";
 
 /** How long a feed URL may take to answer in full, unless `--timeout` says otherwise. */

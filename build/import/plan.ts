@@ -3,7 +3,7 @@
  * BrandName) or, with a split field, its folder and one file per distinct value (named from the
  * value). Pure: no files, no clock.
  */
-import type { DatasetDefinition } from "../datasets.js";
+import type { DatasetDefinition } from "../core/datasets.js";
 import type { Feed } from "./envelope.js";
 import { ImportError } from "./errors.js";
 import { slugify } from "./slug.js";

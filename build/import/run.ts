@@ -5,10 +5,10 @@
  * what was written as `npm run validate` does.
  */
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { underGitHubActions } from "../annotations.js";
-import { parseCommandLine } from "../args.js";
-import type { DatasetDefinition } from "../datasets.js";
-import { CACHE_DIR, CONTENT_DIR, displayPath, SCHEMA_DIR } from "../paths.js";
+import { underGitHubActions } from "../cli/annotations.js";
+import { parseCommandLine } from "../cli/args.js";
+import type { DatasetDefinition } from "../core/datasets.js";
+import { CACHE_DIR, CONTENT_DIR, displayPath, SCHEMA_DIR } from "../core/paths.js";
 import { datasetById, readFeed } from "./envelope.js";
 import { ImportError } from "./errors.js";
 import { DEFAULT_FETCH_TIMEOUT_SECONDS, loadFeed } from "./feed.js";
@@ -16,8 +16,8 @@ import { parseFieldPath, planImport } from "./plan.js";
 import { checkWritten } from "./validate.js";
 import { refuseExisting, writeBrand, type BrandWrite } from "./write.js";
 import { renderYaml, schemaModeline } from "./yaml-out.js";
-import { plural } from "../format.js";
-import { problemReport } from "../problem-report.js";
+import { plural } from "../core/format.js";
+import { problemReport } from "../cli/problem-report.js";
 
 export const USAGE = `usage: npm run import -- [--dataset ID] [--force] [--split-by FIELD.PATH] <feed.json | http(s) URL>...
 

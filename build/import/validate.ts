@@ -3,15 +3,15 @@
  * data set's brands), so an imported file gets exactly the problems `npm run validate` would
  * report, at its lines. Problems in files the import did not write are left to `npm run validate`.
  */
-import { openCache } from "../cache.js";
-import { checkBrands, withCheckedFiles } from "../check-brands.js";
-import { checkFiles } from "../check-files.js";
-import { discoverContent } from "../content.js";
-import type { DatasetDefinition } from "../datasets.js";
-import { compareDiagnostics, type Diagnostic } from "../diagnostics.js";
-import { SCHEMA_DIR } from "../paths.js";
-import { brandJobs } from "../jobs.js";
-import { createAjv, readSchemas } from "../schemas.js";
+import { openCache } from "../core/cache.js";
+import { checkBrands, withCheckedFiles } from "../check/across-files.js";
+import { checkFiles } from "../check/cached-checks.js";
+import { discoverContent } from "../read/content.js";
+import type { DatasetDefinition } from "../core/datasets.js";
+import { compareDiagnostics, type Diagnostic } from "../core/diagnostics.js";
+import { SCHEMA_DIR } from "../core/paths.js";
+import { brandJobs } from "../read/check-jobs.js";
+import { createAjv, readSchemas } from "../check/schemas.js";
 
 export interface CheckWrittenOptions {
   readonly contentDir: string;

@@ -8,8 +8,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { DatasetDefinition } from "../datasets.js";
-import { displayPath } from "../paths.js";
+import type { DatasetDefinition } from "../core/datasets.js";
+import { displayPath } from "../core/paths.js";
 import { ImportError } from "./errors.js";
 
 /** Files and folders a brand `slug` may already occupy in a data set's folder. */

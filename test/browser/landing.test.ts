@@ -10,8 +10,8 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import type { ManifestEntry } from "../../worker/manifest.js";
-import { DIST_DIR, PROJECT_ROOT } from "../../build/paths.js";
+import type { ManifestEntry } from "../../contract/manifest.js";
+import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 
 // Debian's package (.ci/run installs it); CHROMIUM_PATH names another Chromium-based browser,

@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AGREEMENT, DATASETS } from "../../build/datasets.js";
-import type { Diagnostic } from "../../build/diagnostics.js";
-import { MANIFEST_FILE, type Manifest } from "../../worker/manifest.js";
+import { AGREEMENT, DATASETS } from "../../build/core/datasets.js";
+import type { Diagnostic } from "../../build/core/diagnostics.js";
+import { MANIFEST_FILE, type Manifest } from "../../contract/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
-import { createAjv, validatorFor } from "../../build/schemas.js";
+import { createAjv, validatorFor } from "../../build/check/schemas.js";
 import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 
 const EPOCH = "1790000000"; // 2026-09-21T14:13:20Z

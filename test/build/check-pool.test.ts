@@ -2,10 +2,10 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BuildCache } from "../../build/cache.js";
-import { checkFiles } from "../../build/check-files.js";
-import type { CheckJob } from "../../build/jobs.js";
-import { createAjv } from "../../build/schemas.js";
+import { BuildCache } from "../../build/core/cache.js";
+import { checkFiles } from "../../build/check/cached-checks.js";
+import type { CheckJob } from "../../build/read/check-jobs.js";
+import { createAjv } from "../../build/check/schemas.js";
 
 const SITE = [
   'License: "https://www.openbanking.org.uk/open-licence"',

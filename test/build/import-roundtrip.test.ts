@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/datasets.js";
+import { DATASETS } from "../../build/core/datasets.js";
 import { runBuild } from "../../build/pipeline.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { importFeeds } from "../helpers/import.js";

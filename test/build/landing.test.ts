@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Manifest } from "../../worker/manifest.js";
+import type { Manifest } from "../../contract/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
 import { branchBrand, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 

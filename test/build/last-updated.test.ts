@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { lastUpdated, toRfc3339 } from "../../build/last-updated.js";
+import { lastUpdated, toRfc3339 } from "../../build/assemble/last-updated.js";
 
 const run = promisify(execFile);
 const COMMITTED = 1_780_000_000; // 2026-05-28T20:26:40Z

@@ -6,8 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/datasets.js";
-import { checkAssetLimits, type AssetFile } from "../../build/limits.js";
+import { DATASETS } from "../../build/core/datasets.js";
+import { checkAssetLimits, type AssetFile } from "../../build/write/asset-limits.js";
 import { runBuild } from "../../build/pipeline.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
 

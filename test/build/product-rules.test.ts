@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { checkFile } from "../../build/check-file.js";
-import { checkProductRules, type ProductRecordsKey } from "../../build/product-rules.js";
+import { checkFile } from "../../build/check/one-file.js";
+import { checkProductRules, type ProductRecordsKey } from "../../build/check/product-rules.js";
 import { buildFixture, sampleFixture } from "../helpers/fixtures.js";
 
 // The products spec's "Rules across fields", one rejected and one accepted case each. The rules

@@ -6,11 +6,11 @@
  * for each schema; the limits and value lists in the expected messages are the spec's own.
  */
 import { describe, expect, it } from "vitest";
-import { checkFile } from "../../build/check-file.js";
-import { DATASETS, type DatasetId } from "../../build/datasets.js";
-import { formatDiagnostic } from "../../build/diagnostics.js";
+import { checkFile } from "../../build/check/one-file.js";
+import { DATASETS, type DatasetId } from "../../build/core/datasets.js";
+import { formatDiagnostic } from "../../build/core/diagnostics.js";
 import { runBuild } from "../../build/pipeline.js";
-import { createAjv, validatorFor } from "../../build/schemas.js";
+import { createAjv, validatorFor } from "../../build/check/schemas.js";
 import { sampleFixture } from "../helpers/fixtures.js";
 
 const ajv = createAjv();

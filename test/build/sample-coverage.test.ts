@@ -9,9 +9,9 @@ import type { AnySchemaObject } from "ajv";
 import fg from "fast-glob";
 import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
-import { DATASETS, type DatasetDefinition } from "../../build/datasets.js";
-import { CONTENT_DIR } from "../../build/paths.js";
-import { readSchemas } from "../../build/schemas.js";
+import { DATASETS, type DatasetDefinition } from "../../build/core/datasets.js";
+import { CONTENT_DIR } from "../../build/core/paths.js";
+import { readSchemas } from "../../build/check/schemas.js";
 
 const schemas = readSchemas();
 

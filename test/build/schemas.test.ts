@@ -14,9 +14,9 @@ import {
   DATASETS,
   type DatasetDefinition,
   type DatasetId,
-} from "../../build/datasets.js";
-import { CONTENT_DIR, SCHEMA_DIR } from "../../build/paths.js";
-import { createAjv, readSchemas, validatorFor } from "../../build/schemas.js";
+} from "../../build/core/datasets.js";
+import { CONTENT_DIR, SCHEMA_DIR } from "../../build/core/paths.js";
+import { createAjv, readSchemas, validatorFor } from "../../build/check/schemas.js";
 
 // The samples are plain YAML data; the tests poke into them freely.
 type Data = any;

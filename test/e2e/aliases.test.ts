@@ -8,10 +8,10 @@ import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Manifest, ManifestEntry } from "../../worker/manifest.js";
-import { PROJECT_ROOT } from "../../build/paths.js";
+import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
+import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 import { runBuild } from "../../build/pipeline.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { startWorkerAt } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
@@ -42,7 +42,9 @@ beforeAll(async () => {
   const site = await readFile(join(PROJECT_ROOT, "content", "site.yaml"), "utf8");
   content = await sampleFixture({ "site.yaml": `${site}OpenBankingPaths: true\n` });
   root = await mkdtemp(join(tmpdir(), "opendata-edge-aliases-"));
-  await cp(join(PROJECT_ROOT, "worker"), join(root, "worker"), { recursive: true });
+  for (const folder of WORKER_SOURCE_FOLDERS) {
+    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
+  }
   await cp(join(PROJECT_ROOT, "wrangler.toml"), join(root, "wrangler.toml"));
   const built = await runBuild({
     contentDir: content.content,

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { expect, it } from "vitest";
-import { PROJECT_ROOT } from "../../build/paths.js";
+import { PROJECT_ROOT } from "../../build/core/paths.js";
 
 // The Worker carries code and the manifest only; the data sets are static assets.
 const BUNDLE_BUDGET_BYTES = 100 * 1024;

@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DocumentEntry } from "../../worker/manifest.js";
-import { DIST_DIR } from "../../build/paths.js";
+import type { DocumentEntry } from "../../contract/manifest.js";
+import { DIST_DIR } from "../../build/core/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request } from "./http.js";
 

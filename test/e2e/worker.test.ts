@@ -7,15 +7,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Manifest, ManifestEntry } from "../../worker/manifest.js";
-import { DIST_DIR } from "../../build/paths.js";
+import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
+import { DIST_DIR } from "../../build/core/paths.js";
 import {
   specErrorBody,
   specMediaType,
   SPEC_CACHE_CONTROL,
   SPEC_SECURITY_HEADERS,
 } from "../helpers/spec-values.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
 

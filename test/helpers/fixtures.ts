@@ -2,7 +2,7 @@
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { CONTENT_DIR } from "../../build/paths.js";
+import { CONTENT_DIR } from "../../build/core/paths.js";
 import { runBuild, type BuildOptions, type BuildResult } from "../../build/pipeline.js";
 
 export interface Fixture {

@@ -7,8 +7,8 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { Manifest } from "../../worker/manifest.js";
-import { DIST_DIR, PROJECT_ROOT } from "../../build/paths.js";
+import type { Manifest } from "../../contract/manifest.js";
+import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
 
 // The same settings as scripts/wrangler.mjs: no metrics, no fetch of the cf object.
 process.env.WRANGLER_SEND_METRICS ??= "false";

@@ -1,8 +1,8 @@
 /** The compiled command-line tools, run as CI runs them. */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { GITHUB_ACTIONS_ENV } from "../../build/annotations.js";
+import { GITHUB_ACTIONS_ENV } from "../../build/cli/annotations.js";
 import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
-import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG } from "../../build/cli-flags.js";
+import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG } from "../../build/guard/flags.js";
 import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 import { BUILD_CLI, commitAll, DIFF_CLI, ensureCompiled, runNode } from "./support.js";
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/datasets.js";
+import { DATASETS } from "../../build/core/datasets.js";
 import { diffDataset } from "../../build/diff/compare.js";
 import {
   changeText,
@@ -7,8 +7,8 @@ import {
   escapeText,
   SUMMARY_MARKER,
 } from "../../build/diff/markdown.js";
-import type { Envelope } from "../../build/assemble.js";
-import { changeSummary } from "../../build/diff/summary.js";
+import type { Envelope } from "../../build/assemble/envelope.js";
+import { changeSummary } from "../../build/diff/change-summary.js";
 import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { commitAll, git } from "./support.js";
 

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import fg from "fast-glob";
 import { describe, expect, it } from "vitest";
-import { SITE_FILE } from "../../build/content.js";
-import { DATASETS } from "../../build/datasets.js";
-import { CONTENT_DIR, PROJECT_ROOT, SCHEMA_DIR } from "../../build/paths.js";
-import { SITE_SCHEMA } from "../../build/jobs.js";
+import { SITE_FILE } from "../../build/read/content.js";
+import { DATASETS } from "../../build/core/datasets.js";
+import { CONTENT_DIR, PROJECT_ROOT, SCHEMA_DIR } from "../../build/core/paths.js";
+import { SITE_SCHEMA } from "../../build/read/check-jobs.js";
 
 const MODELINE = /^# yaml-language-server: \$schema=(\S+)\s*$/;
 

@@ -1,18 +1,18 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/datasets.js";
-import { allowShrinkFromEnv, parseMaxShrink } from "../../build/args.js";
-import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "../../build/cli-flags.js";
+import { DATASETS } from "../../build/core/datasets.js";
+import { allowShrinkFromEnv, parseMaxShrink } from "../../build/cli/args.js";
+import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "../../build/guard/flags.js";
 import {
   DEFAULT_MAX_SHRINK,
   findShrinks,
   guardPublication,
   guardReport,
   GuardUsageError,
-} from "../../build/guard.js";
-import { loadBaseline } from "../../build/baseline.js";
-import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../worker/manifest.js";
+} from "../../build/guard/policy.js";
+import { loadBaseline } from "../../build/guard/baseline.js";
+import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../contract/manifest.js";
 import { runBuild } from "../../build/pipeline.js";
 import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 import { commitAll } from "./support.js";

@@ -1,12 +1,12 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parseYaml } from "../../build/yaml-source.js";
+import { parseYaml } from "../../build/read/yaml-source.js";
 import { sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 import { atm, envelopeOf, IMPORTED_AT, importFeeds } from "../helpers/import.js";
 import { runImport } from "../../build/import/run.js";
 import { ensureCompiled, runNode } from "./support.js";
-import { PROJECT_ROOT } from "../../build/paths.js";
+import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { runBuild } from "../../build/pipeline.js";
 
 let fixture: Fixture;
@@ -459,7 +459,7 @@ describe("the compiled command", () => {
   it("runs as npm run import does and exits 0 after a clean import", async () => {
     fixture = await sampleFixture();
     const run = await runNode(
-      join(PROJECT_ROOT, ".out/build/import/cli.js"),
+      join(PROJECT_ROOT, ".out/build/cli/import.js"),
       ["--content", "content", await feed("f.json", envelopeOf([FERNBROOK]))],
       { cwd: fixture.root },
     );

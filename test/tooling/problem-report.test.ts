@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { problemReport } from "../../build/problem-report.js";
+import { problemReport } from "../../build/cli/problem-report.js";
 
 const enumProblem = {
   file: "content/branches/zz.yaml",

@@ -3,12 +3,12 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { PROJECT_ROOT } from "../../build/paths.js";
+import { PROJECT_ROOT } from "../../build/core/paths.js";
 
 const run = promisify(execFile);
 
-export const BUILD_CLI = join(PROJECT_ROOT, ".out/build/cli.js");
-export const DIFF_CLI = join(PROJECT_ROOT, ".out/build/diff/cli.js");
+export const BUILD_CLI = join(PROJECT_ROOT, ".out/build/cli/build.js");
+export const DIFF_CLI = join(PROJECT_ROOT, ".out/build/cli/diff.js");
 
 /**
  * Brings .out/ up to date the way `npm run compile` does (scripts/compile.mjs, which compiles only

@@ -15,8 +15,8 @@ import {
   BASELINE_REF_FLAG,
   DEPLOYMENT_URL_ENV,
   PUBLISH_FLAG,
-} from "../../build/cli-flags.js";
-import { PROJECT_ROOT } from "../../build/paths.js";
+} from "../../build/guard/flags.js";
+import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { commitAll } from "./support.js";
 
 const WORKFLOWS = join(PROJECT_ROOT, ".github/workflows");

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Manifest, ManifestEntry } from "../../worker/manifest.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import { buildRoutes } from "../../worker/routes.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";

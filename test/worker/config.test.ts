@@ -7,7 +7,7 @@ import {
   VAR_DEFAULTS,
   type ConfigVar,
 } from "../../worker/config.js";
-import { DATASETS } from "../../build/datasets.js";
+import { DATASETS } from "../../build/core/datasets.js";
 
 describe("readConfig", () => {
   it("reads wrangler.toml's [vars] as the documented defaults", () => {

@@ -4,7 +4,7 @@
  * by maintenance.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { DocumentEntry } from "../../worker/manifest.js";
+import type { DocumentEntry } from "../../contract/manifest.js";
 import { BASE_HEADERS, CACHE_CONTROL } from "../../worker/headers.js";
 import { buildRoutes } from "../../worker/routes.js";
 import { expectError } from "./support/assertions.js";

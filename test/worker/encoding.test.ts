@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ContentCoding } from "../../worker/manifest.js";
+import type { ContentCoding } from "../../contract/manifest.js";
 import { clientAcceptEncoding, CODING_PREFERENCE, selectCoding } from "../../worker/encoding.js";
 
 const ALL = CODING_PREFERENCE;

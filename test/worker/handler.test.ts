@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ManifestEntry } from "../../worker/manifest.js";
+import type { ManifestEntry } from "../../contract/manifest.js";
 import { STATUS_CODE_HEADER } from "../../worker/errors.js";
 import {
   ALLOWED_METHODS,

@@ -6,8 +6,8 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Manifest } from "../../worker/manifest.js";
-import { DATASETS } from "../../build/datasets.js";
+import type { Manifest } from "../../contract/manifest.js";
+import { DATASETS } from "../../build/core/datasets.js";
 import manifestJson from "../../dist/manifest.json" with { type: "json" };
 import worker from "../../worker/index.js";
 import { expectError } from "./support/assertions.js";

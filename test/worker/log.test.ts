@@ -1,7 +1,7 @@
 /** Log lines: one JSON object each, with the event, data set, status and cause, throttled. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/datasets.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import { DATASETS } from "../../build/core/datasets.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
 
 const BRANCHES = DATASETS.find((d) => d.id === "branches")!.path;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import {
   MAINTENANCE_CACHE_TTL_SECONDS,
   MAINTENANCE_KEY,

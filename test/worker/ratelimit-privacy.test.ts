@@ -3,8 +3,8 @@
  * never contains a client's address, in any of the forms it could be written in.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/datasets.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import { DATASETS } from "../../build/core/datasets.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import { importHmacKey, truncatedHmac } from "../../worker/counter-key.js";
 import { readConfig } from "../../worker/config.js";
 import { makeFixture, makeWorker, type Fixture, type TestWorker } from "./support/fixture.js";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/datasets.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client.js";
+import { DATASETS } from "../../build/core/datasets.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import {
   COUNTER_KEY_PREFIX,
   COUNTER_TTL_SECONDS,

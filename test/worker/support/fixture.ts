@@ -2,8 +2,8 @@
  * An in-memory build: a Manifest for every data set (paths and media types from
  * build/datasets.ts) and the bytes of every variant, with real SHA-256 entity tags.
  */
-import type { Manifest, ManifestEntry, ManifestVariant } from "../../../worker/manifest.js";
-import { DATASETS } from "../../../build/datasets.js";
+import type { Manifest, ManifestEntry, ManifestVariant } from "../../../contract/manifest.js";
+import { DATASETS } from "../../../build/core/datasets.js";
 import { readConfig, type Config, type Vars } from "../../../worker/config.js";
 import { CounterKeys, type HmacCrypto } from "../../../worker/counter-key.js";
 import { handle, type Deps } from "../../../worker/handler.js";

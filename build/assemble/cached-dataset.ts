@@ -1,0 +1,94 @@
+/**
+ * Steps 4 and 5 for one data set, through the cache. A data set whose files, site settings and
+ * LastUpdated are exactly what an earlier build saw takes its published body from the cache: it is
+ * not assembled or serialised again, and the values of its files are never parsed (cached check
+ * results parse them on first use). A rebuild after one edit therefore assembles and encodes only
+ * the data set that was edited.
+ */
+import {
+  assembleDataset,
+  datasetResult,
+  datasetUpdated,
+  type AssembleInput,
+  type BodySummary,
+  type DatasetResult,
+} from "./dataset.js";
+import type { BuildCache } from "../core/cache.js";
+import type { Diagnostic } from "../core/diagnostics.js";
+import type { Encoder } from "../encode/cached-encoder.js";
+import { locatedRecords, type LocatedRecord } from "../documents/landing/locations.js";
+import type { LastUpdated } from "./last-updated.js";
+
+export interface DatasetStep {
+  readonly cache: BuildCache | undefined;
+  readonly encoder: Encoder;
+  /** Each content file's cache key, by its display path (check-files.ts, jobKeys). */
+  readonly fileKeys: ReadonlyMap<string, string | undefined>;
+  /** Runs `work` under a step's timer. */
+  readonly timed: <T>(step: "assemble" | "encode", work: () => Promise<T>) => Promise<T>;
+}
+
+export type BuiltDataset =
+  | { readonly ok: true; readonly result: DatasetResult; readonly located: LocatedRecord[] }
+  | { readonly ok: false; readonly problems: Diagnostic[] };
+
+// What is kept beside the body: the manifest's counts and the map's marks.
+interface CachedSummary extends BodySummary {
+  readonly located: LocatedRecord[];
+}
+
+/** The data set assembled and encoded, or taken from the cache when nothing it depends on moved. */
+export async function buildDataset(input: AssembleInput, step: DatasetStep): Promise<BuiltDataset> {
+  const updated = await step.timed("assemble", () => datasetUpdated(input));
+  const key = datasetKey(input, updated, step);
+  const hit = key ? await readCached(step.cache!, key) : undefined;
+  if (hit) {
+    const encoded = await step.timed("encode", () => step.encoder.bytes(hit.body));
+    const result = datasetResult(input, hit.summary, updated, encoded);
+    return { ok: true, result, located: hit.summary.located };
+  }
+  const assembled = await step.timed("assemble", () => assembleDataset(input, updated));
+  if (!assembled.ok) return assembled;
+  const located = locatedRecords(input.dataset, assembled.body);
+  const encoded = await step.timed("encode", () => step.encoder.body(assembled.body));
+  const summary = {
+    totalResults: assembled.body.meta.TotalResults as number,
+    brands: assembled.brands,
+  };
+  if (key) {
+    await step.cache!.set(key, BODY_KIND, encoded.identity.bytes);
+    await step.cache!.set(key, SUMMARY_KIND, JSON.stringify({ ...summary, located }));
+  }
+  return { ok: true, result: datasetResult(input, summary, updated, encoded), located };
+}
+
+const BODY_KIND = "body";
+const SUMMARY_KIND = "dataset";
+
+// Everything the published body depends on: the data set, its LastUpdated, the site settings
+// (meta.License, meta.TermsOfUse) and each of its files' keys in join order (each of which holds
+// the file's path, text, schemas and the checking code). None when a file has no key (no cache).
+function datasetKey(
+  input: AssembleInput,
+  updated: LastUpdated,
+  step: DatasetStep,
+): string | undefined {
+  if (!step.cache) return undefined;
+  const files = input.units.flatMap(({ files }) => files.map((f) => step.fileKeys.get(f.file)));
+  if (files.some((k) => k === undefined)) return undefined;
+  const site = JSON.stringify(input.site);
+  const parts = [input.dataset.id, String(updated.seconds), site, ...(files as string[])];
+  return step.cache.key(SUMMARY_KIND, ...parts);
+}
+
+async function readCached(
+  cache: BuildCache,
+  key: string,
+): Promise<{ body: Buffer; summary: CachedSummary } | undefined> {
+  const [body, summary] = await Promise.all([
+    cache.get(key, BODY_KIND),
+    cache.get(key, SUMMARY_KIND),
+  ]);
+  if (!body || !summary) return undefined;
+  return { body, summary: JSON.parse(summary.toString("utf8")) as CachedSummary };
+}

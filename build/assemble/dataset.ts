@@ -1,0 +1,115 @@
+/**
+ * Step 4 for one data set, as the pipeline runs it: when its content last changed, its brands
+ * joined and wrapped in the envelope, and that envelope checked against the spec's envelope schema
+ * (meta, data) before anything is encoded. Then, once encoded, its manifest entry.
+ */
+import { join } from "node:path";
+import type { AnySchemaObject, Ajv } from "ajv";
+import { envelope, joinBrand, type Envelope, type Site } from "./envelope.js";
+import type { CheckedUnit } from "../check/across-files.js";
+import { SITE_FILE } from "../read/content.js";
+import { openBankingAliases, type DatasetDefinition } from "../core/datasets.js";
+import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
+import type { EncodedBody } from "../encode/variants.js";
+import {
+  lastUpdated,
+  toRfc3339,
+  type LastUpdated,
+  type LastUpdatedSource,
+} from "./last-updated.js";
+import { describeSchemaError } from "../check/schema-messages.js";
+import { displayPath } from "../core/paths.js";
+import { envelopeShellValidator } from "../check/schemas.js";
+import { manifestVariants } from "../write/output-files.js";
+import { datasetAsset, type ManifestEntry } from "../../contract/manifest.js";
+
+/** One data set as built: its manifest entry and the bytes to write. */
+export interface DatasetResult {
+  readonly dataset: DatasetDefinition;
+  readonly entry: ManifestEntry;
+  readonly lastUpdatedSource: LastUpdatedSource;
+  readonly encoded: EncodedBody;
+}
+
+export interface AssembleInput {
+  readonly dataset: DatasetDefinition;
+  /** The data set's brands with their checked (valid) files. */
+  readonly units: readonly CheckedUnit[];
+  readonly site: Site;
+  readonly ajv: Ajv;
+  readonly schemas: ReadonlyMap<string, AnySchemaObject>;
+  readonly contentDir: string;
+  /** Folder that printed paths are relative to. */
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv | undefined;
+}
+
+export type Assembled =
+  | { readonly ok: true; readonly body: Envelope; readonly brands: number }
+  | { readonly ok: false; readonly problems: Diagnostic[] };
+
+/** When the data set's content last changed: its meta.LastUpdated. */
+export function datasetUpdated(input: AssembleInput): Promise<LastUpdated> {
+  const { dataset, units, contentDir } = input;
+  return lastUpdated(
+    [join(contentDir, dataset.contentDir), join(contentDir, SITE_FILE)],
+    units.flatMap(({ unit }) => unit.files.map((f) => f.path)),
+    input.env,
+  );
+}
+
+export async function assembleDataset(
+  input: AssembleInput,
+  updated: LastUpdated,
+): Promise<Assembled> {
+  const { dataset, units, contentDir } = input;
+  const brands = units.map(({ files }) =>
+    joinBrand(
+      dataset,
+      files.map((f) => f.value),
+    ),
+  );
+  const body = envelope(dataset, brands, input.site, toRfc3339(updated.seconds));
+  const validate = envelopeShellValidator(input.ajv, input.schemas.get(dataset.envelopeSchema)!);
+  if (validate(body)) return { ok: true, body, brands: brands.length };
+  // Each file was valid, so a problem here is in what they make together (or in site.yaml's
+  // meta fields); it has no line of its own, so it is reported at the data set's folder.
+  const folder = displayPath(input.cwd, join(contentDir, dataset.contentDir));
+  const problems = (validate.errors ?? []).map((error) => {
+    const problem = describeSchemaError(error);
+    const message = `the assembled ${dataset.path} response ${problem.message}`;
+    return atFileStart(folder, problem.rule, message, problem.pointer);
+  });
+  return { ok: false, problems };
+}
+
+/** What the manifest says of an assembled body besides its bytes. */
+export interface BodySummary {
+  /** meta.TotalResults. */
+  readonly totalResults: number;
+  readonly brands: number;
+}
+
+/** The data set's manifest entry, from what its body holds and its encoded bytes. */
+export function datasetResult(
+  input: AssembleInput,
+  summary: BodySummary,
+  updated: LastUpdated,
+  encoded: EncodedBody,
+): DatasetResult {
+  const { dataset } = input;
+  const { seconds } = updated;
+  const entry: ManifestEntry = {
+    dataset: dataset.id,
+    path: dataset.path,
+    mediaType: dataset.mediaType,
+    lastUpdated: toRfc3339(seconds),
+    lastModified: new Date(seconds * 1000).toUTCString(),
+    lastModifiedMs: seconds * 1000,
+    totalResults: summary.totalResults,
+    brands: summary.brands,
+    aliases: input.site.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
+    variants: manifestVariants(datasetAsset(dataset.path), encoded),
+  };
+  return { dataset, entry, lastUpdatedSource: updated.source, encoded };
+}

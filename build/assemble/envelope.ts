@@ -1,0 +1,77 @@
+/**
+ * Step 4, assemble: joins each brand's files into one brand object and wraps the brands of a data
+ * set in the response envelope both specs define ({meta, data}).
+ */
+import { AGREEMENT, type DatasetDefinition } from "../core/datasets.js";
+
+export interface Site {
+  readonly License: string;
+  readonly TermsOfUse: string;
+  /** Also publish every data set under the live standard's /open-banking/ paths (default false). */
+  readonly OpenBankingPaths?: boolean;
+  /** Optional: names the publisher on the landing page and in /openapi.json. */
+  readonly PublisherName?: string;
+}
+
+// How the documents name the publisher when site.yaml gives no PublisherName.
+const DEFAULT_PUBLISHER = "Open banking open data";
+
+/** The publisher's name for the landing page and /openapi.json. */
+export function publisherName(site: Site): string {
+  return site.PublisherName ?? DEFAULT_PUBLISHER;
+}
+
+/** One brand object, as joined from its files. */
+export type Brand = Record<string, unknown>;
+
+/**
+ * A data set's response body, `{ meta, data: [{ Brand: [...] }] }` (Open Data API v2.2 and Service
+ * Metrics API v1.0 share this shape): what assembly builds and what the change summary compares.
+ */
+export interface Envelope {
+  readonly meta: Record<string, unknown>;
+  readonly data: readonly { readonly Brand: readonly Brand[] }[];
+}
+
+/**
+ * One brand object from the validated values of its files, in join order. A brand file holds the
+ * whole object; the files of a brand folder each hold part of the record list.
+ */
+export function joinBrand(dataset: DatasetDefinition, parts: readonly unknown[]): Brand {
+  const first = parts[0] as Brand;
+  if (dataset.recordsKey === null || parts.length === 1) return first;
+  const key = dataset.recordsKey;
+  return {
+    ...first,
+    [key]: parts.flatMap((part) => (part as Brand)[key] as unknown[]),
+  };
+}
+
+// meta.TotalResults: records for branches, ATMs and products; brand objects for service metrics.
+function countRecords(dataset: DatasetDefinition, brands: readonly Brand[]): number {
+  const key = dataset.recordsKey;
+  if (key === null) return brands.length;
+  return brands.reduce((sum, brand) => sum + (brand[key] as unknown[]).length, 0);
+}
+
+/**
+ * The GET 200 body. All brands go in one data item's Brand array, the shape the spec's
+ * `data[].Brand` describes; an empty data set publishes `data: []`.
+ */
+export function envelope(
+  dataset: DatasetDefinition,
+  brands: readonly Brand[],
+  site: Site,
+  lastUpdated: string,
+): Envelope {
+  return {
+    meta: {
+      LastUpdated: lastUpdated,
+      TotalResults: countRecords(dataset, brands),
+      Agreement: AGREEMENT,
+      License: site.License,
+      TermsOfUse: site.TermsOfUse,
+    },
+    data: brands.length === 0 ? [] : [{ Brand: [...brands] }],
+  };
+}

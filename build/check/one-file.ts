@@ -1,0 +1,101 @@
+/**
+ * Step 2, parse and validate one file. Self-contained and free of shared state, so files can be
+ * checked in parallel: it returns plain data (the value, the problems, and the positions of the
+ * names the cross-file checks need), never the YAML tree.
+ */
+import type { ValidateFunction } from "ajv";
+import { pointerJoin, type Diagnostic } from "../core/diagnostics.js";
+import { isObject } from "../core/json-value.js";
+import { describeSchemaError } from "./schema-messages.js";
+import { checkProductRules, isProductRecordsKey } from "./product-rules.js";
+import { locate, parseYaml, type Position, type YamlSource } from "../read/yaml-source.js";
+
+/** A name in a file with where it stands, for "also used at" messages. */
+export interface Located<T> extends Position {
+  readonly value: T;
+  readonly pointer: string;
+}
+
+export interface CheckedFile {
+  readonly file: string;
+  /** The parsed data; meaningful only when `valid`. */
+  readonly value: unknown;
+  readonly valid: boolean;
+  readonly diagnostics: readonly Diagnostic[];
+  /** The file's BrandName, when it has a string one. */
+  readonly brandName: Located<string> | undefined;
+  /** Identity of each record (Identification, plus SequenceNumber for branches), in file order. */
+  readonly records: readonly Located<string>[];
+}
+
+export interface FileRules {
+  readonly validate: ValidateFunction;
+  /** Key of the record list (Branch, ATM, PCA), or null when the file is not a brand. */
+  readonly recordsKey: string | null;
+  readonly identity: readonly string[];
+}
+
+/** Parses and checks one file. */
+export function checkFile(file: string, text: string, rules: FileRules): CheckedFile {
+  return checkParsed(parseYaml(file, text), rules);
+}
+
+/** Checks a parsed file: the second half of checkFile, apart so that each half can be timed. */
+export function checkParsed(source: YamlSource, rules: FileRules): CheckedFile {
+  const { file } = source;
+  const diagnostics = [...source.diagnostics];
+  if (diagnostics.length > 0) {
+    return { file, value: undefined, valid: false, diagnostics, brandName: undefined, records: [] };
+  }
+  const { value } = source;
+  if (!rules.validate(value)) {
+    for (const error of rules.validate.errors ?? []) {
+      const problem = describeSchemaError(error);
+      const { line, column } = locate(source, problem.pointer, problem.atKey);
+      diagnostics.push({
+        file,
+        line,
+        column,
+        pointer: problem.pointer,
+        message: problem.message,
+        rule: problem.rule,
+      });
+    }
+  }
+  if (isProductRecordsKey(rules.recordsKey)) {
+    for (const finding of checkProductRules(value, rules.recordsKey)) {
+      const here = { file, ...locate(source, finding.pointer), pointer: finding.pointer };
+      if (finding.related === undefined) {
+        diagnostics.push({ ...here, message: finding.message, rule: finding.rule });
+        continue;
+      }
+      // Two values disagree: report at both, each naming the other (as check-brands.ts does).
+      const there = { file, ...locate(source, finding.related), pointer: finding.related };
+      const where = (p: Diagnostic) => `${p.file}:${p.line}:${p.column}`;
+      const first = { ...here, message: "", rule: finding.rule };
+      const second = { ...there, message: "", rule: finding.rule };
+      diagnostics.push({ ...first, message: `${finding.message}; see ${where(second)}` });
+      diagnostics.push({ ...second, message: `${finding.message}; see ${where(first)}` });
+    }
+  }
+  const at = (pointer: string) => ({ pointer, ...locate(source, pointer) });
+  const object = isObject(value) ? value : {};
+  const brandName =
+    typeof object.BrandName === "string"
+      ? { value: object.BrandName, ...at("/BrandName") }
+      : undefined;
+  const records: Located<string>[] = [];
+  const list = rules.recordsKey ? object[rules.recordsKey] : undefined;
+  if (Array.isArray(list) && rules.identity.length > 0) {
+    list.forEach((record: unknown, index) => {
+      if (!isObject(record)) return;
+      const parts = rules.identity.map((field) => record[field]);
+      if (!parts.every((p) => typeof p === "string")) return;
+      const label = rules.identity
+        .map((field, i) => `${field} ${JSON.stringify(parts[i])}`)
+        .join(" and ");
+      records.push({ value: label, ...at(pointerJoin(pointerJoin("", rules.recordsKey!), index)) });
+    });
+  }
+  return { file, value, valid: diagnostics.length === 0, diagnostics, brandName, records };
+}

@@ -1,0 +1,289 @@
+/**
+ * The products spec's "Rules across fields" (open-data-api-v2.2-products.md): what the standard's
+ * constraint rule books for 2.2.1 require beyond the schemas. Pure: it takes one brand file's
+ * parsed value and returns findings at JSON pointers; check-file.ts turns them into diagnostics at
+ * lines and columns. Every rule is defensive about types, so it can run beside the schema's own
+ * errors without repeating them.
+ */
+import { pointerJoin, showValue } from "../core/diagnostics.js";
+import { isObject } from "../core/json-value.js";
+
+/** A broken rule at one value; `related` is the other value of a disagreeing pair. */
+export interface RuleFinding {
+  readonly pointer: string;
+  readonly message: string;
+  readonly rule: string;
+  /** The other place, when two values disagree; the finding is reported at both. */
+  readonly related?: string;
+}
+
+/** Each product data set's record key and the key of its marketing states. */
+export const MARKETING_STATE_KEYS = {
+  PCA: "PCAMarketingState",
+  BCA: "BCAMarketingState",
+  SMELoan: "SMELoanMarketingState",
+  CCC: "CCCMarketingState",
+} as const;
+
+export type ProductRecordsKey = keyof typeof MARKETING_STATE_KEYS;
+
+export function isProductRecordsKey(key: string | null): key is ProductRecordsKey {
+  return key !== null && Object.hasOwn(MARKETING_STATE_KEYS, key);
+}
+
+/**
+ * Rule 3: a code field and its companion code object. The companion is named `Other` + the field,
+ * except for the three the standard names otherwise. A field whose companion the standard does not
+ * define (Segment, OverdraftType, Period, CappingPeriod) may say `Other` on its own.
+ */
+export const OTHER_COMPANIONS: Readonly<Record<string, string>> = {
+  Type: "OtherType",
+  FeeType: "OtherFeeType",
+  FeeRateType: "OtherFeeRateType",
+  FeeCategory: "OtherFeeCategory",
+  ApplicationFrequency: "OtherApplicationFrequency",
+  CalculationFrequency: "OtherCalculationFrequency",
+  BankInterestRateType: "OtherBankInterestType",
+  LoanProviderInterestRateType: "OtherLoanProviderInterestRateType",
+  ResidencyType: "OtherResidencyType",
+  TradingType: "OtherTradingType",
+  LegalStructure: "OtherLegalStructure",
+  OfficerType: "OtherOfficerType",
+  Scheme: "OtherScheme",
+  CardScheme: "OtherCardScheme",
+  TariffType: "OtherTariffType",
+  RepaymentType: "OtherRepaymentType",
+  RepaymentFrequency: "OtherRepaymentFrequency",
+  AmountType: "OtherAmountType",
+};
+
+/** Rule 7: the standard's placeholders for an unknown start and for no end. */
+export const UNKNOWN_START_DATE = "1900-01-01";
+export const NO_END_DATE = "9999-12-31";
+
+/** Rule 6: fields that a fee applicable range gives as pairs. */
+const RANGE_PAIRS = [
+  ["MinimumAmount", "MaximumAmount"],
+  ["MinimumRate", "MaximumRate"],
+] as const;
+
+const OTHER = "Other";
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** Every rule-book finding for one brand file of a product data set. */
+export function checkProductRules(brand: unknown, recordsKey: ProductRecordsKey): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  if (!isObject(brand) || !Array.isArray(brand[recordsKey])) return findings;
+  const stateKey = MARKETING_STATE_KEYS[recordsKey];
+  brand[recordsKey].forEach((product: unknown, index: number) => {
+    if (!isObject(product)) return;
+    const at = pointerJoin(pointerJoin("", recordsKey), index);
+    const states = Array.isArray(product[stateKey]) ? (product[stateKey] as unknown[]) : [];
+    checkMarketingStates(states, pointerJoin(at, stateKey), findings);
+    checkOnSale(product, at, recordsKey, stateKey, findings);
+    walk(product, at, findings);
+  });
+  return findings;
+}
+
+// Rules 1, 2 and 7: within one product's marketing states.
+function checkMarketingStates(states: unknown[], at: string, findings: RuleFinding[]): void {
+  const ids = new Map<string, string>();
+  states.forEach((state, index) => {
+    if (!isObject(state) || typeof state.Identification !== "string") return;
+    const pointer = pointerJoin(pointerJoin(at, index), "Identification");
+    const seen = ids.get(state.Identification);
+    if (seen === undefined) ids.set(state.Identification, pointer);
+    else
+      findings.push({
+        pointer,
+        related: seen,
+        rule: "marketing-state-id",
+        message: `marketing state Identification ${showValue(state.Identification)} is used twice in this product; each marketing state needs its own`,
+      });
+  });
+  states.forEach((state, index) => {
+    if (!isObject(state)) return;
+    const here = pointerJoin(at, index);
+    const predecessor = state.PredecessorID;
+    if (typeof predecessor === "string") {
+      const pointer = pointerJoin(here, "PredecessorID");
+      if (predecessor === state.Identification)
+        findings.push({
+          pointer,
+          rule: "predecessor",
+          message: `PredecessorID ${showValue(predecessor)} names this marketing state itself; it must name another marketing state of the same product`,
+        });
+      else if (!ids.has(predecessor))
+        findings.push({
+          pointer,
+          rule: "predecessor",
+          message: `PredecessorID ${showValue(predecessor)} names no marketing state of this product; ${listIds(ids)}`,
+        });
+    }
+    const first = state.FirstMarketedDate;
+    const last = state.LastMarketedDate;
+    // ISO 8601 calendar dates compare in time order as text.
+    if (
+      typeof first === "string" &&
+      typeof last === "string" &&
+      DATE.test(first) &&
+      DATE.test(last) &&
+      first > last
+    )
+      findings.push({
+        pointer: pointerJoin(here, "FirstMarketedDate"),
+        related: pointerJoin(here, "LastMarketedDate"),
+        rule: "marketed-dates",
+        message: `FirstMarketedDate ${first} is after LastMarketedDate ${last}; for an unknown start use ${UNKNOWN_START_DATE}, for no end ${NO_END_DATE}`,
+      });
+  });
+}
+
+// Rules 4 and 8: what an on-sale product must publish.
+function checkOnSale(
+  product: Record<string, unknown>,
+  at: string,
+  recordsKey: ProductRecordsKey,
+  stateKey: string,
+  findings: RuleFinding[],
+): void {
+  if (product.OnSaleIndicator !== true) return;
+  const pointer = pointerJoin(at, "OnSaleIndicator");
+  if (!Array.isArray(product.Segment) || product.Segment.length === 0)
+    findings.push({
+      pointer,
+      rule: "segment",
+      message: "a product on sale (OnSaleIndicator: true) must give its Segment",
+    });
+  const states = Array.isArray(product[stateKey]) ? (product[stateKey] as unknown[]) : [];
+  // A product without marketing states is the schema's error; saying more here would be noise.
+  if (recordsKey !== "PCA" || states.length === 0) return;
+  const published = states.some(
+    (state) =>
+      isObject(state) &&
+      isObject(state.CoreProduct) &&
+      typeof state.CoreProduct.MonthlyMaximumCharge === "string",
+  );
+  if (!published)
+    findings.push({
+      pointer,
+      rule: "monthly-maximum-charge",
+      message:
+        "a personal current account on sale must give CoreProduct.MonthlyMaximumCharge (the monthly maximum charge for unarranged overdraft) in at least one of its marketing states",
+    });
+}
+
+// Rules 3, 5 and 6: anywhere inside a product.
+function walk(value: unknown, at: string, findings: RuleFinding[]): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => walk(item, pointerJoin(at, index), findings));
+    return;
+  }
+  if (!isObject(value)) return;
+  checkOtherCodes(value, at, findings);
+  for (const [key, child] of Object.entries(value)) {
+    const here = pointerJoin(at, key);
+    if (key === "AgeEligibility") checkAge(child, here, findings);
+    else if (key === "OtherEligibility" && Array.isArray(child))
+      child.forEach((item, index) =>
+        checkOtherEligibility(item, pointerJoin(here, index), findings),
+      );
+    else if (key === "FeeApplicableRange") checkRange(child, here, findings);
+    // A companion code object is the explanation of an `Other`, not a place for more of them
+    // (the fee type companion carries its own FeeCategory, which has no companion).
+    if (!Object.values(OTHER_COMPANIONS).includes(key)) walk(child, here, findings);
+  }
+}
+
+function checkOtherCodes(
+  object: Record<string, unknown>,
+  at: string,
+  findings: RuleFinding[],
+): void {
+  for (const [field, companion] of Object.entries(OTHER_COMPANIONS)) {
+    const code = object[field];
+    const saysOther = code === OTHER || (Array.isArray(code) && code.includes(OTHER));
+    const given = object[companion];
+    const hasCompanion = given !== undefined && !(Array.isArray(given) && given.length === 0);
+    if (saysOther && !hasCompanion)
+      findings.push({
+        pointer: pointerJoin(at, given === undefined ? field : companion),
+        rule: "other-code",
+        message:
+          given === undefined
+            ? `${field} is "${OTHER}", so ${companion} must say what it is (its Name, and Code and Description where useful)`
+            : `${field} is "${OTHER}", so ${companion} must not be empty`,
+      });
+    else if (hasCompanion && !saysOther)
+      findings.push({
+        pointer: pointerJoin(at, companion),
+        related: code === undefined ? undefined : pointerJoin(at, field),
+        rule: "other-code",
+        message: `${companion} is given, but ${field} ${code === undefined ? "is missing" : `is ${showValue(code)}`}; it explains a ${field} of "${OTHER}": add "${OTHER}" to ${field} or remove ${companion}`,
+      });
+  }
+}
+
+function checkAge(value: unknown, at: string, findings: RuleFinding[]): void {
+  if (!isObject(value)) return;
+  const min = value.MinimumAge;
+  const max = value.MaximumAge;
+  if (min === undefined && max === undefined)
+    findings.push({
+      pointer: at,
+      rule: "age-eligibility",
+      message: "an age eligibility must give MinimumAge, MaximumAge or both",
+    });
+  else if (typeof min === "number" && typeof max === "number" && min > max)
+    findings.push({
+      pointer: pointerJoin(at, "MinimumAge"),
+      related: pointerJoin(at, "MaximumAge"),
+      rule: "age-eligibility",
+      message: `MinimumAge ${min} is above MaximumAge ${max}`,
+    });
+}
+
+function checkOtherEligibility(value: unknown, at: string, findings: RuleFinding[]): void {
+  if (!isObject(value)) return;
+  if (value.Amount === undefined && value.Indicator === undefined && value.Textual === undefined)
+    findings.push({
+      pointer: at,
+      rule: "other-eligibility",
+      message: "an other eligibility must give at least one of Amount, Indicator or Textual",
+    });
+}
+
+function checkRange(value: unknown, at: string, findings: RuleFinding[]): void {
+  if (!isObject(value)) return;
+  for (const [low, high] of RANGE_PAIRS) {
+    const min = value[low];
+    const max = value[high];
+    if ((min === undefined) !== (max === undefined)) {
+      const [given, missing] = min === undefined ? [high, low] : [low, high];
+      findings.push({
+        pointer: pointerJoin(at, given),
+        rule: "fee-range",
+        message: `a fee applicable range gives ${low} and ${high} as a pair: ${given} is given, ${missing} is missing`,
+      });
+    } else if (
+      typeof min === "string" &&
+      typeof max === "string" &&
+      DECIMAL.test(min) &&
+      DECIMAL.test(max) &&
+      Number(min) > Number(max)
+    )
+      findings.push({
+        pointer: pointerJoin(at, low),
+        related: pointerJoin(at, high),
+        rule: "fee-range",
+        message: `${low} ${min} is above ${high} ${max}`,
+      });
+  }
+}
+
+function listIds(ids: ReadonlyMap<string, string>): string {
+  if (ids.size === 0) return "it has no marketing state with an Identification";
+  return `its marketing states are ${[...ids.keys()].map((id) => showValue(id)).join(", ")}`;
+}

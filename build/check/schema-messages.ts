@@ -1,0 +1,224 @@
+/**
+ * Turns ajv's errors into sentences for a content editor: what the field must be, what was found,
+ * and, where a likely typo explains it, what was probably meant. Every ajv keyword the schemas use
+ * has a case here; anything else falls back to ajv's own message.
+ */
+import type { ErrorObject } from "ajv";
+import { pointerJoin, showValue } from "../core/diagnostics.js";
+import { plural } from "../core/format.js";
+
+export interface SchemaProblem {
+  /** JSON pointer of the value the message is about. */
+  readonly pointer: string;
+  /** Point at the mapping key rather than its value (unknown fields). */
+  readonly atKey: boolean;
+  readonly message: string;
+  readonly rule: string;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: "text",
+  integer: "a whole number",
+  number: "a number",
+  boolean: "true or false",
+  array: "a list",
+  object: "a set of fields",
+  null: "empty",
+};
+
+const FORMAT_HINTS: Record<string, string> = {
+  date: "a date as YYYY-MM-DD, like 2026-01-31",
+  "date-time": "a date and time like 2026-01-31T09:30:00Z",
+  uri: "a full web address, like https://www.example.org/terms",
+  int32: "a whole number from -2147483648 to 2147483647",
+  float: "a number",
+};
+
+/** A field the standard places one level deeper than older content of ours put it. */
+export interface MovedField {
+  /** Field names that moved. */
+  readonly fields: readonly string[];
+  /** The list field of the same object whose items now hold them. */
+  readonly to: string;
+  /** Where the new place is defined, for the editor who wants to check. */
+  readonly source: string;
+}
+
+/**
+ * Fields that moved. open-data-api-v2.2.md flattens the PCA marketing state into the product's
+ * table; the standard (open-data-api-v2.2-products.md, "Personal current accounts") puts these six
+ * objects in each PCAMarketingState item, so a product written the old way is told where they go
+ * instead of being told that they are not fields at all.
+ */
+export const MOVED_FIELDS: readonly MovedField[] = [
+  {
+    fields: [
+      "CreditInterest",
+      "Overdraft",
+      "Eligibility",
+      "FeaturesAndBenefits",
+      "OtherFeesCharges",
+      "CoreProduct",
+    ],
+    to: "PCAMarketingState",
+    source: "the standard's structure, open-data-api-v2.2-products.md",
+  },
+];
+
+/** The move that explains an unknown `field` on an object whose allowed fields are `allowed`. */
+function movedField(field: string, allowed: readonly string[]): MovedField | undefined {
+  return MOVED_FIELDS.find((m) => m.fields.includes(field) && allowed.includes(m.to));
+}
+
+export function describeSchemaError(error: ErrorObject): SchemaProblem {
+  const at = error.instancePath;
+  const found = ` (found ${describeFound(error.data)})`;
+  const params = error.params as Record<string, unknown>;
+  const base = { pointer: at, atKey: false, rule: error.keyword };
+  switch (error.keyword) {
+    case "required": {
+      const field = String(params.missingProperty);
+      return {
+        ...base,
+        pointer: pointerJoin(at, field),
+        message: `required field "${field}" is missing`,
+      };
+    }
+    case "additionalProperties": {
+      const field = String(params.additionalProperty);
+      const allowed = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
+      const moved = movedField(field, allowed);
+      if (moved) {
+        return {
+          ...base,
+          pointer: pointerJoin(at, field),
+          atKey: true,
+          message: `"${field}" now belongs in each marketing state: move it under ${moved.to} (${moved.source})`,
+        };
+      }
+      const guess = closest(field, allowed);
+      const hint = guess
+        ? `; did you mean "${guess}"?`
+        : allowed.length > 0
+          ? `; the fields allowed here are ${allowed.join(", ")}`
+          : "";
+      return {
+        ...base,
+        pointer: pointerJoin(at, field),
+        atKey: true,
+        message: `"${field}" is not a field here${hint}`,
+      };
+    }
+    case "enum": {
+      const allowed = (params.allowedValues as unknown[]).map(String);
+      const guess = typeof error.data === "string" ? closest(error.data, allowed) : undefined;
+      return {
+        ...base,
+        message: `must be one of ${allowed.join(", ")}${found}${guess ? `; did you mean "${guess}"?` : ""}`,
+      };
+    }
+    case "const":
+      return { ...base, message: `must be exactly ${showValue(params.allowedValue, 200)}${found}` };
+    case "type":
+      return { ...base, message: typeMessage(String(params.type), error.data) };
+    case "minLength":
+    case "maxLength": {
+      const limit = Number(params.limit);
+      const length = typeof error.data === "string" ? [...error.data].length : 0;
+      const bound = error.keyword === "minLength" ? "at least" : "at most";
+      return {
+        ...base,
+        message: `must be ${bound} ${plural(limit, "character")} long (it has ${length})`,
+      };
+    }
+    case "minItems":
+    case "maxItems": {
+      const limit = Number(params.limit);
+      const count = Array.isArray(error.data) ? error.data.length : 0;
+      const bound = error.keyword === "minItems" ? "at least" : "at most";
+      return { ...base, message: `must list ${bound} ${plural(limit, "item")} (it has ${count})` };
+    }
+    case "pattern": {
+      const hint = error.parentSchema?.patternErrorMessage as string | undefined;
+      return {
+        ...base,
+        message: `must be ${hint ?? `text matching ${String(params.pattern)}`}${found}`,
+      };
+    }
+    case "format": {
+      const format = String(params.format);
+      return {
+        ...base,
+        message: `must be ${FORMAT_HINTS[format] ?? `in ${format} format`}${found}`,
+      };
+    }
+    case "minimum":
+    case "maximum":
+      return { ...base, message: `must be ${params.comparison} ${params.limit}${found}` };
+    default:
+      return { ...base, message: `${error.message ?? "is not valid"}${found}` };
+  }
+}
+
+/** Type errors name the YAML pitfall behind most of them: unquoted numbers, yes/no, dates. */
+function typeMessage(expected: string, data: unknown): string {
+  const want = TYPE_NAMES[expected] ?? expected;
+  if (
+    expected === "string" &&
+    (typeof data === "number" || typeof data === "boolean" || data === null)
+  ) {
+    const written = data === null ? "" : String(data);
+    return `must be text, but YAML read ${data === null ? "an empty value" : `the ${typeof data} ${written}`}; put it in quotes: "${written}"`;
+  }
+  if (expected === "boolean" && typeof data === "string") {
+    return `must be true or false (found ${showValue(data)}; write true or false without quotes)`;
+  }
+  return `must be ${want} (found ${describeFound(data)})`;
+}
+
+function describeFound(data: unknown): string {
+  if (Array.isArray(data)) return `a list of ${plural(data.length, "item")}`;
+  if (data !== null && typeof data === "object") return "a set of fields";
+  if (data === null) return "an empty value";
+  return showValue(data);
+}
+
+/**
+ * The allowed name an editor most likely meant: same letters in another case, or a few edits away
+ * (Levenshtein distance: a letter added, dropped or replaced counts one; two swapped letters count
+ * two), at most two for long names. Undefined when nothing is that close.
+ */
+export function closest(input: string, candidates: readonly string[]): string | undefined {
+  const lower = input.toLowerCase();
+  const sameCase = candidates.find((c) => c.toLowerCase() === lower);
+  if (sameCase) return sameCase;
+  let best: string | undefined;
+  let bestDistance = Math.min(3, Math.floor(input.length / 3) + 1);
+  for (const candidate of candidates) {
+    const d = editDistance(lower, candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+// Plain Levenshtein distance, one row at a time (Wagner-Fischer).
+function editDistance(a: string, b: string): number {
+  const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = previous[0]!;
+    previous[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = previous[j]!;
+      previous[j] = Math.min(
+        above + 1,
+        previous[j - 1]! + 1,
+        diagonal + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      diagonal = above;
+    }
+  }
+  return previous[b.length]!;
+}

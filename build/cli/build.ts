@@ -1,0 +1,211 @@
+/**
+ * `npm run build` and `npm run validate`. Prints every problem as `file:line:column: pointer:
+ * message` on stderr and exits 1 when there are any; on success `build` prints the summary table.
+ * Under GitHub Actions every problem is also printed as an `::error` annotation on stdout.
+ * `build` runs the publication guard (build/guard.ts) against the last published data (build/
+ * baseline.ts): with `--publish` a shrink fails the run; without, it is printed as a warning.
+ */
+import { resolve } from "node:path";
+import { allowShrinkFromEnv, parseCommandLine, parseMaxShrink } from "./args.js";
+import { underGitHubActions, annotation } from "./annotations.js";
+import { chooseBaseline, loadBaseline } from "../guard/baseline.js";
+import {
+  ALLOW_SHRINK_ENV,
+  ALLOW_SHRINK_FLAG,
+  BASELINE_FLAG,
+  BASELINE_REF_FLAG,
+  BASELINE_URL_FLAG,
+  DEPLOYMENT_URL_ENV,
+  MAX_SHRINK_FLAG,
+  PUBLISH_FLAG,
+} from "../guard/flags.js";
+import {
+  DEFAULT_MAX_SHRINK,
+  GUARD_NAME,
+  guardPublication,
+  guardReport,
+  GuardUsageError,
+  type GuardOptions,
+  type PublishedCounts,
+} from "../guard/policy.js";
+import type { Manifest } from "../../contract/manifest.js";
+import { CONTENT_DIR, DIST_DIR } from "../core/paths.js";
+import { runBuild } from "../pipeline.js";
+import { problemReport } from "./problem-report.js";
+import { RevisionError } from "../diff/revision.js";
+import { summaryTable } from "./published-table.js";
+
+const USAGE = `usage: node .out/build/cli/build.js <build|validate> [--content DIR] [--out DIR] [--${PUBLISH_FLAG}]
+         [--${BASELINE_FLAG} FILE | --${BASELINE_REF_FLAG} REF | --${BASELINE_URL_FLAG} URL]
+         [--${MAX_SHRINK_FLAG} SHARE] [--${ALLOW_SHRINK_FLAG}]
+
+  build     validate content/ and write dist/ (data, precompressed variants, manifest.json)
+  validate  validate only; writes nothing
+
+publication guard (always on for build; on for validate when a baseline is given):
+  finds a data set that loses more than SHARE of its records, or all of them, against the last
+  published data: --${BASELINE_FLAG} FILE, --${BASELINE_REF_FLAG} REF (that git revision's content, built now)
+  or --${BASELINE_URL_FLAG} URL (the data sets a deployment serves). Without one, a local build compares
+  with the manifest.json in the output folder being replaced, and a publication with
+  ${DEPLOYMENT_URL_ENV} if set, else with the last commit (HEAD).
+  --${PUBLISH_FLAG}        this build is about to be published: refuse a shrink (otherwise only warn)
+  --${MAX_SHRINK_FLAG} SHARE   0 to 1, or a percentage (default ${DEFAULT_MAX_SHRINK})
+  --${ALLOW_SHRINK_FLAG}       publish anyway (or set ${ALLOW_SHRINK_ENV}=1)
+
+speed:
+  --cache DIR     build cache folder (default: .cache/build/; safe to delete)
+  --no-cache      neither read nor write the build cache
+  --threads N     worker threads for parsing and validation (default: the cores available)
+  --timings       print the time spent in each step`;
+
+async function main(argv: string[]): Promise<number> {
+  const parsed = parseCommandLine(
+    argv,
+    {
+      content: { type: "string" },
+      out: { type: "string" },
+      [BASELINE_FLAG]: { type: "string" },
+      [BASELINE_REF_FLAG]: { type: "string" },
+      [BASELINE_URL_FLAG]: { type: "string" },
+      [PUBLISH_FLAG]: { type: "boolean" },
+      [MAX_SHRINK_FLAG]: { type: "string" },
+      [ALLOW_SHRINK_FLAG]: { type: "boolean" },
+      cache: { type: "string" },
+      "no-cache": { type: "boolean" },
+      threads: { type: "string" },
+      timings: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    USAGE,
+  );
+  if (!parsed) return 2;
+  const { positionals, values } = parsed;
+  const command = positionals[0];
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  const badThreads = threads !== undefined && !(Number.isInteger(threads) && threads >= 1);
+  if (
+    values.help ||
+    (command !== "build" && command !== "validate") ||
+    positionals.length > 1 ||
+    badThreads
+  ) {
+    console.error(badThreads ? `--threads takes a whole number of 1 or more\n\n${USAGE}` : USAGE);
+    return values.help ? 0 : 2;
+  }
+  const annotate = underGitHubActions();
+  const contentDir = values.content ? resolve(values.content) : undefined;
+  const outDir = values.out ? resolve(values.out) : undefined;
+  const baselineFile = values[BASELINE_FLAG] as string | undefined;
+  const baselineRef = values[BASELINE_REF_FLAG] as string | undefined;
+  const baselineUrl = values[BASELINE_URL_FLAG] as string | undefined;
+  const publish = values[PUBLISH_FLAG] === true;
+
+  // The guard: settings first, so a bad setting stops the run before any work.
+  let guard: Guard | undefined;
+  if (
+    command === "build" ||
+    publish ||
+    baselineFile !== undefined ||
+    baselineRef !== undefined ||
+    baselineUrl !== undefined
+  ) {
+    try {
+      const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG] as string | undefined);
+      const allowShrink = values[ALLOW_SHRINK_FLAG] === true || allowShrinkFromEnv();
+      const source = chooseBaseline({
+        file: baselineFile === undefined ? undefined : resolve(baselineFile),
+        ref: baselineRef,
+        url: baselineUrl,
+        publish,
+        deploymentUrl: process.env[DEPLOYMENT_URL_ENV],
+      });
+      const baseline = await loadBaseline({
+        source,
+        outDir: outDir ?? DIST_DIR,
+        contentDir: contentDir ?? CONTENT_DIR,
+        cwd: process.cwd(),
+      });
+      guard = {
+        previous: baseline.manifest,
+        options: { maxShrink, allowShrink, baseline: baseline.name, publish },
+      };
+    } catch (error) {
+      if (error instanceof GuardUsageError || error instanceof RevisionError) {
+        console.error(`${GUARD_NAME}: ${error.message}`);
+        return 2;
+      }
+      throw error;
+    }
+  }
+
+  let published: Manifest | undefined;
+  const result = await runBuild({
+    contentDir,
+    outDir,
+    write: command === "build",
+    cacheDir: values["no-cache"]
+      ? false
+      : values.cache === undefined
+        ? undefined
+        : resolve(values.cache),
+    threads,
+    beforeWrite: guard
+      ? (next) => {
+          published = next;
+          // Only a publication is refused; a local build publishes nothing, so it warns below.
+          if (!guard.options.publish) return [];
+          return guardPublication(guard.previous, next, guard.options);
+        }
+      : undefined,
+  });
+  if (values.timings) {
+    const { parts, ...steps } = result.timings;
+    const show = (entries: [string, number][]) =>
+      entries.map(([name, ms]) => `${name.replace(/Ms$/, "")} ${Math.round(ms)} ms`).join(", ");
+    console.error(`timings: ${show(Object.entries(steps))}`);
+    console.error(`  parts (time in each, summed across threads): ${show(Object.entries(parts))}`);
+  }
+  if (!result.ok) {
+    const report = problemReport(result.diagnostics, {
+      annotate,
+      fileNoun: "file",
+      nextStep: command === "build" ? "Nothing was published: dist/ is unchanged." : "",
+    });
+    for (const line of report.stdout) console.log(line);
+    for (const line of report.stderr) console.error(line);
+    return 1;
+  }
+  if (command === "validate") {
+    console.log(`${result.filesChecked} content files are valid.`);
+  } else {
+    console.log(summaryTable(result.datasets));
+    console.log(`\n${result.filesChecked} content files checked; dist/ written.`);
+  }
+  if (guard && published) reportGuard(guard, published, annotate);
+  return 0;
+}
+
+interface Guard {
+  /** What is published now; undefined when nothing was. */
+  readonly previous: PublishedCounts | undefined;
+  /** `publish` (`--publish`): a shrink fails the run; otherwise it is a warning. */
+  readonly options: GuardOptions & { readonly publish: boolean };
+}
+
+/** After a run the guard let through: what it compared with, or each shrink it let through. */
+function reportGuard(guard: Guard, next: Manifest, annotate: boolean): void {
+  const report = guardReport(guard.previous, next, guard.options);
+  for (const message of report.warnings) {
+    console.error(`${GUARD_NAME}: ${message}`);
+    if (annotate) console.log(annotation("warning", message, { title: GUARD_NAME }));
+  }
+  if (report.summary) console.log(report.summary);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`build failed: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,16 @@
+/** `npm run import`: see run.ts and README, "Importing a published feed". */
+import { runImport } from "../import/run.js";
+
+runImport(process.argv.slice(2), {
+  cwd: process.cwd(),
+  now: () => new Date(),
+  stdout: (line) => console.log(line),
+  stderr: (line) => console.error(line),
+  env: process.env,
+}).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`import failed: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exit(2);
+  },
+);

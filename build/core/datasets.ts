@@ -1,0 +1,193 @@
+/**
+ * The eight published data sets, named once. Everything else (content folders, schema files, URL
+ * paths, media types, record identity) is looked up here by the build, the tests and the tooling.
+ * The Worker never imports this file: it learns paths and media types from the build's manifest.
+ */
+import type { ManifestAlias } from "../../contract/manifest.js";
+
+/** Media type of the Open Data API v2.2 (open-data-api-v2.2.md, "What the service does"). */
+export const OPEN_DATA_MEDIA_TYPE = "application/prs.std.opendata.v2.2+json";
+/** Media type of the Service Metrics API v1.0 (service-metrics-api-v1.0.md, "What the service does"). */
+export const SERVICE_METRICS_MEDIA_TYPE = "application/prs.std.opendata.v1.0+json";
+
+/** The exact meta.Agreement text both specs require. */
+export const AGREEMENT =
+  "Use of the APIs and any related data will be subject to the terms of the Open Licence and subject to terms and conditions";
+
+export type DatasetId =
+  | "branches"
+  | "atms"
+  | "personal-current-accounts"
+  | "service-metrics-pca"
+  | "service-metrics-bca"
+  | "business-current-accounts"
+  | "unsecured-sme-loans"
+  | "commercial-credit-cards";
+
+/** How one data set is read from content/ and published. */
+export interface DatasetDefinition {
+  readonly id: DatasetId;
+  /** Human title for summaries and messages. */
+  readonly title: string;
+  /** Folder under content/ holding one YAML file (or one folder of files) per brand. */
+  readonly contentDir: string;
+  /** URL path the Worker serves it under. */
+  readonly path: string;
+  readonly mediaType: string;
+  /** Schema file (under schemas/) that one brand file must satisfy. */
+  readonly brandSchema: string;
+  /** Schema file (under schemas/) for the whole response envelope. */
+  readonly envelopeSchema: string;
+  /**
+   * The brand object's list of records (Branch, ATM, PCA, BCA, SMELoan, CCC). `null` for service metrics, where the
+   * brand object itself is the record and meta.TotalResults counts brands.
+   */
+  readonly recordsKey: "Branch" | "ATM" | "PCA" | "BCA" | "SMELoan" | "CCC" | null;
+  /** Fields that identify a record within a brand; duplicates are build errors. */
+  readonly identity: readonly string[];
+}
+
+export const DATASETS: readonly DatasetDefinition[] = [
+  {
+    id: "branches",
+    title: "Branches",
+    contentDir: "branches",
+    path: "/std/v2.2/branches",
+    mediaType: OPEN_DATA_MEDIA_TYPE,
+    brandSchema: "branch-brand.schema.json",
+    envelopeSchema: "branches.schema.json",
+    recordsKey: "Branch",
+    // open-data-api-v2.2.md: SequenceNumber is "used with Identification".
+    identity: ["Identification", "SequenceNumber"],
+  },
+  {
+    id: "atms",
+    title: "ATMs",
+    contentDir: "atms",
+    path: "/std/v2.2/atms",
+    mediaType: OPEN_DATA_MEDIA_TYPE,
+    brandSchema: "atm-brand.schema.json",
+    envelopeSchema: "atms.schema.json",
+    recordsKey: "ATM",
+    identity: ["Identification"],
+  },
+  {
+    id: "personal-current-accounts",
+    title: "Personal current accounts",
+    contentDir: "personal-current-accounts",
+    path: "/std/v2.2/personal-current-accounts",
+    mediaType: OPEN_DATA_MEDIA_TYPE,
+    brandSchema: "pca-brand.schema.json",
+    envelopeSchema: "personal-current-accounts.schema.json",
+    recordsKey: "PCA",
+    identity: ["Identification"],
+  },
+  // The three further product data sets of open-data-api-v2.2-products.md, beside the fourth
+  // (personal current accounts); a product is identified by its Identification.
+  {
+    id: "business-current-accounts",
+    title: "Business current accounts",
+    contentDir: "business-current-accounts",
+    path: "/std/v2.2/business-current-accounts",
+    mediaType: OPEN_DATA_MEDIA_TYPE,
+    brandSchema: "bca-brand.schema.json",
+    envelopeSchema: "business-current-accounts.schema.json",
+    recordsKey: "BCA",
+    identity: ["Identification"],
+  },
+  {
+    id: "unsecured-sme-loans",
+    title: "Unsecured SME loans",
+    contentDir: "unsecured-sme-loans",
+    path: "/std/v2.2/unsecured-sme-loans",
+    mediaType: OPEN_DATA_MEDIA_TYPE,
+    brandSchema: "sme-loan-brand.schema.json",
+    envelopeSchema: "unsecured-sme-loans.schema.json",
+    recordsKey: "SMELoan",
+    identity: ["Identification"],
+  },
+  {
+    id: "commercial-credit-cards",
+    title: "Commercial credit cards",
+    contentDir: "commercial-credit-cards",
+    path: "/std/v2.2/commercial-credit-cards",
+    mediaType: OPEN_DATA_MEDIA_TYPE,
+    brandSchema: "ccc-brand.schema.json",
+    envelopeSchema: "commercial-credit-cards.schema.json",
+    recordsKey: "CCC",
+    identity: ["Identification"],
+  },
+  {
+    id: "service-metrics-pca",
+    title: "Service metrics (PCA)",
+    contentDir: "service-metrics-pca",
+    path: "/std/v1.0/reg-service-metrics/pca",
+    mediaType: SERVICE_METRICS_MEDIA_TYPE,
+    brandSchema: "service-metrics-brand.schema.json",
+    envelopeSchema: "service-metrics-pca.schema.json",
+    recordsKey: null,
+    identity: [],
+  },
+  {
+    id: "service-metrics-bca",
+    title: "Service metrics (BCA)",
+    contentDir: "service-metrics-bca",
+    path: "/std/v1.0/reg-service-metrics/bca",
+    mediaType: SERVICE_METRICS_MEDIA_TYPE,
+    brandSchema: "service-metrics-bca-brand.schema.json",
+    envelopeSchema: "service-metrics-bca.schema.json",
+    recordsKey: null,
+    identity: [],
+  },
+];
+
+/**
+ * The live standard's media types, as publishers serve them (platform notes, "The standard as it
+ * is served in the wild"): `prs.openbanking` where our specs say `prs.std`.
+ */
+export const OPEN_BANKING_OPEN_DATA_MEDIA_TYPE = "application/prs.openbanking.opendata.v2.2+json";
+/** The live standard's service metrics media type. */
+export const OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE =
+  "application/prs.openbanking.opendata.v1.0+json";
+
+/**
+ * How a `/std/` path maps to the live standard's names, by API family, so any data set added to
+ * DATASETS under one of these prefixes gets its aliases with no further change. Service metrics
+ * appear with and without the version segment in publishers' own definitions.
+ */
+const OPEN_BANKING_FAMILIES: readonly {
+  readonly stdPrefix: string;
+  readonly aliasPrefixes: readonly string[];
+  readonly mediaType: string;
+}[] = [
+  {
+    stdPrefix: "/std/v2.2/",
+    aliasPrefixes: ["/open-banking/v2.2/"],
+    mediaType: OPEN_BANKING_OPEN_DATA_MEDIA_TYPE,
+  },
+  {
+    stdPrefix: "/std/v1.0/reg-service-metrics/",
+    aliasPrefixes: [
+      "/open-banking/v1.0/fca-service-metrics/",
+      "/open-banking/fca-service-metrics/",
+    ],
+    mediaType: OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE,
+  },
+];
+
+/**
+ * The live standard's paths for a data set (`OpenBankingPaths: true` in content/site.yaml): for
+ * `/std/v2.2/atms`, `/open-banking/v2.2/atms`; for `/std/v1.0/reg-service-metrics/pca`, the
+ * versioned and unversioned `/open-banking/…/fca-service-metrics/pca`.
+ */
+export function openBankingAliases(dataset: Pick<DatasetDefinition, "path">): ManifestAlias[] {
+  for (const family of OPEN_BANKING_FAMILIES) {
+    if (!dataset.path.startsWith(family.stdPrefix)) continue;
+    const name = dataset.path.slice(family.stdPrefix.length);
+    return family.aliasPrefixes.map((prefix) => ({
+      path: prefix + name,
+      mediaType: family.mediaType,
+    }));
+  }
+  return [];
+}

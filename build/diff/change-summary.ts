@@ -1,0 +1,56 @@
+/**
+ * The change summary of `npm run diff -- <base> [<head>]`: builds both revisions' content (head
+ * defaults to the work tree), compares them record by record and renders Markdown.
+ */
+import { DATASETS } from "../core/datasets.js";
+import { DEFAULT_MAX_SHRINK, findShrinks, type Shrink } from "../guard/policy.js";
+import { diffDataset, diffSite } from "./compare.js";
+import { renderSummary, type SummaryLimits } from "./markdown.js";
+import { buildRevision, buildWorkTree, type BuiltRevision } from "./revision.js";
+
+interface SummaryRequest {
+  /** The work tree's content folder (its place in the repository says what to take). */
+  readonly contentDir: string;
+  readonly base: string;
+  /** Undefined: the work tree as it is. */
+  readonly head?: string;
+  /** Folder printed paths are relative to. */
+  readonly cwd: string;
+  readonly maxShrink?: number;
+  readonly limits?: SummaryLimits;
+}
+
+interface ChangeSummary {
+  readonly markdown: string;
+  /** Data sets the publication guard would refuse when the head is deployed over the base. */
+  readonly shrinks: readonly Shrink[];
+  readonly base: BuiltRevision;
+  readonly head: BuiltRevision;
+}
+
+/** Builds both sides, compares them and renders the Markdown; also says what the guard would refuse. */
+export async function changeSummary(request: SummaryRequest): Promise<ChangeSummary> {
+  const base = await buildRevision(request.contentDir, request.base, request.cwd);
+  const head =
+    request.head === undefined
+      ? await buildWorkTree(request.contentDir, request.cwd)
+      : await buildRevision(request.contentDir, request.head, request.cwd);
+  const maxShrink = request.maxShrink ?? DEFAULT_MAX_SHRINK;
+  const shrinks =
+    base.manifest && head.manifest ? findShrinks(base.manifest, head.manifest, maxShrink) : [];
+  const firstBody = (side: BuiltRevision) => side.bodies.values().next().value;
+  const markdown = renderSummary(
+    {
+      base,
+      head,
+      datasets: DATASETS.map((dataset) =>
+        diffDataset(dataset, base.bodies.get(dataset.id), head.bodies.get(dataset.id)),
+      ),
+      site: diffSite(firstBody(base), firstBody(head)),
+      shrinks,
+      maxShrink,
+    },
+    request.limits,
+  );
+  return { markdown, shrinks, base, head };
+}

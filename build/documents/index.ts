@@ -1,0 +1,91 @@
+/**
+ * The documents about the APIs, built after the data sets: the landing page at /, its stylesheet,
+ * and /openapi.json. Each is encoded like a data set (identity, br, gzip, each with its strong
+ * ETag) and listed in the manifest's `documents`, so the Worker serves it with no work per request.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AnySchemaObject } from "ajv";
+import { planForPath } from "../../worker/config.js";
+import type { Site } from "../assemble/envelope.js";
+import type { BuildCache } from "../core/cache.js";
+import type { DatasetDefinition } from "../core/datasets.js";
+import type { EncodedBody } from "../encode/variants.js";
+import type { EncodeBytes } from "../encode/cached-encoder.js";
+import type { LocatedRecord } from "./landing/locations.js";
+import { loadOutline } from "./landing/map.js";
+import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
+import { readLimits } from "./rate-limits.js";
+import type { DocumentEntry, ManifestEntry } from "../../contract/manifest.js";
+import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
+import { manifestVariants } from "../write/output-files.js";
+import { PROJECT_ROOT } from "../core/paths.js";
+
+// The landing page's path: the site's root.
+const LANDING_PATH = "/";
+// Media types of the page and its stylesheet (UTF-8, as written).
+const HTML_MEDIA_TYPE = "text/html; charset=utf-8";
+const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
+// The stylesheet's source, served as it is.
+const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "documents", "landing", "style.css");
+
+export interface DocumentInput {
+  readonly datasets: readonly {
+    readonly dataset: DatasetDefinition;
+    readonly entry: ManifestEntry;
+  }[];
+  readonly located: readonly LocatedRecord[];
+  readonly schemas: ReadonlyMap<string, AnySchemaObject>;
+  readonly site: Site;
+  /** Where the map's projected outline is kept between builds. */
+  readonly cache?: BuildCache | undefined;
+  readonly encode: EncodeBytes;
+}
+
+export interface DocumentResult {
+  readonly entry: DocumentEntry;
+  readonly encoded: EncodedBody;
+}
+
+// The asset file a document's identity bytes are stored in; "/" has no file name of its own.
+const assetOf = (path: string) => (path === LANDING_PATH ? "/index.html" : path);
+
+/** Every document, generated and encoded. */
+export async function buildDocuments(input: DocumentInput): Promise<DocumentResult[]> {
+  const limits = readLimits();
+  const page = landingPage({
+    datasets: input.datasets,
+    located: input.located,
+    outline: await loadOutline(input.cache),
+    site: input.site,
+    limits,
+    planOf: planForPath,
+  });
+  const openapi = openApiDocument({
+    datasets: input.datasets,
+    schemas: input.schemas,
+    site: input.site,
+    limits,
+  });
+  const sources: [path: string, mediaType: string, text: string][] = [
+    [LANDING_PATH, HTML_MEDIA_TYPE, page],
+    [STYLESHEET_PATH, CSS_MEDIA_TYPE, readFileSync(STYLESHEET_FILE, "utf8")],
+    [OPENAPI_PATH, OPENAPI_MEDIA_TYPE, JSON.stringify(openapi)],
+  ];
+  // The documents change when the data sets do, so they carry the newest data set's time, never
+  // the build's clock: the same content gives the same bytes and headers.
+  const ms = Math.max(0, ...input.datasets.map(({ entry }) => entry.lastModifiedMs));
+  return Promise.all(
+    sources.map(async ([path, mediaType, text]) => {
+      const encoded = await input.encode(Buffer.from(text, "utf8"));
+      const entry: DocumentEntry = {
+        path,
+        mediaType,
+        lastModified: new Date(ms).toUTCString(),
+        lastModifiedMs: ms,
+        variants: manifestVariants(assetOf(path), encoded),
+      };
+      return { entry, encoded };
+    }),
+  );
+}

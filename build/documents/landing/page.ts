@@ -1,0 +1,209 @@
+/**
+ * The landing page at /: static HTML written at build time, for the developers who use the APIs.
+ * No script, no request to another origin; the only other request is the same-origin stylesheet.
+ */
+import { publisherName, type Site } from "../../assemble/envelope.js";
+import type { DatasetDefinition } from "../../core/datasets.js";
+import { describeLimit, type PlanLimit } from "../rate-limits.js";
+import type { ManifestEntry } from "../../../contract/manifest.js";
+import { apiName, OPENAPI_PATH } from "../openapi/document.js";
+import { servedPaths } from "../served-paths.js";
+import { escapeAttribute as attr, escapeText as text, formatCount } from "./html.js";
+import type { LocatedRecord } from "./locations.js";
+import { brandClass, mapSvg, type Outline } from "./map.js";
+import type { PlanId } from "../../../worker/config.js";
+import { CACHE_CONTROL } from "../../../worker/headers.js";
+
+/** Where the page's stylesheet is served. */
+export const STYLESHEET_PATH = "/style.css";
+
+export interface LandingInput {
+  readonly datasets: readonly {
+    readonly dataset: DatasetDefinition;
+    readonly entry: ManifestEntry;
+  }[];
+  readonly located: readonly LocatedRecord[];
+  /** The projected outline the map is drawn over (map.ts, loadOutline). */
+  readonly outline: Outline;
+  readonly site: Site;
+  readonly limits: Readonly<Record<PlanId, PlanLimit>>;
+  /** The plan each data set's path is counted under. */
+  readonly planOf: (path: string) => PlanId | undefined;
+}
+
+/** The whole page. */
+export function landingPage(input: LandingInput): string {
+  const { site } = input;
+  const publisher = publisherName(site);
+  return [
+    "<!doctype html>",
+    '<html lang="en-GB">',
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${text(publisher)}: open data APIs</title>`,
+    `<link rel="stylesheet" href="${STYLESHEET_PATH}">`,
+    // An empty icon, so a browser asks for no /favicon.ico (a 404 in its console).
+    '<link rel="icon" href="data:,">',
+    "</head>",
+    "<body>",
+    "<header>",
+    `<h1>${text(publisher)}</h1>`,
+    '<p class="lead">Regulated open banking data, published as the read-only JSON APIs the standards define: branches, ATMs, products and service quality metrics. Free to use under the licence below.</p>',
+    "</header>",
+    "<main>",
+    datasetsSection(input),
+    mapSection(input),
+    fetchSection(input),
+    describeSection(),
+    "</main>",
+    "<footer>",
+    `<p>Data published under the <a href="${attr(site.License)}">open licence</a> and subject to the <a href="${attr(site.TermsOfUse)}">terms of use</a>.</p>`,
+    "</footer>",
+    "</body>",
+    "</html>",
+    "",
+  ].join("\n");
+}
+
+function datasetsSection({ datasets }: LandingInput): string {
+  const rows = datasets.map(({ dataset, entry }) => {
+    const paths = servedPaths(entry)
+      .map((p) => `<a href="${attr(p.path)}"><code>${text(p.path)}</code></a>`)
+      .join("<br>");
+    const size = (coding: "identity" | "br" | "gzip") => {
+      const variant = entry.variants[coding];
+      return `<td class="num" data-bytes="${variant?.length ?? ""}">${variant ? formatCount(variant.length) : "–"}</td>`;
+    };
+    return [
+      `<tr data-path="${attr(entry.path)}">`,
+      `<th scope="row">${text(dataset.title)}</th>`,
+      `<td>${text(apiName(entry.mediaType))}</td>`,
+      `<td>${paths}</td>`,
+      `<td class="num" data-field="brands">${formatCount(entry.brands)}</td>`,
+      `<td class="num" data-field="records">${formatCount(entry.totalResults)}</td>`,
+      `<td class="nowrap" data-field="last-updated"><time datetime="${attr(entry.lastUpdated)}">${text(entry.lastUpdated)}</time></td>`,
+      size("identity"),
+      size("br"),
+      size("gzip"),
+      "</tr>",
+    ].join("");
+  });
+  return [
+    '<section aria-labelledby="datasets">',
+    '<h2 id="datasets">Data sets</h2>',
+    '<div class="table-wrap">',
+    "<table>",
+    "<caption>What is published now. LastUpdated is when the data set's content last changed. Sizes are in bytes as sent: without compression, with brotli and with gzip.</caption>",
+    "<thead><tr>",
+    '<th scope="col">Data set</th><th scope="col">API</th><th scope="col">Path</th>',
+    '<th scope="col" class="num">Brands</th><th scope="col" class="num">Records</th>',
+    '<th scope="col">LastUpdated</th>',
+    '<th scope="col" class="num">Bytes</th><th scope="col" class="num">Brotli</th><th scope="col" class="num">Gzip</th>',
+    "</tr></thead>",
+    `<tbody>${rows.join("\n")}</tbody>`,
+    "</table>",
+    "</div>",
+    "</section>",
+  ].join("\n");
+}
+
+function mapSection({ located, outline }: LandingInput): string {
+  const brands = [...new Set(located.map((r) => r.brand))];
+  const kinds = [...new Set(located.map((r) => r.kind))];
+  const count = (brand: string, kind: string) =>
+    located.filter((r) => r.brand === brand && r.kind === kind).length;
+  const totals = kinds.map(
+    (kind) => `${formatCount(located.filter((r) => r.kind === kind).length)} ${inSentence(kind)}`,
+  );
+  const summary = located.length
+    ? `${totals.join(" and ")} of ${brands.length} ${brands.length === 1 ? "brand" : "brands"}, one mark each.`
+    : "No record gives coordinates yet.";
+  const label = `Map of the United Kingdom: ${summary}`;
+  const swatch = (index: number, kind: string) =>
+    kind === "Branches"
+      ? `<svg viewBox="0 0 16 16" aria-hidden="true"><circle class="${brandClass(index)}" cx="8" cy="8" r="6"/></svg>`
+      : `<svg viewBox="0 0 16 16" aria-hidden="true"><rect class="${brandClass(index)}" x="2" y="2" width="12" height="12"/></svg>`;
+  const legend = brands.flatMap((brand, i) =>
+    kinds.map((kind) => `<li>${swatch(i, kind)}${text(brand)}: ${text(inSentence(kind))}</li>`),
+  );
+  const table = [
+    "<table>",
+    "<caption>Located records by brand and kind</caption>",
+    `<thead><tr><th scope="col">Brand</th>${kinds.map((k) => `<th scope="col" class="num">${text(k)}</th>`).join("")}</tr></thead>`,
+    "<tbody>",
+    ...brands.map(
+      (brand) =>
+        `<tr><th scope="row">${text(brand)}</th>${kinds
+          .map((k) => `<td class="num">${formatCount(count(brand, k))}</td>`)
+          .join("")}</tr>`,
+    ),
+    "</tbody>",
+    "</table>",
+  ].join("\n");
+  return [
+    '<section aria-labelledby="map">',
+    '<h2 id="map">Where the branches and ATMs are</h2>',
+    '<div class="map-layout">',
+    "<figure>",
+    mapSvg(outline, located, brands, label),
+    `<figcaption>${text(summary)} Circles are branches, squares ATMs; the colour is the brand.</figcaption>`,
+    "</figure>",
+    "<div>",
+    `<ul class="legend">${legend.join("")}</ul>`,
+    table,
+    "</div>",
+    "</div>",
+    "</section>",
+  ].join("\n");
+}
+
+// A data set's title inside a sentence: "Branches" reads "branches", "ATMs" stays as it is.
+function inSentence(title: string): string {
+  return /^[A-Z][a-z]/.test(title) ? title[0]!.toLowerCase() + title.slice(1) : title;
+}
+
+function fetchSection({ datasets, limits, planOf }: LandingInput): string {
+  const example = datasets[0]?.entry;
+  const curl = example
+    ? [
+        `# the first time: note the ETag`,
+        `curl -si https://&lt;this host&gt;${text(example.path)}`,
+        `# then send it back: 304 Not Modified, no body, while nothing has changed`,
+        `curl -si -H 'If-None-Match: ${text(example.variants.identity.etag)}' \\`,
+        `  https://&lt;this host&gt;${text(example.path)}`,
+      ].join("\n")
+    : "";
+  const planRows = Object.values(limits).map((limit) => {
+    const paths = datasets
+      // Every path a data set is served under counts under the data set's plan.
+      .filter(({ entry }) => planOf(entry.path) === limit.plan)
+      .flatMap(({ entry }) => servedPaths(entry))
+      .map((p) => `<code>${text(p.path)}</code>`);
+    return `<tr><th scope="row"><code>${text(limit.plan)}</code></th><td>${text(describeLimit(limit))}</td><td>${paths.join(", ") || "–"}</td></tr>`;
+  });
+  return [
+    '<section aria-labelledby="fetch">',
+    '<h2 id="fetch">How to fetch</h2>',
+    `<p>Every path answers <code>GET</code> and <code>HEAD</code> with the whole data set. Ask with <code>Accept-Encoding: br</code> or <code>gzip</code> to get it compressed. Each response has a strong <code>ETag</code> and a <code>Last-Modified</code>: send them back in <code>If-None-Match</code> or <code>If-Modified-Since</code> and an unchanged data set costs a 304 with no body. Each coding (identity, br, gzip) has its own ETag. Responses may be reused as <code>Cache-Control: ${CACHE_CONTROL}</code> says.</p>`,
+    `<pre><code>${curl}</code></pre>`,
+    '<h3 id="limits">Rate limits</h3>',
+    "<table>",
+    "<caption>Requests per client, in fixed windows aligned to the minute. Every answer on a data path tells you where you are in <code>RateLimit</code> and <code>RateLimit-Policy</code>; over the limit you get 429 with <code>Retry-After</code>. This page and /openapi.json are not counted.</caption>",
+    '<thead><tr><th scope="col">Plan</th><th scope="col">Limit</th><th scope="col">Paths</th></tr></thead>',
+    `<tbody>${planRows.join("\n")}</tbody>`,
+    "</table>",
+    '<h3 id="cors">From a browser (CORS)</h3>',
+    "<p>Any origin may read the data: responses carry <code>Access-Control-Allow-Origin: *</code> and expose <code>ETag</code>, <code>Last-Modified</code>, <code>Retry-After</code>, <code>RateLimit</code> and <code>RateLimit-Policy</code> to scripts. A conditional request from a page is preceded by a preflight, which is answered and may be cached.</p>",
+    "</section>",
+  ].join("\n");
+}
+
+function describeSection(): string {
+  return [
+    '<section aria-labelledby="openapi">',
+    '<h2 id="openapi">Machine-readable description</h2>',
+    `<p><a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> is an OpenAPI 3.1 document describing every path above: its headers, the response schemas, the errors and the rate limits. Generate a client from it with any OpenAPI 3.1 tool, or validate what you receive against its schemas.</p>`,
+    "</section>",
+  ].join("\n");
+}

@@ -1,0 +1,271 @@
+/**
+ * /openapi.json: one OpenAPI 3.1 document for every path the build publishes, generated from the
+ * manifest, the schema files (components.ts) and the Worker's own named constants (headers,
+ * error texts, rate limits), so it cannot drift from what is served.
+ */
+import type { AnySchemaObject } from "ajv";
+import { planForPath } from "../../../worker/config.js";
+import {
+  ERRORS,
+  ERROR_MEDIA_TYPE,
+  STATUS_CODE_HEADER,
+  type ErrorStatus,
+} from "../../../worker/errors.js";
+import {
+  ALLOWED_METHODS,
+  CACHE_CONTROL,
+  ERROR_CACHE_CONTROL,
+  RATE_LIMIT_HEADER,
+  RATE_LIMIT_POLICY_HEADER,
+  SECURITY_HEADERS,
+  VARY,
+} from "../../../worker/headers.js";
+import { publisherName, type Site } from "../../assemble/envelope.js";
+import {
+  OPEN_DATA_MEDIA_TYPE,
+  SERVICE_METRICS_MEDIA_TYPE,
+  type DatasetDefinition,
+} from "../../core/datasets.js";
+import { describeLimit, type PlanLimit } from "../rate-limits.js";
+import type { ManifestEntry } from "../../../contract/manifest.js";
+import { servedPaths } from "../served-paths.js";
+import { componentRef, schemaComponents } from "./components.js";
+import type { PlanId } from "../../../worker/config.js";
+
+/**
+ * The media type the OpenAPI Initiative registered with IANA for OpenAPI documents in JSON
+ * (`application/vnd.oai.openapi+json`), with its optional `version` parameter.
+ */
+export const OPENAPI_MEDIA_TYPE = "application/vnd.oai.openapi+json;version=3.1";
+/** The version of the OpenAPI Specification the document follows. */
+export const OPENAPI_VERSION = "3.1.0";
+/** Where the document is served. */
+export const OPENAPI_PATH = "/openapi.json";
+
+/** Error statuses a data path can answer (README, "The APIs"), each documented with its text. */
+export const DOCUMENTED_ERRORS: readonly ErrorStatus[] = [400, 404, 405, 429, 500, 503];
+
+/** Names of the APIs by the media type of their data sets. */
+export const API_NAMES: Readonly<Record<string, string>> = {
+  [OPEN_DATA_MEDIA_TYPE]: "Open Data API v2.2",
+  [SERVICE_METRICS_MEDIA_TYPE]: "Service Metrics API v1.0",
+};
+
+/** The API a media type belongs to, in words. */
+export function apiName(mediaType: string): string {
+  return API_NAMES[mediaType] ?? mediaType;
+}
+
+export interface OpenApiInput {
+  readonly datasets: readonly {
+    readonly dataset: DatasetDefinition;
+    readonly entry: ManifestEntry;
+  }[];
+  readonly schemas: ReadonlyMap<string, AnySchemaObject>;
+  readonly site: Site;
+  readonly limits: Readonly<Record<PlanId, PlanLimit>>;
+}
+
+type Json = Record<string, unknown>;
+
+const header = (description: string, example?: string): Json => ({
+  description,
+  schema: example === undefined ? { type: "string" } : { type: "string", example },
+});
+const ref = (kind: string, name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
+
+/** The document, as a plain object ready for JSON.stringify. */
+export function openApiDocument(input: OpenApiInput): Json {
+  const { datasets, site, limits } = input;
+  const apis = [...new Set(datasets.map(({ entry }) => apiName(entry.mediaType)))];
+  const publisher = publisherName(site);
+  const plans = Object.values(limits)
+    .map((l) => `- **${l.plan}**: ${describeLimit(l)}.`)
+    .join("\n");
+
+  const paths: Record<string, Json> = {};
+  for (const { dataset, entry } of datasets) {
+    const plan = limits[planForPath(entry.path)!];
+    for (const served of servedPaths(entry)) {
+      paths[served.path] = {
+        get: operation("get", served.path, served.mediaType, dataset, plan),
+        head: operation("head", served.path, served.mediaType, dataset, plan),
+      };
+    }
+  }
+
+  const errorResponses = Object.fromEntries(
+    DOCUMENTED_ERRORS.map((status) => [`Error${status}`, errorResponse(status)]),
+  );
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: `${publisher}: open banking open data`,
+      // The versions of the APIs described, so the document's bytes (and their compression,
+      // cached by content) stay the same while only the data changes.
+      version: apis.join(", "),
+      description: [
+        "Read-only open data: branches, ATMs and products (Open Data API v2.2) and service quality",
+        "metrics (Service Metrics API v1.0). Every path answers GET and HEAD, with strong ETags per",
+        "content coding (identity, br, gzip; negotiated with Accept-Encoding), conditional requests",
+        "(If-None-Match, If-Modified-Since) and CORS for any origin.",
+        "",
+        "Rate limits, per plan, in fixed windows aligned to the minute; a 429 carries Retry-After:",
+        "",
+        plans,
+      ].join("\n"),
+      termsOfService: site.TermsOfUse,
+      license: { name: "Open Licence", url: site.License },
+    },
+    // Relative: the origin this document was fetched from (OpenAPI 3.1, "Server Object").
+    servers: [{ url: "/", description: "The origin serving this document." }],
+    tags: apis.map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: {
+        ...schemaComponents(input.schemas, [
+          ...new Set(datasets.map(({ dataset }) => dataset.envelopeSchema)),
+        ]),
+        Error: {
+          description:
+            "The error body both specs define: exactly status, title and description, all text.",
+          type: "object",
+          additionalProperties: false,
+          required: ["status", "title", "description"],
+          properties: {
+            status: { type: "string", description: "The HTTP status code, as text." },
+            title: { type: "string" },
+            description: { type: "string" },
+          },
+        },
+      },
+      parameters: {
+        IfNoneMatch: {
+          name: "If-None-Match",
+          in: "header",
+          required: false,
+          description:
+            "ETags held (RFC 9110 section 13.1.2, weak comparison): 304 when one is the current ETag of the representation this request would get.",
+          schema: { type: "string" },
+        },
+        IfModifiedSince: {
+          name: "If-Modified-Since",
+          in: "header",
+          required: false,
+          description:
+            "An HTTP-date (RFC 9110 section 13.1.3): 304 when the data set has not changed since; ignored when If-None-Match is sent or the date is malformed.",
+          schema: { type: "string" },
+        },
+      },
+      headers: {
+        ETag: header(
+          "Strong entity tag: the hex SHA-256 of exactly the bytes of this representation (each content coding has its own).",
+        ),
+        "Last-Modified": header("When the data set last changed (its meta.LastUpdated)."),
+        "Cache-Control": header("How long the response may be reused.", CACHE_CONTROL),
+        ...Object.fromEntries(
+          Object.entries(SECURITY_HEADERS).map(([name, value]) => [
+            name,
+            header("Security default of both specs.", value),
+          ]),
+        ),
+        Vary: header("The representation depends on Accept-Encoding.", VARY),
+        [RATE_LIMIT_HEADER]: header(
+          "Quota left in the current window: the plan, r = requests remaining, t = seconds until the window resets (draft-ietf-httpapi-ratelimit-headers-10).",
+          `"open-data";r=${limits["open-data"].limit - 1};t=37`,
+        ),
+        [RATE_LIMIT_POLICY_HEADER]: header(
+          "The plan's quota: q = requests per window, w = window in seconds (draft-ietf-httpapi-ratelimit-headers-10).",
+          `"open-data";q=${limits["open-data"].limit};w=${limits["open-data"].windowSeconds}`,
+        ),
+        "Retry-After": header("Seconds to wait before trying again."),
+        [STATUS_CODE_HEADER]: header(
+          "The HTTP status again (the specs' `Status Code` header, under a valid field name).",
+        ),
+        Allow: header("The methods the path supports.", ALLOWED_METHODS),
+        "Content-Encoding": header("br or gzip when a compressed variant is sent."),
+      },
+      responses: errorResponses,
+    },
+  };
+}
+
+function operationId(method: string, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+}
+
+const COMMON_200_HEADERS = [
+  "ETag",
+  "Last-Modified",
+  "Cache-Control",
+  ...Object.keys(SECURITY_HEADERS),
+  "Vary",
+  RATE_LIMIT_HEADER,
+  RATE_LIMIT_POLICY_HEADER,
+];
+
+function operation(
+  method: "get" | "head",
+  path: string,
+  mediaType: string,
+  dataset: DatasetDefinition,
+  plan: PlanLimit,
+): Json {
+  const headers = (names: readonly string[]) =>
+    Object.fromEntries(names.map((name) => [name, ref("headers", name)]));
+  const ok: Json = {
+    description:
+      method === "get"
+        ? `The ${dataset.title} data set.`
+        : `The headers a GET would get, Content-Length included, without the body (RFC 9110 section 9.3.2).`,
+    headers: headers([...COMMON_200_HEADERS, "Content-Encoding"]),
+  };
+  if (method === "get") {
+    ok.content = { [mediaType]: { schema: { $ref: componentRef(dataset.envelopeSchema) } } };
+  }
+  return {
+    operationId: operationId(method, path),
+    summary: `${method === "get" ? "Get" : "Check"} ${dataset.title}`,
+    description: `Rate limit (plan ${plan.plan}): ${describeLimit(plan)}.`,
+    tags: [apiName(mediaType)],
+    parameters: [ref("parameters", "IfNoneMatch"), ref("parameters", "IfModifiedSince")],
+    responses: {
+      "200": ok,
+      "304": {
+        description:
+          "Not modified: the representation is unchanged (RFC 9110 section 15.4.5). No body.",
+        headers: headers(COMMON_200_HEADERS),
+      },
+      ...Object.fromEntries(
+        DOCUMENTED_ERRORS.map((status) => [String(status), ref("responses", `Error${status}`)]),
+      ),
+    },
+  };
+}
+
+// Fields each error adds to the common ones (README, "The APIs").
+const ERROR_HEADERS: Partial<Record<ErrorStatus, readonly string[]>> = {
+  405: ["Allow"],
+  429: ["Retry-After", RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER],
+  503: ["Retry-After"],
+};
+
+function errorResponse(status: ErrorStatus): Json {
+  const { title, description } = ERRORS[status];
+  const names = [
+    STATUS_CODE_HEADER,
+    ...Object.keys(SECURITY_HEADERS),
+    ...(ERROR_HEADERS[status] ?? []),
+  ];
+  return {
+    description: `${title}. Never cached (Cache-Control: ${ERROR_CACHE_CONTROL}).`,
+    headers: Object.fromEntries(names.map((name) => [name, ref("headers", name)])),
+    content: {
+      [ERROR_MEDIA_TYPE]: {
+        schema: ref("schemas", "Error"),
+        example: { status: String(status), title, description },
+      },
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Step 5, encode: the exact bytes to serve, their precompressed variants, and for each a strong
+ * ETag, the SHA-256 of exactly those bytes. The edge does not compress `application/prs.*+json`
+ * itself, and the Worker never compresses or hashes per request, so all of it happens here.
+ */
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+import type { ContentCoding } from "../../contract/manifest.js";
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+// Brotli's best quality (11) is worth its time only on small bodies: measured here it costs about
+// 1.1 s per MB of JSON, while quality 9 takes about 20 ms per MB for output 10-12% larger
+// (quality 10 is within 1% of 9's size and 6 to 17 times slower). Bodies up to this size get 11,
+// larger ones 9, so a large publisher's build stays within its time budget (BENCHMARKS.md).
+const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
+const BROTLI_LARGE_QUALITY = 9;
+// gzip for clients without brotli; level 9 costs about 10 ms per MB.
+const GZIP_LEVEL = 9;
+
+export interface EncodedVariant {
+  readonly bytes: Buffer;
+  /** Quoted strong entity tag (RFC 9110 section 8.8.3). */
+  readonly etag: string;
+}
+
+export type EncodedBody = Record<ContentCoding, EncodedVariant>;
+
+export function entityTag(bytes: Uint8Array): string {
+  return `"${createHash("sha256").update(bytes).digest("hex")}"`;
+}
+
+function brotliQuality(size: number): number {
+  return size <= BROTLI_MAX_QUALITY_BYTES ? constants.BROTLI_MAX_QUALITY : BROTLI_LARGE_QUALITY;
+}
+
+/** The exact bytes served for a body: compact JSON, UTF-8. */
+export function serialize(body: unknown): Buffer {
+  return Buffer.from(JSON.stringify(body), "utf8");
+}
+
+/** The settings compressed bytes depend on besides the bytes themselves, for cache keys. */
+export function compressionSettings(identity: Buffer): string[] {
+  return [String(brotliQuality(identity.length)), String(GZIP_LEVEL)];
+}
+
+export function compressBrotli(identity: Buffer): Promise<Buffer> {
+  return brotli(identity, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: brotliQuality(identity.length),
+      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+    },
+  });
+}
+
+export function compressGzip(identity: Buffer): Promise<Buffer> {
+  return gz(identity, { level: GZIP_LEVEL });
+}
+
+/** The three variants with their ETags; `etag` is the identity bytes' own, already computed. */
+export function withEntityTags(
+  identity: Buffer,
+  etag: string,
+  br: Buffer,
+  gzip: Buffer,
+): EncodedBody {
+  return {
+    identity: { bytes: identity, etag },
+    br: { bytes: br, etag: entityTag(br) },
+    gzip: { bytes: gzip, etag: entityTag(gzip) },
+  };
+}
