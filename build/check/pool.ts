@@ -1,18 +1,19 @@
 /**
  * Checks many files, in parallel across the machine's cores when there is enough to do. YAML
  * parsing is the slowest part of a build (about 2 MB/s on one core), so it is what the cores are
- * given. Knows nothing of the cache: check-files.ts sends it only what the cache does not hold.
+ * given (core/thread-pool.ts runs the threads). Knows nothing of the cache: cached-checks.ts sends
+ * it only what the cache does not hold.
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
 import type { Ajv } from "ajv";
 import { toTransferable, type TransferableCheck } from "./codecs.js";
 import { checkParsed } from "./one-file.js";
 import type { CheckJob } from "../read/check-jobs.js";
 import { PROJECT_ROOT } from "../core/paths.js";
 import { validatorFor } from "./schemas.js";
+import { runOnThreads } from "../core/thread-pool.js";
 import { timeSync, type CheckTiming } from "../core/timings.js";
 import { parseYaml } from "../read/yaml-source.js";
 
@@ -24,14 +25,8 @@ const YOUNG_GENERATION_MB = 192;
 // Below this much YAML to check, starting threads costs more than it saves.
 const PARALLEL_THRESHOLD_BYTES = 1_000_000;
 
-/** What a worker thread is sent. */
-export interface CheckRequest extends CheckJob {
-  readonly id: number;
-}
-
-/** What a worker thread replies. */
+/** What a check thread replies for one job. */
 export interface CheckReply {
-  readonly id: number;
   readonly result: TransferableCheck;
   readonly timing: CheckTiming;
 }
@@ -80,47 +75,28 @@ const THREAD_URL = import.meta.url.endsWith(".ts")
   ? pathToFileURL(join(PROJECT_ROOT, ".out", "build", "check", "thread.js"))
   : new URL("./thread.js", import.meta.url);
 
-// Runs the jobs at `order` on `threads` worker threads, handing the next job to whichever is free.
-function checkInThreads(
+// Runs the jobs largest first on `threads` worker threads, adding their time to `timing`.
+async function checkInThreads(
   jobs: readonly CheckJob[],
   order: readonly number[],
   threads: number,
   timing: CheckTiming | undefined,
 ): Promise<TransferableCheck[]> {
+  const replies = await runOnThreads<CheckJob, CheckReply>(
+    order.map((i) => jobs[i]!),
+    {
+      script: THREAD_URL,
+      threads,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    },
+  );
   const results: TransferableCheck[] = new Array(jobs.length);
-  let next = 0;
-  let done = 0;
-  return new Promise((resolve, reject) => {
-    const workers = Array.from(
-      { length: threads },
-      () =>
-        new Worker(THREAD_URL, {
-          resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-        }),
-    );
-    const finish = (error?: unknown) => {
-      for (const worker of workers) void worker.terminate();
-      if (error) reject(error);
-      else resolve(results);
-    };
-    const feed = (worker: Worker) => {
-      if (next >= order.length) return;
-      const id = order[next++]!;
-      const request: CheckRequest = { ...jobs[id]!, id };
-      worker.postMessage(request);
-    };
-    for (const worker of workers) {
-      worker.on("message", (reply: CheckReply) => {
-        results[reply.id] = reply.result;
-        if (timing) {
-          timing.parseMs += reply.timing.parseMs;
-          timing.validateMs += reply.timing.validateMs;
-        }
-        if (++done === order.length) finish();
-        else feed(worker);
-      });
-      worker.on("error", finish);
-      feed(worker);
+  replies.forEach((reply, n) => {
+    results[order[n]!] = reply.result;
+    if (timing) {
+      timing.parseMs += reply.timing.parseMs;
+      timing.validateMs += reply.timing.validateMs;
     }
   });
+  return results;
 }
