@@ -5,9 +5,9 @@
  */
 import { join } from "node:path";
 import type { Site } from "./assemble/envelope.js";
-import type { DatasetResult } from "./assemble/dataset.js";
+import type { DatasetResult } from "./encode/manifest-entry.js";
 import { openCache } from "./core/cache.js";
-import { buildDataset } from "./assemble/cached-dataset.js";
+import { assembleOrReuse } from "./assemble/cached-dataset.js";
 import { checkBrands, withCheckedFiles, type CheckedUnit } from "./check/across-files.js";
 import type { CheckedFile } from "./check/one-file.js";
 import { checkFiles, jobKeys } from "./check/cached-checks.js";
@@ -17,7 +17,7 @@ import { atFileStart, compareDiagnostics, type Diagnostic } from "./core/diagnos
 import { buildDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
 import { contentJobs } from "./read/check-jobs.js";
-import type { LocatedRecord } from "./documents/landing/locations.js";
+import type { LocatedRecord } from "./assemble/locations.js";
 import { checkAssetLimits, PLATFORM_LIMITS, type AssetLimits } from "./write/asset-limits.js";
 import { assetFiles, outputFiles } from "./write/output-files.js";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
@@ -26,7 +26,7 @@ import { emptyTimings, timeAsync, type StepTimings } from "./core/timings.js";
 import { writeAtomically } from "./write/atomic.js";
 import { MANIFEST_FORMAT_VERSION, type Manifest } from "../contract/manifest.js";
 
-export type { DatasetResult } from "./assemble/dataset.js";
+export type { DatasetResult } from "./encode/manifest-entry.js";
 export type { StepTimings } from "./core/timings.js";
 
 export interface BuildOptions {
@@ -107,7 +107,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   for (const dataset of DATASETS) {
     const { env } = options;
     const input = { dataset, units: units.get(dataset)!, site, ajv, schemas, contentDir, cwd, env };
-    const built = await buildDataset(input, step);
+    const built = await assembleOrReuse(input, step);
     if (!built.ok) {
       diagnostics.push(...built.problems);
       continue;

@@ -5,24 +5,18 @@
  * results parse them on first use). A rebuild after one edit therefore assembles and encodes only
  * the data set that was edited.
  */
-import {
-  assembleDataset,
-  datasetResult,
-  datasetUpdated,
-  type AssembleInput,
-  type BodySummary,
-  type DatasetResult,
-} from "./dataset.js";
+import { assembleDataset, datasetUpdated, type AssembleInput } from "./dataset.js";
+import { datasetResult, type BodySummary, type DatasetResult } from "../encode/manifest-entry.js";
 import type { BuildCache } from "../core/cache.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import type { Encoder } from "../encode/cached-encoder.js";
-import { locatedRecords, type LocatedRecord } from "../documents/landing/locations.js";
+import { locatedRecords, type LocatedRecord } from "./locations.js";
 import type { LastUpdated } from "./last-updated.js";
 
 export interface DatasetStep {
   readonly cache: BuildCache | undefined;
   readonly encoder: Encoder;
-  /** Each content file's cache key, by its display path (check-files.ts, jobKeys). */
+  /** Each content file's cache key, by its display path (check/cached-checks.ts, jobKeys). */
   readonly fileKeys: ReadonlyMap<string, string | undefined>;
   /** Runs `work` under a step's timer. */
   readonly timed: <T>(step: "assemble" | "encode", work: () => Promise<T>) => Promise<T>;
@@ -38,7 +32,10 @@ interface CachedSummary extends BodySummary {
 }
 
 /** The data set assembled and encoded, or taken from the cache when nothing it depends on moved. */
-export async function buildDataset(input: AssembleInput, step: DatasetStep): Promise<BuiltDataset> {
+export async function assembleOrReuse(
+  input: AssembleInput,
+  step: DatasetStep,
+): Promise<BuiltDataset> {
   const updated = await step.timed("assemble", () => datasetUpdated(input));
   const key = datasetKey(input, updated, step);
   const hit = key ? await readCached(step.cache!, key) : undefined;

@@ -1,35 +1,19 @@
 /**
  * Step 4 for one data set, as the pipeline runs it: when its content last changed, its brands
  * joined and wrapped in the envelope, and that envelope checked against the spec's envelope schema
- * (meta, data) before anything is encoded. Then, once encoded, its manifest entry.
+ * (meta, data) before anything is encoded.
  */
 import { join } from "node:path";
 import type { AnySchemaObject, Ajv } from "ajv";
 import { envelope, joinBrand, type Envelope, type Site } from "./envelope.js";
 import type { CheckedUnit } from "../check/across-files.js";
 import { SITE_FILE } from "../read/content.js";
-import { openBankingAliases, type DatasetDefinition } from "../core/datasets.js";
+import type { DatasetDefinition } from "../core/datasets.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
-import type { EncodedBody } from "../encode/variants.js";
-import {
-  lastUpdated,
-  toRfc3339,
-  type LastUpdated,
-  type LastUpdatedSource,
-} from "./last-updated.js";
+import { lastUpdated, toRfc3339, type LastUpdated } from "./last-updated.js";
 import { describeSchemaError } from "../check/schema-messages.js";
 import { displayPath } from "../core/paths.js";
 import { envelopeShellValidator } from "../check/schemas.js";
-import { manifestVariants } from "../write/output-files.js";
-import { datasetAsset, type ManifestEntry } from "../../contract/manifest.js";
-
-/** One data set as built: its manifest entry and the bytes to write. */
-export interface DatasetResult {
-  readonly dataset: DatasetDefinition;
-  readonly entry: ManifestEntry;
-  readonly lastUpdatedSource: LastUpdatedSource;
-  readonly encoded: EncodedBody;
-}
 
 export interface AssembleInput {
   readonly dataset: DatasetDefinition;
@@ -81,35 +65,4 @@ export async function assembleDataset(
     return atFileStart(folder, problem.rule, message, problem.pointer);
   });
   return { ok: false, problems };
-}
-
-/** What the manifest says of an assembled body besides its bytes. */
-export interface BodySummary {
-  /** meta.TotalResults. */
-  readonly totalResults: number;
-  readonly brands: number;
-}
-
-/** The data set's manifest entry, from what its body holds and its encoded bytes. */
-export function datasetResult(
-  input: AssembleInput,
-  summary: BodySummary,
-  updated: LastUpdated,
-  encoded: EncodedBody,
-): DatasetResult {
-  const { dataset } = input;
-  const { seconds } = updated;
-  const entry: ManifestEntry = {
-    dataset: dataset.id,
-    path: dataset.path,
-    mediaType: dataset.mediaType,
-    lastUpdated: toRfc3339(seconds),
-    lastModified: new Date(seconds * 1000).toUTCString(),
-    lastModifiedMs: seconds * 1000,
-    totalResults: summary.totalResults,
-    brands: summary.brands,
-    aliases: input.site.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
-    variants: manifestVariants(datasetAsset(dataset.path), encoded),
-  };
-  return { dataset, entry, lastUpdatedSource: updated.source, encoded };
 }

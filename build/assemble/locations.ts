@@ -4,7 +4,7 @@
  * PostalAddress, an ATM in Location.PostalAddress). Read from the assembled bodies, so the map
  * shows exactly what is published.
  */
-import type { DatasetDefinition } from "../../core/datasets.js";
+import type { DatasetDefinition } from "../core/datasets.js";
 
 export interface LocatedRecord {
   /** The data set's title, e.g. "Branches": the kind of mark. */

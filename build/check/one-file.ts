@@ -4,7 +4,8 @@
  * names the cross-file checks need), never the YAML tree.
  */
 import type { ValidateFunction } from "ajv";
-import { pointerJoin, type Diagnostic } from "../core/diagnostics.js";
+import { type Diagnostic } from "../core/diagnostics.js";
+import { pointerJoin } from "../core/json-pointer.js";
 import { isObject } from "../core/json-value.js";
 import { describeSchemaError } from "./schema-messages.js";
 import { checkProductRules, isProductRecordsKey } from "./product-rules.js";

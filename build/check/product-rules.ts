@@ -5,7 +5,8 @@
  * lines and columns. Every rule is defensive about types, so it can run beside the schema's own
  * errors without repeating them.
  */
-import { pointerJoin, showValue } from "../core/diagnostics.js";
+import { pointerJoin } from "../core/json-pointer.js";
+import { showValue } from "../core/format.js";
 import { isObject } from "../core/json-value.js";
 
 /** A broken rule at one value; `related` is the other value of a disagreeing pair. */

@@ -6,7 +6,8 @@
  * baseline.ts): with `--publish` a shrink fails the run; without, it is printed as a warning.
  */
 import { resolve } from "node:path";
-import { allowShrinkFromEnv, parseCommandLine, parseMaxShrink } from "./args.js";
+import { parseCommandLine } from "./args.js";
+import { allowShrinkFromEnv, parseMaxShrink } from "../guard/settings.js";
 import { underGitHubActions, annotation } from "./annotations.js";
 import { chooseBaseline, loadBaseline } from "../guard/baseline.js";
 import {

@@ -7,7 +7,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseCommandLine, parseMaxShrink } from "./args.js";
+import { parseCommandLine } from "./args.js";
+import { parseMaxShrink } from "../guard/settings.js";
 import { annotation, underGitHubActions } from "./annotations.js";
 import { MAX_SHRINK_FLAG } from "../guard/flags.js";
 import { describeShrink, GUARD_NAME, GuardUsageError } from "../guard/policy.js";

@@ -46,32 +46,3 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-
-/** Appends a JSON pointer segment, escaping `~` and `/` (RFC 6901 section 3). */
-export function pointerJoin(pointer: string, segment: string | number): string {
-  return `${pointer}/${String(segment).replace(/~/g, "~0").replace(/\//g, "~1")}`;
-}
-
-/** Splits a JSON pointer into unescaped segments. */
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-/** Quotes a value for a message, shortened so one bad paragraph does not flood the output. */
-export function showValue(value: unknown, max = 60): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : safeJson(value);
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function safeJson(value: unknown): string {
-  if (value === undefined) return "nothing";
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}

@@ -1,6 +1,6 @@
 /**
- * Numbers in words, as every message of the build, the guard and the importer writes them, so
- * "1 problem" and "94.8% fewer" read the same wherever they appear.
+ * Numbers and values in words, as every message of the build, the guard and the importer writes
+ * them, so "1 problem", "94.8% fewer" and a quoted value read the same wherever they appear.
  */
 
 /** A count and its noun, the noun with an "s" unless the count is exactly 1: "1 file", "3 files". */
@@ -11,4 +11,19 @@ export function plural(count: number, noun: string): string {
 /** A share from 0 to 1 as a percentage with at most one decimal: 0.2 → "20%", 0.9483 → "94.8%". */
 export function percent(share: number): string {
   return `${Number((share * 100).toFixed(1))}%`;
+}
+
+/** Quotes a value for a message, shortened so one bad paragraph does not flood the output. */
+export function showValue(value: unknown, max = 60): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : safeJson(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function safeJson(value: unknown): string {
+  if (value === undefined) return "nothing";
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }

@@ -12,13 +12,13 @@ import type { BuildCache } from "../core/cache.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import type { EncodedBody } from "../encode/variants.js";
 import type { EncodeBytes } from "../encode/cached-encoder.js";
-import type { LocatedRecord } from "./landing/locations.js";
+import type { LocatedRecord } from "../assemble/locations.js";
 import { loadOutline } from "./landing/map.js";
 import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
 import { readLimits } from "./rate-limits.js";
 import type { DocumentEntry, ManifestEntry } from "../../contract/manifest.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
-import { manifestVariants } from "../write/output-files.js";
+import { manifestVariants } from "../encode/manifest-entry.js";
 import { PROJECT_ROOT } from "../core/paths.js";
 
 // The landing page's path: the site's root.

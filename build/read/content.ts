@@ -8,7 +8,7 @@ import { join, relative, sep } from "node:path";
 import fg from "fast-glob";
 import { DATASETS, type DatasetDefinition, type DatasetId } from "../core/datasets.js";
 import { atFileStart, compareStrings, type Diagnostic } from "../core/diagnostics.js";
-import { closest } from "../check/schema-messages.js";
+import { closest } from "../core/closest.js";
 import { displayPath } from "../core/paths.js";
 
 /** The publisher-wide settings file, relative to the content folder. */

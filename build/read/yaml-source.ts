@@ -8,7 +8,8 @@
  */
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import type { Document, Node as YamlNode } from "yaml";
-import { atFileStart, pointerSegments, type Diagnostic } from "../core/diagnostics.js";
+import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
+import { pointerSegments } from "../core/json-pointer.js";
 
 /** Most alias dereferences one file may make; legitimate sharing of opening hours needs far fewer. */
 export const MAX_ALIAS_COUNT = 1000;

@@ -2,37 +2,24 @@
  * Step 6's input: every file dist/ will hold (the manifest, then each data set's and document's
  * variants), and each one's size with the data set and coding it is a variant of, for the limits.
  */
-import type { DatasetResult } from "../assemble/dataset.js";
-import type { DocumentResult } from "../documents/index.js";
+import type { DatasetDefinition } from "../core/datasets.js";
 import type { AssetFile } from "./asset-limits.js";
 import type { OutputFile } from "./atomic.js";
-import type { EncodedBody } from "../encode/variants.js";
 import {
   MANIFEST_FILE,
   STORED_CODINGS,
-  variantAsset,
   type ContentCoding,
   type Manifest,
   type ServedFile,
 } from "../../contract/manifest.js";
 
-/** A manifest entry's variants: where each coding of `encoded` is stored, its ETag and length. */
-export function manifestVariants(
-  identityAsset: string,
-  encoded: EncodedBody,
-): ServedFile["variants"] {
-  const variant = (coding: ContentCoding) => ({
-    asset: variantAsset(identityAsset, coding),
-    etag: encoded[coding].etag,
-    length: encoded[coding].bytes.length,
-  });
-  return { identity: variant("identity"), br: variant("br"), gzip: variant("gzip") };
+/** Anything published: its manifest entry and the bytes of each coding. */
+export interface Published {
+  readonly entry: Pick<ServedFile, "variants">;
+  readonly encoded: Readonly<Record<ContentCoding, { readonly bytes: Uint8Array | string }>>;
 }
 
-export function outputFiles(
-  results: readonly (DatasetResult | DocumentResult)[],
-  manifest: Manifest,
-): OutputFile[] {
+export function outputFiles(results: readonly Published[], manifest: Manifest): OutputFile[] {
   const files: OutputFile[] = [
     { path: MANIFEST_FILE, bytes: `${JSON.stringify(manifest, null, 2)}\n` },
   ];
@@ -46,11 +33,11 @@ export function outputFiles(
 
 export function assetFiles(
   files: readonly OutputFile[],
-  results: readonly DatasetResult[],
+  datasets: readonly (Published & { readonly dataset: DatasetDefinition })[],
 ): AssetFile[] {
   const variants = new Map<string, AssetFile["variant"]>();
-  for (const { dataset, entry } of results) {
-    for (const coding of ["identity", "br", "gzip"] as const) {
+  for (const { dataset, entry } of datasets) {
+    for (const coding of STORED_CODINGS) {
       variants.set(entry.variants[coding]!.asset.slice(1), { dataset, coding });
     }
   }

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
-import { allowShrinkFromEnv, parseMaxShrink } from "../../build/cli/args.js";
+import { allowShrinkFromEnv, parseMaxShrink } from "../../build/guard/settings.js";
 import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "../../build/guard/flags.js";
 import {
   DEFAULT_MAX_SHRINK,

@@ -12,7 +12,7 @@ import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import type { BuildCache } from "../../core/cache.js";
 import { escapeAttribute, escapeText } from "./html.js";
-import type { LocatedRecord } from "./locations.js";
+import type { LocatedRecord } from "../../assemble/locations.js";
 
 /** Natural Earth 1:50m countries: enough detail for a page-sized map, 740 KB to read. */
 const ATLAS = "world-atlas/countries-50m.json";

@@ -9,7 +9,7 @@ import type { ManifestEntry } from "../../../contract/manifest.js";
 import { apiName, OPENAPI_PATH } from "../openapi/document.js";
 import { servedPaths } from "../served-paths.js";
 import { escapeAttribute as attr, escapeText as text, formatCount } from "./html.js";
-import type { LocatedRecord } from "./locations.js";
+import type { LocatedRecord } from "../../assemble/locations.js";
 import { brandClass, mapSvg, type Outline } from "./map.js";
 import type { PlanId } from "../../../worker/config.js";
 import { CACHE_CONTROL } from "../../../worker/headers.js";

@@ -1,0 +1,69 @@
+/**
+ * Step 5's last part: what the manifest says of an encoded body. Where each coding is stored, its
+ * ETag and length, and for a data set the rest of its entry (paths, dates, counts), which the
+ * Worker answers every header question from.
+ */
+import type { DatasetDefinition } from "../core/datasets.js";
+import { openBankingAliases } from "../core/datasets.js";
+import type { Site } from "../assemble/envelope.js";
+import { toRfc3339, type LastUpdated, type LastUpdatedSource } from "../assemble/last-updated.js";
+import type { EncodedBody } from "./variants.js";
+import {
+  datasetAsset,
+  variantAsset,
+  type ContentCoding,
+  type ManifestEntry,
+  type ServedFile,
+} from "../../contract/manifest.js";
+
+/** One data set as built: its manifest entry and the bytes to write. */
+export interface DatasetResult {
+  readonly dataset: DatasetDefinition;
+  readonly entry: ManifestEntry;
+  readonly lastUpdatedSource: LastUpdatedSource;
+  readonly encoded: EncodedBody;
+}
+
+/** A manifest entry's variants: where each coding of `encoded` is stored, its ETag and length. */
+export function manifestVariants(
+  identityAsset: string,
+  encoded: EncodedBody,
+): ServedFile["variants"] {
+  const variant = (coding: ContentCoding) => ({
+    asset: variantAsset(identityAsset, coding),
+    etag: encoded[coding].etag,
+    length: encoded[coding].bytes.length,
+  });
+  return { identity: variant("identity"), br: variant("br"), gzip: variant("gzip") };
+}
+
+/** What the manifest says of an assembled body besides its bytes. */
+export interface BodySummary {
+  /** meta.TotalResults. */
+  readonly totalResults: number;
+  readonly brands: number;
+}
+
+/** The data set's manifest entry, from what its body holds and its encoded bytes. */
+export function datasetResult(
+  input: { readonly dataset: DatasetDefinition; readonly site: Site },
+  summary: BodySummary,
+  updated: LastUpdated,
+  encoded: EncodedBody,
+): DatasetResult {
+  const { dataset } = input;
+  const { seconds } = updated;
+  const entry: ManifestEntry = {
+    dataset: dataset.id,
+    path: dataset.path,
+    mediaType: dataset.mediaType,
+    lastUpdated: toRfc3339(seconds),
+    lastModified: new Date(seconds * 1000).toUTCString(),
+    lastModifiedMs: seconds * 1000,
+    totalResults: summary.totalResults,
+    brands: summary.brands,
+    aliases: input.site.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
+    variants: manifestVariants(datasetAsset(dataset.path), encoded),
+  };
+  return { dataset, entry, lastUpdatedSource: updated.source, encoded };
+}
