@@ -24,7 +24,7 @@ export type { Clock, Deps, KvStore };
 export interface WorkerModules {
   handle: typeof import("../worker/handler.js").handle;
   buildRoutes: typeof import("../worker/routes.js").buildRoutes;
-  readConfig: typeof import("../worker/config.js").readConfig;
+  readConfig: typeof import("../contract/vars.js").readConfig;
   newLimiter(): RateLimiter;
   newMaintenanceFlag(): MaintenanceFlag;
   /** Counter keys of one isolate, with a fixed secret as a deployment has (worker/counter-key.ts). */
@@ -44,7 +44,6 @@ const SKIPPED = new Set(["index.ts"]);
  * the same layout, as ES modules, and loads what the benchmarks use.
  */
 export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
-  const out = join(dir, "worker");
   // Node reads .js as CommonJS unless the nearest package.json says otherwise.
   await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   for (const folder of WORKER_SOURCE_FOLDERS) {
@@ -63,16 +62,22 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
       await writeFile(join(dir, folder, name.replace(/\.ts$/, ".js")), outputText);
     }
   }
-  const load = (name: string) => import(pathToFileURL(join(out, name)).href);
-  const [handler, routes, config, ratelimit, maintenance, client, counterKey] = await Promise.all(
-    ["handler", "routes", "config", "ratelimit", "maintenance", "client-bucket", "counter-key"].map(
-      (m) => load(`${m}.js`),
-    ),
+  const load = (module: string) => import(pathToFileURL(join(dir, `${module}.js`)).href);
+  const [handler, routes, vars, ratelimit, maintenance, client, counterKey] = await Promise.all(
+    [
+      "worker/handler",
+      "worker/routes",
+      "contract/vars",
+      "worker/ratelimit",
+      "worker/maintenance",
+      "worker/client-bucket",
+      "worker/counter-key",
+    ].map(load),
   );
   return {
     handle: handler.handle,
     buildRoutes: routes.buildRoutes,
-    readConfig: config.readConfig,
+    readConfig: vars.readConfig,
     newLimiter: () => new ratelimit.RateLimiter(),
     newMaintenanceFlag: () => new maintenance.MaintenanceFlag(),
     newCounterKeys: () => new counterKey.CounterKeys(BENCH_SECRET, () => {}),

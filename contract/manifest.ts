@@ -1,7 +1,7 @@
 /**
- * The contract between the build and the Worker, owned here by its consumer: the shape of
- * dist/manifest.json, its format version, and how stored variants are named. The build writes to
- * it and the Worker imports the manifest at bundle time, answering every header question (ETag,
+ * The heart of the build–Worker contract: the shape of dist/manifest.json, its format version, and
+ * how stored variants are named. The build writes the manifest and the Worker imports it at
+ * bundle time, answering every header question (ETag,
  * length, Last-Modified, media type) from it, so nothing is parsed or hashed per request. No
  * runtime imports: safe for the Worker's bundle.
  */

@@ -10,15 +10,29 @@
  * The hash is computed only when a counter is first shared to KV (ratelimit.ts), never per
  * request, and the key is imported once per isolate.
  */
-import {
-  COUNTER_KEY_HASH_BYTES,
-  COUNTER_KEY_PREFIX,
-  FALLBACK_KEY_BYTES,
-  RATE_LIMIT_KEY_SECRET,
-  type PlanId,
-} from "./config.js";
+import { type PlanId } from "../contract/rate-limits.js";
 import { LOG_EVENTS } from "./log.js";
 import type { Log } from "./runtime.js";
+
+/** Prefix of counter keys in KV: `rl:<plan>:<window>:<client hash>` (counter-key.ts). */
+export const COUNTER_KEY_PREFIX = "rl:";
+
+/** The Worker secret holding the HMAC key of counter keys (`wrangler secret put RATE_LIMIT_KEY`). */
+export const RATE_LIMIT_KEY_SECRET = "RATE_LIMIT_KEY";
+
+/**
+ * Bytes of HMAC-SHA-256 kept in a counter key: 16 (128 bits, 32 hex digits). Two clients whose
+ * keys collide share one quota for one window, so what matters is the chance of any collision
+ * among the n buckets counted in one window of one plan: about n^2 / 2^(bits + 1) (the birthday
+ * bound). At internet scale, every IPv4 address and as many IPv6 /64s in one minute, n = 2^33:
+ * 128 bits give 2^66 / 2^129 = 2^-63 per window, and over a century of minutes (about 2^26)
+ * 2^-37. 64 bits would give 2^66 / 2^65: a collision almost surely. 96 bits would do (2^-31 per
+ * window); 128 cost nothing more, since KV keys may be 512 bytes.
+ */
+export const COUNTER_KEY_HASH_BYTES = 16;
+
+/** Bytes of the random key an isolate makes for itself when RATE_LIMIT_KEY is not set. */
+export const FALLBACK_KEY_BYTES = 32;
 
 /** The part of Web Crypto used here; tests pass a wrapper that counts the calls. */
 export type HmacCrypto = Pick<SubtleCrypto, "importKey" | "sign">;

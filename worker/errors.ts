@@ -1,51 +1,12 @@
-/**
- * The error bodies. Both specs, "Errors": the body is exactly {"status","title","description"},
- * all strings, `status` holding the HTTP status code. 400, 408, 429, 500 and 503 use the spec's
- * titles and descriptions word for word; the other statuses keep the shape with our own text.
- */
-import { baseHeaders, ERROR_CACHE_CONTROL } from "./headers.js";
-
-export const ERRORS = {
-  400: {
-    title: "Bad request",
-    description: "You have sent a request which could not be understood.",
-  },
-  404: {
-    title: "Not found",
-    description: "There is no resource at this path.",
-  },
-  405: {
-    title: "Method not allowed",
-    description: "This resource supports only the methods GET and HEAD.",
-  },
-  408: {
-    title: "Client timeout",
-    description: "Your client has failed to submit a request, and a timeout has occurred.",
-  },
-  429: {
-    title: "Too many requests",
-    description: "You have requested this resource too often. Slow down.",
-  },
-  500: {
-    title: "Internal server error",
-    description: "An error occurred on the server. No further information is available.",
-  },
-  503: {
-    title: "Service temporarily unavailable",
-    description: "The service is temporarily unavailable.",
-  },
-} as const;
-
-export type ErrorStatus = keyof typeof ERRORS;
-
-/** Media type of error bodies; the specs define none, and they are plain JSON. */
-export const ERROR_MEDIA_TYPE = "application/json";
-
-/**
- * Sent instead of the spec's `Status Code` header: a field name cannot contain a space
- * (RFC 9110 section 5.1, field-name is a token), so this is the closest valid name.
- */
-export const STATUS_CODE_HEADER = "Status-Code";
+/** Error responses: the spec's body (contract/errors.ts), security and CORS headers, never cached. */
+import {
+  ERROR_MEDIA_TYPE,
+  ERRORS,
+  STATUS_CODE_HEADER,
+  type ErrorStatus,
+} from "../contract/errors.js";
+import { ERROR_CACHE_CONTROL } from "../contract/headers.js";
+import { baseHeaders } from "./headers.js";
 
 /** The exact body of an error response. */
 export function errorBody(status: ErrorStatus): string {

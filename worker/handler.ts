@@ -5,12 +5,14 @@
  * otherwise be 200.
  */
 import type { ContentCoding, ManifestVariant, ServedFile } from "../contract/manifest.js";
-import { TRANSIENT_RETRY_AFTER_SECONDS, type Config } from "./config.js";
+import { type Config } from "../contract/vars.js";
 import { clientAcceptEncoding, selectCoding } from "./encoding.js";
-import { errorResponse, type ErrorStatus } from "./errors.js";
+import type { ErrorStatus } from "../contract/errors.js";
+import { errorResponse } from "./errors.js";
 import { clientBucket, CLIENT_ADDRESS_HEADER } from "./client-bucket.js";
 import { isNotModified } from "./conditional.js";
-import { ALLOWED_METHODS, baseHeaders, CACHE_CONTROL, PREFLIGHT_HEADERS, VARY } from "./headers.js";
+import { ALLOWED_METHODS, CACHE_CONTROL, PREFLIGHT_HEADERS, VARY } from "../contract/headers.js";
+import { baseHeaders } from "./headers.js";
 import { httpsLocation } from "./https.js";
 import type { MaintenanceFlag } from "./maintenance.js";
 import type { CounterKeys } from "./counter-key.js";
@@ -18,6 +20,9 @@ import { quotaHeaders, type RateLimiter } from "./ratelimit.js";
 import type { Route } from "./routes.js";
 import { LOG_EVENTS } from "./log.js";
 import type { AssetFetcher, Platform } from "./runtime.js";
+
+/** Retry-After of a 503 caused by the assets binding failing (transient by nature). */
+export const TRANSIENT_RETRY_AFTER_SECONDS = 10;
 
 /** Everything a request is answered from; index.ts builds it from env and ctx. */
 export interface Deps extends Platform {

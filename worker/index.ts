@@ -5,7 +5,7 @@
  */
 import type { Manifest } from "../contract/manifest.js";
 import manifest from "../dist/manifest.json" with { type: "json" };
-import { readConfig, type Config } from "./config.js";
+import { readConfig, type Config } from "../contract/vars.js";
 import { CounterKeys } from "./counter-key.js";
 import { handle } from "./handler.js";
 import { LOG_EVENTS, logLine } from "./log.js";

@@ -3,14 +3,18 @@
  * flag says so (no deploy). The flag is read with an edge cacheTtl and remembered by the isolate
  * for MAINTENANCE_REFRESH_MS, so it costs one KV read per isolate per refresh, not one per request.
  */
-import {
-  MAINTENANCE_CACHE_TTL_SECONDS,
-  MAINTENANCE_KEY,
-  MAINTENANCE_REFRESH_MS,
-  isSwitchedOn,
-} from "./config.js";
+import { isSwitchedOn } from "../contract/vars.js";
 import { LOG_EVENTS } from "./log.js";
 import { withTimeout, type Platform } from "./runtime.js";
+
+/** KV key of the maintenance flag (same namespace as the counters). */
+export const MAINTENANCE_KEY = "maintenance";
+
+/** Edge cache time of the flag read; KV's minimum is 30 s. */
+export const MAINTENANCE_CACHE_TTL_SECONDS = 60;
+
+/** How long an isolate reuses the flag value it read before it reads it again. */
+export const MAINTENANCE_REFRESH_MS = 30_000;
 
 /** The KV flag as one isolate knows it; create one per isolate. */
 export class MaintenanceFlag {

@@ -12,18 +12,24 @@
  * Client buckets stay in the isolate's memory. The KV key of a counter names the client by a
  * keyed hash (counter-key.ts), computed when the counter is first shared, not per request.
  */
-import {
-  COUNTER_TTL_SECONDS,
-  MAX_TRACKED_COUNTERS,
-  RATE_LIMIT_WINDOW_SECONDS,
-  SHARE_FRACTION,
-  type Config,
-  type PlanId,
-} from "./config.js";
+import { RATE_LIMIT_WINDOW_SECONDS, type PlanId } from "../contract/rate-limits.js";
+import { type Config } from "../contract/vars.js";
 import type { CounterKeys } from "./counter-key.js";
-import { RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER } from "./headers.js";
+import { RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER } from "../contract/headers.js";
 import { LOG_EVENTS } from "./log.js";
 import { withTimeout, type Platform } from "./runtime.js";
+
+/** KV keeps a window's counter a window longer than the window (KV's minimum TTL is 60 s). */
+export const COUNTER_TTL_SECONDS = 2 * RATE_LIMIT_WINDOW_SECONDS;
+
+/**
+ * An isolate shares a client's count through KV once the requests it holds back reach this
+ * fraction of the quota it believes is left (see ratelimit.ts).
+ */
+export const SHARE_FRACTION = 0.25;
+
+/** Client buckets one isolate tracks at most; the oldest is forgotten first past this. */
+export const MAX_TRACKED_COUNTERS = 20_000;
 
 const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
 

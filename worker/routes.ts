@@ -9,9 +9,9 @@ import {
   type Manifest,
   type ServedFile,
 } from "../contract/manifest.js";
-import { planForPath, type PlanId } from "./config.js";
+import { planForPath, type PlanId } from "../contract/rate-limits.js";
 import { CODING_PREFERENCE } from "./encoding.js";
-import { DOCUMENT_HEADERS } from "./headers.js";
+import { DOCUMENT_HEADERS } from "../contract/headers.js";
 
 /** What the Worker needs to answer a path. */
 export interface Route {

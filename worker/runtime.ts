@@ -2,8 +2,13 @@
  * What the Worker needs from its platform besides the request: a clock, a key-value store and a
  * log. Passed in, so tests drive time and failures (KV simulators ignore fake timers).
  */
-import { KV_TIMEOUT_MS, LOG_INTERVAL_MS } from "./config.js";
 import { logLine, type LogEntry } from "./log.js";
+
+/** A KV call that has not answered after this long counts as failed (fail open). */
+export const KV_TIMEOUT_MS = 1_000;
+
+/** At most one log line per topic per isolate in this period. */
+export const LOG_INTERVAL_MS = 60_000;
 
 export interface Clock {
   /** Milliseconds since the epoch. */

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AnySchemaObject } from "ajv";
-import { planForPath } from "../../worker/config.js";
+import { planForPath } from "../../contract/rate-limits.js";
 import type { Site } from "../assemble/envelope.js";
 import type { BuildCache } from "../core/cache.js";
 import type { DatasetDefinition } from "../core/datasets.js";
@@ -15,7 +15,7 @@ import type { EncodeBytes } from "../encode/cached-encoder.js";
 import type { LocatedRecord } from "../assemble/locations.js";
 import { loadOutline } from "./landing/map.js";
 import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
-import { readLimits } from "./rate-limits.js";
+import { readLimits } from "./plan-limits.js";
 import type { DocumentEntry, ManifestEntry } from "../../contract/manifest.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
 import { manifestVariants } from "../encode/manifest-entry.js";

@@ -1,12 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import {
-  isSwitchedOn,
-  planForPath,
-  readConfig,
-  VAR_DEFAULTS,
-  type ConfigVar,
-} from "../../worker/config.js";
+import { isSwitchedOn, readConfig, VAR_DEFAULTS, type ConfigVar } from "../../contract/vars.js";
+import { planForPath } from "../../contract/rate-limits.js";
 import { DATASETS } from "../../build/core/datasets.js";
 
 describe("readConfig", () => {

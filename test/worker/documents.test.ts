@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DocumentEntry } from "../../contract/manifest.js";
-import { BASE_HEADERS, CACHE_CONTROL } from "../../worker/headers.js";
+import { BASE_HEADERS, CACHE_CONTROL } from "../../contract/headers.js";
 import { buildRoutes } from "../../worker/routes.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  errorBody,
-  errorResponse,
-  ERRORS,
-  STATUS_CODE_HEADER,
-  type ErrorStatus,
-} from "../../worker/errors.js";
+import type { ErrorStatus } from "../../contract/errors.js";
+import { errorBody, errorResponse } from "../../worker/errors.js";
 import {
   DECIDED_ERROR_HEADERS,
   SPEC_ERRORS,
@@ -20,7 +15,7 @@ describe("error bodies", () => {
     },
   );
 
-  it.each(Object.keys(ERRORS).map(Number) as ErrorStatus[])(
+  it.each(SPEC_ERRORS.map(([status]) => status as ErrorStatus))(
     "%s has exactly the fields status, title and description, all strings",
     (status) => {
       const body = JSON.parse(errorBody(status)) as Record<string, unknown>;

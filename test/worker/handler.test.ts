@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ManifestEntry } from "../../contract/manifest.js";
-import { STATUS_CODE_HEADER } from "../../worker/errors.js";
+import { STATUS_CODE_HEADER } from "../../contract/errors.js";
 import {
   ALLOWED_METHODS,
   BASE_HEADERS,
@@ -9,8 +9,8 @@ import {
   RATE_LIMIT_HEADER,
   RATE_LIMIT_POLICY_HEADER,
   VARY,
-} from "../../worker/headers.js";
-import { TRANSIENT_RETRY_AFTER_SECONDS } from "../../worker/config.js";
+} from "../../contract/headers.js";
+import { TRANSIENT_RETRY_AFTER_SECONDS } from "../../worker/handler.js";
 import { handle } from "../../worker/handler.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, ORIGIN, type Fixture } from "./support/fixture.js";

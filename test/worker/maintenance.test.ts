@@ -4,9 +4,9 @@ import {
   MAINTENANCE_CACHE_TTL_SECONDS,
   MAINTENANCE_KEY,
   MAINTENANCE_REFRESH_MS,
-  readConfig,
-} from "../../worker/config.js";
-import { ALLOWED_METHODS, RATE_LIMIT_HEADER } from "../../worker/headers.js";
+} from "../../worker/maintenance.js";
+import { readConfig } from "../../contract/vars.js";
+import { ALLOWED_METHODS, RATE_LIMIT_HEADER } from "../../contract/headers.js";
 import { expectError } from "./support/assertions.js";
 import { settle } from "../fakes/platform.js";
 import { makeFixture, makeWorker, type Fixture, type TestWorker } from "./support/fixture.js";

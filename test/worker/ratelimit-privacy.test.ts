@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import { importHmacKey, truncatedHmac } from "../../worker/counter-key.js";
-import { readConfig } from "../../worker/config.js";
+import { readConfig } from "../../contract/vars.js";
 import { makeFixture, makeWorker, type Fixture, type TestWorker } from "./support/fixture.js";
 
 const BRANCHES = DATASETS.find((d) => d.id === "branches")!.path;

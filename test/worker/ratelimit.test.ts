@@ -1,16 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
-import {
-  COUNTER_KEY_PREFIX,
-  COUNTER_TTL_SECONDS,
-  KV_TIMEOUT_MS,
-  LOG_INTERVAL_MS,
-  SHARE_FRACTION,
-  RATE_LIMIT_WINDOW_SECONDS,
-  readConfig,
-} from "../../worker/config.js";
-import { RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER } from "../../worker/headers.js";
+import { COUNTER_KEY_PREFIX } from "../../worker/counter-key.js";
+import { COUNTER_TTL_SECONDS, SHARE_FRACTION } from "../../worker/ratelimit.js";
+import { KV_TIMEOUT_MS, LOG_INTERVAL_MS } from "../../worker/runtime.js";
+import { RATE_LIMIT_WINDOW_SECONDS } from "../../contract/rate-limits.js";
+import { readConfig } from "../../contract/vars.js";
+import { RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER } from "../../contract/headers.js";
 import { expectError } from "./support/assertions.js";
 import {
   makeFixture,

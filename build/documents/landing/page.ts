@@ -4,15 +4,15 @@
  */
 import { publisherName, type Site } from "../../assemble/envelope.js";
 import type { DatasetDefinition } from "../../core/datasets.js";
-import { describeLimit, type PlanLimit } from "../rate-limits.js";
+import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import { apiName, OPENAPI_PATH } from "../openapi/document.js";
 import { servedPaths } from "../served-paths.js";
 import { escapeAttribute as attr, escapeText as text, formatCount } from "./html.js";
 import type { LocatedRecord } from "../../assemble/locations.js";
 import { brandClass, mapSvg, type Outline } from "./map.js";
-import type { PlanId } from "../../../worker/config.js";
-import { CACHE_CONTROL } from "../../../worker/headers.js";
+import type { PlanId } from "../../../contract/rate-limits.js";
+import { CACHE_CONTROL } from "../../../contract/headers.js";
 
 /** Where the page's stylesheet is served. */
 export const STYLESHEET_PATH = "/style.css";

@@ -4,13 +4,13 @@
  * error texts, rate limits), so it cannot drift from what is served.
  */
 import type { AnySchemaObject } from "ajv";
-import { planForPath } from "../../../worker/config.js";
+import { planForPath } from "../../../contract/rate-limits.js";
 import {
   ERRORS,
   ERROR_MEDIA_TYPE,
   STATUS_CODE_HEADER,
   type ErrorStatus,
-} from "../../../worker/errors.js";
+} from "../../../contract/errors.js";
 import {
   ALLOWED_METHODS,
   CACHE_CONTROL,
@@ -19,18 +19,18 @@ import {
   RATE_LIMIT_POLICY_HEADER,
   SECURITY_HEADERS,
   VARY,
-} from "../../../worker/headers.js";
+} from "../../../contract/headers.js";
 import { publisherName, type Site } from "../../assemble/envelope.js";
 import {
   OPEN_DATA_MEDIA_TYPE,
   SERVICE_METRICS_MEDIA_TYPE,
   type DatasetDefinition,
 } from "../../core/datasets.js";
-import { describeLimit, type PlanLimit } from "../rate-limits.js";
+import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import { servedPaths } from "../served-paths.js";
 import { componentRef, schemaComponents } from "./components.js";
-import type { PlanId } from "../../../worker/config.js";
+import type { PlanId } from "../../../contract/rate-limits.js";
 
 /**
  * The media type the OpenAPI Initiative registered with IANA for OpenAPI documents in JSON

@@ -4,7 +4,7 @@
  */
 import type { Manifest, ManifestEntry, ManifestVariant } from "../../../contract/manifest.js";
 import { DATASETS } from "../../../build/core/datasets.js";
-import { readConfig, type Config, type Vars } from "../../../worker/config.js";
+import { readConfig, type Config, type Vars } from "../../../contract/vars.js";
 import { CounterKeys, type HmacCrypto } from "../../../worker/counter-key.js";
 import { handle, type Deps } from "../../../worker/handler.js";
 import { MaintenanceFlag } from "../../../worker/maintenance.js";

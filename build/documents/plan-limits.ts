@@ -1,17 +1,13 @@
 /**
  * The rate limits the deployment enforces, for the documents that tell consumers about them. They
- * are [vars] in wrangler.toml, read here with the Worker's own reader (worker/config.ts), so the
+ * are [vars] in wrangler.toml, read here with the reader the Worker uses (contract/vars.ts), so the
  * page and /openapi.json state the numbers the Worker counts with.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "smol-toml";
-import {
-  readConfig,
-  RATE_LIMIT_WINDOW_SECONDS,
-  type PlanId,
-  type Vars,
-} from "../../worker/config.js";
+import { readConfig, type Vars } from "../../contract/vars.js";
+import { RATE_LIMIT_WINDOW_SECONDS, type PlanId } from "../../contract/rate-limits.js";
 import { PROJECT_ROOT } from "../core/paths.js";
 
 /** The Worker's configuration file. */

@@ -1,0 +1,66 @@
+/**
+ * Header names and values the Worker sends, named once, part of the build–Worker contract: the
+ * Worker sends them and the build's documents (/openapi.json, the landing page) state them. Both
+ * specs declare the same defaults for GET 200 and for errors ("GET 200 response headers",
+ * "Errors").
+ */
+
+/** open-data-api-v2.2.md, "GET 200 response headers": Cache-Control default. */
+export const CACHE_CONTROL = "max-age=28800";
+/** Every data response depends on the request's Accept-Encoding (encoding.ts). */
+export const VARY = "Accept-Encoding";
+/** Errors depend on the moment (quota, maintenance) and must not be stored by caches. */
+export const ERROR_CACHE_CONTROL = "no-store";
+
+/** Sent on every response, errors included (spec, "Errors"). */
+export const SECURITY_HEADERS = {
+  "Strict-Transport-Security": "max-age=31536000",
+  "X-Frame-Options": "DENY",
+  "X-Content-Type-Options": "nosniff",
+} as const;
+
+/** Rate-limit fields (draft-ietf-httpapi-ratelimit-headers-10, sections 3 and 4). */
+export const RATE_LIMIT_HEADER = "RateLimit";
+export const RATE_LIMIT_POLICY_HEADER = "RateLimit-Policy";
+
+/** The methods a data path supports; sent in Allow and in preflight answers. */
+export const ALLOWED_METHODS = "GET, HEAD";
+
+/**
+ * Open data is read by browser apps from any origin (Fetch standard, CORS protocol). Without
+ * Expose-Headers a script could not read the validators, Retry-After or its quota.
+ */
+export const CORS_HEADERS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": `ETag, Last-Modified, Retry-After, ${RATE_LIMIT_HEADER}, ${RATE_LIMIT_POLICY_HEADER}`,
+} as const;
+
+/**
+ * The answer to a preflight. A browser sends one before a conditional GET, because If-None-Match
+ * and If-Modified-Since are not CORS-safelisted request headers. Chromium caps Max-Age at 7200.
+ */
+export const PREFLIGHT_HEADERS = {
+  "Access-Control-Allow-Methods": ALLOWED_METHODS,
+  "Access-Control-Allow-Headers": "If-None-Match, If-Modified-Since",
+  "Access-Control-Max-Age": "7200",
+} as const;
+
+/**
+ * The landing page's policy (CSP Level 3): nothing but its own stylesheet may load, no script at
+ * all, no form, no base URL, no framing. The map is inline SVG markup, which needs no source;
+ * `img-src data:` admits only the page's empty icon (which saves a /favicon.ico 404) and can
+ * never reach another origin. Sent with every document (harmless on JSON and CSS).
+ */
+export const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** Fields a document's 200 carries besides a data set's (routes.ts). */
+export const DOCUMENT_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+};
+
+/** Headers every response carries: the security defaults and CORS. */
+export const BASE_HEADERS: Readonly<Record<string, string>> = {
+  ...SECURITY_HEADERS,
+  ...CORS_HEADERS,
+};

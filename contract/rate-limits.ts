@@ -1,0 +1,26 @@
+/**
+ * The rate-limit plans, part of the build–Worker contract: the Worker counts requests under them
+ * and the documents the build writes (/openapi.json, the landing page) describe them.
+ */
+
+/** Rate-limit plans. Each has its own counter and its own limit per window. */
+export type PlanId = "open-data" | "service-metrics";
+
+/**
+ * Which plan a path belongs to, first match wins. service-metrics-api-v1.0.md, "Limits": the
+ * Default Plan covers GET and HEAD on both /reg-service-metrics paths. The open data API states
+ * no limit (open-data-api-v2.2.md, "Limits"), so it gets a plan of the same shape (README, "Spec gaps and decisions").
+ */
+export const PLAN_PATH_PREFIXES: ReadonlyArray<readonly [prefix: string, plan: PlanId]> = [
+  ["/std/v1.0/reg-service-metrics/", "service-metrics"],
+  ["/std/v2.2/", "open-data"],
+];
+
+/** The plan a data path is counted under, or undefined when no plan covers it. */
+export function planForPath(path: string): PlanId | undefined {
+  for (const [prefix, plan] of PLAN_PATH_PREFIXES) if (path.startsWith(prefix)) return plan;
+  return undefined;
+}
+
+/** Both plans are "per minute" (service-metrics-api-v1.0.md, "Limits"). */
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
