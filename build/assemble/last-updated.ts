@@ -52,11 +52,6 @@ export async function lastUpdated(
   return { seconds: await newestMtime(files), source: "mtime" };
 }
 
-/** RFC 3339 date-time in UTC with whole seconds, as written in meta.LastUpdated. */
-export function toRfc3339(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
-}
-
 async function gitCommitTime(cwd: string, paths: readonly string[]): Promise<number | undefined> {
   try {
     const { stdout } = await run("git", ["log", "-1", "--format=%ct", "--", ...paths], { cwd });

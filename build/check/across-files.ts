@@ -5,7 +5,7 @@
  */
 import type { CheckedFile, Located } from "./one-file.js";
 import type { BrandUnit } from "../read/content.js";
-import type { Diagnostic } from "../core/diagnostics.js";
+import { atBothPlaces, type Diagnostic } from "../core/diagnostics.js";
 
 export interface CheckedUnit {
   readonly unit: BrandUnit;
@@ -75,12 +75,7 @@ export function checkBrands(units: readonly CheckedUnit[]): Diagnostic[] {
 type Found = Located<string> & { readonly file: string };
 
 function conflict(problems: Diagnostic[], first: Found, second: Found, message: string): void {
-  problems.push(at(second, "duplicate", `${message}; the other is at ${where(first)}`));
-  problems.push(at(first, "duplicate", `${message}; the other is at ${where(second)}`));
-}
-
-function where(found: Found): string {
-  return `${found.file}:${found.line}:${found.column}`;
+  problems.push(...atBothPlaces(first, second, "duplicate", message));
 }
 
 function at(found: Found, rule: string, message: string): Diagnostic {

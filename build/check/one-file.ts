@@ -4,7 +4,7 @@
  * names the cross-file checks need), never the YAML tree.
  */
 import type { ValidateFunction } from "ajv";
-import { type Diagnostic } from "../core/diagnostics.js";
+import { atBothPlaces, type Diagnostic } from "../core/diagnostics.js";
 import { pointerJoin } from "../core/json-pointer.js";
 import { isObject } from "../core/json-value.js";
 import { describeSchemaError } from "./schema-messages.js";
@@ -70,13 +70,8 @@ export function checkParsed(source: YamlSource, rules: FileRules): CheckedFile {
         diagnostics.push({ ...here, message: finding.message, rule: finding.rule });
         continue;
       }
-      // Two values disagree: report at both, each naming the other (as check-brands.ts does).
       const there = { file, ...locate(source, finding.related), pointer: finding.related };
-      const where = (p: Diagnostic) => `${p.file}:${p.line}:${p.column}`;
-      const first = { ...here, message: "", rule: finding.rule };
-      const second = { ...there, message: "", rule: finding.rule };
-      diagnostics.push({ ...first, message: `${finding.message}; see ${where(second)}` });
-      diagnostics.push({ ...second, message: `${finding.message}; see ${where(first)}` });
+      diagnostics.push(...atBothPlaces(here, there, finding.rule, finding.message));
     }
   }
   const at = (pointer: string) => ({ pointer, ...locate(source, pointer) });

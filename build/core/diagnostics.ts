@@ -27,6 +27,31 @@ export function atFileStart(file: string, rule: string, message: string, pointer
   return { file, line: 1, column: 1, pointer, rule, message };
 }
 
+/** Where a problem is, without what: a file, a position in it and the pointer of the value there. */
+export type Place = Pick<Diagnostic, "file" | "line" | "column" | "pointer">;
+
+/**
+ * One problem between two places (a duplicate, two values that disagree): reported at both, each
+ * message ending with where the other is, so an editor who opens either file finds the pair.
+ */
+export function atBothPlaces(
+  first: Place,
+  second: Place,
+  rule: string,
+  message: string,
+): [Diagnostic, Diagnostic] {
+  const where = (p: Place) => `${p.file}:${p.line}:${p.column}`;
+  const at = (p: Place, other: Place): Diagnostic => ({
+    file: p.file,
+    line: p.line,
+    column: p.column,
+    pointer: p.pointer,
+    rule,
+    message: `${message}; the other is at ${where(other)}`,
+  });
+  return [at(first, second), at(second, first)];
+}
+
 /** `file:line:column: pointer: message`, the format compilers use, so editors can jump to it. */
 export function formatDiagnostic(d: Diagnostic): string {
   return `${d.file}:${d.line}:${d.column}: ${d.pointer || "/"}: ${d.message}`;

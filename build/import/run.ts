@@ -11,6 +11,7 @@ import type { DatasetDefinition } from "../core/datasets.js";
 import { CACHE_DIR, CONTENT_DIR, displayPath, SCHEMA_DIR } from "../core/paths.js";
 import { datasetById, readFeed } from "./envelope.js";
 import { ImportError } from "./errors.js";
+import { dateToRfc3339 } from "../core/dates.js";
 import { DEFAULT_FETCH_TIMEOUT_SECONDS, loadFeed } from "./feed.js";
 import { parseFieldPath, planImport } from "./plan.js";
 import { checkWritten } from "./validate.js";
@@ -80,10 +81,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     const splitBy =
       values["split-by"] === undefined ? undefined : parseFieldPath(values["split-by"]);
     writes = [];
-    const importedAt = io
-      .now()
-      .toISOString()
-      .replace(/\.\d{3}Z$/, "Z");
+    const importedAt = dateToRfc3339(io.now());
     for (const input of positionals) {
       const loaded = await loadFeed(input, {
         cwd: io.cwd,

@@ -2,29 +2,28 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { AGREEMENT, DATASETS } from "../../build/core/datasets.js";
+import { DATASETS } from "../../build/core/datasets.js";
+import { SPEC_AGREEMENT } from "../helpers/spec-values.js";
 import type { Diagnostic } from "../../build/core/diagnostics.js";
 import { MANIFEST_FILE, type Manifest } from "../../contract/manifest.js";
-import { runBuild } from "../../build/pipeline.js";
 import { createAjv, validatorFor } from "../../build/check/schemas.js";
-import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
+import {
+  branchBrand,
+  buildFixture,
+  FIXTURE_EPOCH,
+  sampleFixture,
+  snapshotFolder,
+  type Fixture,
+} from "../helpers/fixtures.js";
 
-const EPOCH = "1790000000"; // 2026-09-21T14:13:20Z
-const env = { SOURCE_DATE_EPOCH: EPOCH };
+const EPOCH = FIXTURE_EPOCH;
 
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
 
 /** Builds the fixture; no cache unless one is given, so tests never share the project's cache. */
 async function build(write = true, cacheDir: string | false = false) {
-  return runBuild({
-    contentDir: fixture.content,
-    outDir: fixture.out,
-    cwd: fixture.root,
-    write,
-    env,
-    cacheDir,
-  });
+  return buildFixture(fixture, { write, cacheDir });
 }
 
 function messages(diagnostics: readonly Diagnostic[]): string[] {
@@ -60,7 +59,7 @@ describe("building the sample content", () => {
       expect(body.meta).toEqual({
         LastUpdated: "2026-09-21T14:13:20Z",
         TotalResults: entry.totalResults,
-        Agreement: AGREEMENT,
+        Agreement: SPEC_AGREEMENT,
         License: "https://www.openbanking.org.uk/open-licence",
         TermsOfUse: "https://www.openbanking.org.uk/terms",
       });
@@ -116,13 +115,7 @@ describe("building the sample content", () => {
     fixture = await sampleFixture();
     const cache = join(fixture.root, "cache");
     const cached = (epoch: string) =>
-      runBuild({
-        contentDir: fixture.content,
-        outDir: fixture.out,
-        cwd: fixture.root,
-        env: { SOURCE_DATE_EPOCH: epoch },
-        cacheDir: cache,
-      });
+      buildFixture(fixture, { env: { SOURCE_DATE_EPOCH: epoch }, cacheDir: cache });
     const first = await cached(EPOCH);
     const again = await cached(EPOCH);
     // Nothing changed: no body was serialised again.

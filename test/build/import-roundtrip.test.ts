@@ -6,11 +6,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
-import { runBuild } from "../../build/pipeline.js";
-import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { importFeeds } from "../helpers/import.js";
-
-const env = { SOURCE_DATE_EPOCH: "1790000000" };
 
 let fixture: Fixture;
 /** Each data set's published body before the import, by id. */
@@ -20,13 +17,7 @@ const feeds = new Map<string, string>();
 
 beforeAll(async () => {
   fixture = await sampleFixture();
-  const built = await runBuild({
-    contentDir: fixture.content,
-    outDir: fixture.out,
-    cwd: fixture.root,
-    env,
-    cacheDir: false,
-  });
+  const built = await buildFixture(fixture);
   expect(built.diagnostics).toEqual([]);
   for (const { dataset, entry } of built.datasets) {
     const path = join("dist", entry.variants.identity.asset);
@@ -37,14 +28,7 @@ beforeAll(async () => {
 afterAll(async () => fixture?.cleanup());
 
 async function rebuild() {
-  const result = await runBuild({
-    contentDir: fixture.content,
-    outDir: join(fixture.root, "dist-after"),
-    cwd: fixture.root,
-    env,
-    cacheDir: false,
-    write: false,
-  });
+  const result = await buildFixture(fixture, { write: false });
   expect(result.diagnostics).toEqual([]);
   return new Map(result.datasets.map((r) => [r.dataset.id, r.encoded.identity.bytes]));
 }

@@ -6,10 +6,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Manifest } from "../../contract/manifest.js";
-import { runBuild } from "../../build/pipeline.js";
-import { branchBrand, sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { branchBrand, buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 
-const EPOCH = "1790000000"; // 2026-09-21T14:13:20Z
 const LICENCE = "https://www.openbanking.org.uk/open-licence";
 const TERMS = "https://www.openbanking.org.uk/terms";
 
@@ -18,13 +16,7 @@ afterEach(async () => fixture?.cleanup());
 
 async function build(files: Record<string, string | null> = {}) {
   fixture = await sampleFixture(files);
-  const result = await runBuild({
-    contentDir: fixture.content,
-    outDir: fixture.out,
-    cwd: fixture.root,
-    env: { SOURCE_DATE_EPOCH: EPOCH },
-    cacheDir: false,
-  });
+  const result = await buildFixture(fixture);
   const read = (name: string) => readFile(join(fixture.out, name), "utf8");
   return {
     result,

@@ -368,8 +368,8 @@ describe("rule-book findings in a content file", () => {
     expect(
       checked.diagnostics.map((d) => `${d.line}:${d.column} ${d.pointer} ${d.rule}: ${d.message}`),
     ).toEqual([
-      "8:28 /BCA/0/BCAMarketingState/0/FirstMarketedDate marketed-dates: FirstMarketedDate 2026-05-01 is after LastMarketedDate 2026-04-30; for an unknown start use 1900-01-01, for no end 9999-12-31; see content/business-current-accounts/test.yaml:9:27",
-      "9:27 /BCA/0/BCAMarketingState/0/LastMarketedDate marketed-dates: FirstMarketedDate 2026-05-01 is after LastMarketedDate 2026-04-30; for an unknown start use 1900-01-01, for no end 9999-12-31; see content/business-current-accounts/test.yaml:8:28",
+      "8:28 /BCA/0/BCAMarketingState/0/FirstMarketedDate marketed-dates: FirstMarketedDate 2026-05-01 is after LastMarketedDate 2026-04-30; for an unknown start use 1900-01-01, for no end 9999-12-31; the other is at content/business-current-accounts/test.yaml:9:27",
+      "9:27 /BCA/0/BCAMarketingState/0/LastMarketedDate marketed-dates: FirstMarketedDate 2026-05-01 is after LastMarketedDate 2026-04-30; for an unknown start use 1900-01-01, for no end 9999-12-31; the other is at content/business-current-accounts/test.yaml:8:28",
       '11:24 /BCA/0/BCAMarketingState/1/PredecessorID predecessor: PredecessorID "M7" names no marketing state of this product; its marketing states are "M1", "M2"',
     ]);
   });

@@ -9,9 +9,8 @@ import { describe, expect, it } from "vitest";
 import { checkFile } from "../../build/check/one-file.js";
 import { DATASETS, type DatasetId } from "../../build/core/datasets.js";
 import { formatDiagnostic } from "../../build/core/diagnostics.js";
-import { runBuild } from "../../build/pipeline.js";
 import { createAjv, validatorFor } from "../../build/check/schemas.js";
-import { sampleFixture } from "../helpers/fixtures.js";
+import { buildFixture, sampleFixture } from "../helpers/fixtures.js";
 
 const ajv = createAjv();
 
@@ -504,14 +503,7 @@ describe("PCA content written in the old shape", () => {
     ].join("\n");
     const fixture = await sampleFixture({ "personal-current-accounts/zed-bank.yaml": oldShape });
     try {
-      const result = await runBuild({
-        contentDir: fixture.content,
-        outDir: fixture.out,
-        cwd: fixture.root,
-        write: false,
-        env: { SOURCE_DATE_EPOCH: "1790000000" },
-        cacheDir: false,
-      });
+      const result = await buildFixture(fixture, { write: false });
       expect(result.diagnostics.map(formatDiagnostic)).toEqual([
         `content/personal-current-accounts/zed-bank.yaml:15:5: /PCA/0/CreditInterest: "CreditInterest" now belongs in each marketing state: move it under PCAMarketingState (the standard's structure, open-data-api-v2.2-products.md)`,
       ]);

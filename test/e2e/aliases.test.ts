@@ -12,7 +12,7 @@ import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
 import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 import { runBuild } from "../../build/pipeline.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
-import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { startWorkerAt } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
 
@@ -51,7 +51,7 @@ beforeAll(async () => {
     outDir: join(root, "dist"),
     cwd: content.root,
     cacheDir: false,
-    env: { SOURCE_DATE_EPOCH: "1790000000" },
+    env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
   });
   expect(built.diagnostics).toEqual([]);
   manifest = built.manifest!;

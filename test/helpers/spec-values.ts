@@ -97,3 +97,79 @@ export const LIVE_STANDARD_PATHS: Readonly<
     ["/open-banking/fca-service-metrics/bca", LIVE_V10],
   ],
 };
+
+/** meta.Agreement's single allowed value (both specs, "Response envelope", meta). */
+export const SPEC_AGREEMENT =
+  "Use of the APIs and any related data will be subject to the terms of the Open Licence and subject to terms and conditions";
+
+/**
+ * Each data set's path (open-data-api-v2.2.md and service-metrics-api-v1.0.md, "Endpoints";
+ * open-data-api-v2.2-products.md, each data set's "Path").
+ */
+export const SPEC_PATHS: Readonly<
+  Record<
+    | "branches"
+    | "atms"
+    | "personal-current-accounts"
+    | "business-current-accounts"
+    | "unsecured-sme-loans"
+    | "commercial-credit-cards"
+    | "service-metrics-pca"
+    | "service-metrics-bca",
+    string
+  >
+> = {
+  branches: "/std/v2.2/branches",
+  atms: "/std/v2.2/atms",
+  "personal-current-accounts": "/std/v2.2/personal-current-accounts",
+  "business-current-accounts": "/std/v2.2/business-current-accounts",
+  "unsecured-sme-loans": "/std/v2.2/unsecured-sme-loans",
+  "commercial-credit-cards": "/std/v2.2/commercial-credit-cards",
+  "service-metrics-pca": "/std/v1.0/reg-service-metrics/pca",
+  "service-metrics-bca": "/std/v1.0/reg-service-metrics/bca",
+};
+
+/** service-metrics-api-v1.0.md, "Limits": the Default Plan, 145 requests per minute. */
+export const SPEC_LIMIT_PER_MINUTE = 145;
+export const SPEC_LIMIT_WINDOW_SECONDS = 60;
+
+/**
+ * What docs/decisions.md settles where the specs are silent, written out as the document states
+ * it: the methods, the response fields every answer carries, the preflight, the rate-limit fields.
+ */
+export const DECIDED = {
+  allow: "GET, HEAD",
+  vary: "Accept-Encoding",
+  cors: {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers":
+      "ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy",
+  },
+  preflight: {
+    "Access-Control-Allow-Methods": "GET, HEAD",
+    "Access-Control-Allow-Headers": "If-None-Match, If-Modified-Since",
+    "Access-Control-Max-Age": "7200",
+  },
+  rateLimitHeader: "RateLimit",
+  rateLimitPolicyHeader: "RateLimit-Policy",
+  statusCodeHeader: "Status-Code",
+  /** Retry-After of a 503 when the static assets cannot be read. */
+  assetsRetryAfterSeconds: 10,
+  /** Retry-After of a 503 in maintenance, unless MAINTENANCE_RETRY_AFTER_SECONDS says otherwise. */
+  maintenanceRetryAfterSeconds: 300,
+  maintenanceKey: "maintenance",
+  maintenanceCacheTtlSeconds: 60,
+  maintenanceRefreshMs: 30_000,
+  kvTimeoutMs: 1_000,
+  logIntervalMs: 60_000,
+  counterKeyPrefix: "rl:",
+  counterTtlSeconds: 120,
+  /** An isolate shares a count once it holds back this share of what it believes is left. */
+  shareFraction: 0.25,
+} as const;
+
+/** Every response's fields: the security headers the specs require and CORS. */
+export const EVERY_RESPONSE_HEADERS: readonly (readonly [name: string, value: string])[] = [
+  ...SPEC_SECURITY_HEADERS,
+  ...Object.entries(DECIDED.cors),
+];

@@ -9,7 +9,7 @@ import {
 } from "../../build/diff/markdown.js";
 import type { Envelope } from "../../build/assemble/envelope.js";
 import { changeSummary } from "../../build/diff/change-summary.js";
-import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { commitAll, git } from "./support.js";
 
 const branches = DATASETS.find((d) => d.id === "branches")!;
@@ -72,7 +72,7 @@ async function twoCommits(): Promise<{ base: string; head: string }> {
       branch({ id: "1043", name: "Market Square" }),
     ),
   });
-  const base = await commitAll(fixture.root, "Acme Bank branches", "1790000000");
+  const base = await commitAll(fixture.root, "Acme Bank branches", FIXTURE_EPOCH);
   await fixture.put({
     "branches/acme-bank.yaml": acme(
       branch({ id: "1042", name: "Harbour Street", saturdayClosing: "13:00" }),

@@ -13,8 +13,13 @@ import {
 } from "../../build/guard/policy.js";
 import { loadBaseline } from "../../build/guard/baseline.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../contract/manifest.js";
-import { runBuild } from "../../build/pipeline.js";
-import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
+import {
+  branchBrand,
+  buildFixture,
+  sampleFixture,
+  snapshotFolder,
+  type Fixture,
+} from "../helpers/fixtures.js";
 import { commitAll } from "./support.js";
 
 /** A manifest with the given TotalResults per data set (other fields do not matter here). */
@@ -180,12 +185,7 @@ describe("the last published manifest", () => {
 
   it("is by default the manifest.json in the output folder being replaced", async () => {
     fixture = await sampleFixture();
-    const built = await runBuild({
-      contentDir: fixture.content,
-      outDir: fixture.out,
-      cwd: fixture.root,
-      cacheDir: false,
-    });
+    const built = await buildFixture(fixture);
     expect(built.ok).toBe(true);
     const baseline = await loadBaseline({
       source: { kind: "output" },
@@ -244,12 +244,7 @@ describe("the last published manifest", () => {
       cwd: fixture.root,
     });
     expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
-    const now = await runBuild({
-      contentDir: fixture.content,
-      cwd: fixture.root,
-      write: false,
-      cacheDir: false,
-    });
+    const now = await buildFixture(fixture, { write: false });
     const shrinks = findShrinks(baseline.manifest, now.manifest!, DEFAULT_MAX_SHRINK);
     const before = baseline.manifest!.datasets.find((d) => d.dataset === "branches")!.totalResults;
     expect(shrinks).toMatchObject([{ dataset: "branches", before, after: before - 3 }]);
@@ -273,12 +268,7 @@ describe("the guard in the build", () => {
         "Z8",
       ]),
     });
-    const first = await runBuild({
-      contentDir: fixture.content,
-      outDir: fixture.out,
-      cwd: fixture.root,
-      cacheDir: false,
-    });
+    const first = await buildFixture(fixture);
     const before = await snapshotFolder(fixture.out);
     await fixture.put({ "branches/zed-bank.yaml": null });
     const guard = async (next: Manifest) => {
@@ -290,13 +280,7 @@ describe("the guard in the build", () => {
       });
       return guardPublication(baseline.manifest, next, { ...defaults, baseline: baseline.name });
     };
-    const second = await runBuild({
-      contentDir: fixture.content,
-      outDir: fixture.out,
-      cwd: fixture.root,
-      cacheDir: false,
-      beforeWrite: guard,
-    });
+    const second = await buildFixture(fixture, { beforeWrite: guard });
     expect(first.ok).toBe(true);
     expect(second.ok).toBe(false);
     expect(second.diagnostics.map((d) => d.file)).toEqual(["content/branches"]);

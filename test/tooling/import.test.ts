@@ -2,12 +2,11 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseYaml } from "../../build/read/yaml-source.js";
-import { sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
+import { buildFixture, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 import { atm, envelopeOf, IMPORTED_AT, importFeeds } from "../helpers/import.js";
 import { runImport } from "../../build/import/run.js";
 import { ensureCompiled, runNode } from "./support.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
-import { runBuild } from "../../build/pipeline.js";
 
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
@@ -23,12 +22,7 @@ async function feed(name: string, value: unknown): Promise<string> {
 
 /** The body the fixture's content publishes for data set `id`. */
 async function published(id: string): Promise<unknown> {
-  const result = await runBuild({
-    contentDir: fixture.content,
-    cwd: fixture.root,
-    write: false,
-    cacheDir: false,
-  });
+  const result = await buildFixture(fixture, { write: false });
   const found = result.datasets.find((r) => r.dataset.id === id)!;
   return JSON.parse(Buffer.from(found.encoded.identity.bytes).toString("utf8"));
 }

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
+import { FIXTURE_EPOCH } from "../helpers/fixtures.js";
 
 const run = promisify(execFile);
 
@@ -59,7 +60,7 @@ export async function runNode(
 export async function git(
   cwd: string,
   args: readonly string[],
-  time = "1790000000",
+  time = FIXTURE_EPOCH,
 ): Promise<string> {
   const { stdout } = await run("git", [...args], {
     cwd,

@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DocumentEntry } from "../../contract/manifest.js";
-import { BASE_HEADERS, CACHE_CONTROL } from "../../contract/headers.js";
 import { buildRoutes } from "../../worker/routes.js";
+import { DECIDED, EVERY_RESPONSE_HEADERS, SPEC_CACHE_CONTROL } from "../helpers/spec-values.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
 
@@ -53,8 +53,8 @@ describe("a document path", () => {
     expect(response.headers.get("Content-Security-Policy")).toBe(POLICY);
     expect(response.headers.get("ETag")).toBe(page.variants.identity.etag);
     expect(response.headers.get("Last-Modified")).toBe(LAST_MODIFIED);
-    expect(response.headers.get("Cache-Control")).toBe(CACHE_CONTROL);
-    for (const [name, value] of Object.entries(BASE_HEADERS))
+    expect(response.headers.get("Cache-Control")).toBe(SPEC_CACHE_CONTROL);
+    for (const [name, value] of EVERY_RESPONSE_HEADERS)
       expect(response.headers.get(name)).toBe(value);
   });
 

@@ -1,17 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ManifestEntry } from "../../contract/manifest.js";
-import { STATUS_CODE_HEADER } from "../../contract/errors.js";
-import {
-  ALLOWED_METHODS,
-  BASE_HEADERS,
-  CACHE_CONTROL,
-  PREFLIGHT_HEADERS,
-  RATE_LIMIT_HEADER,
-  RATE_LIMIT_POLICY_HEADER,
-  VARY,
-} from "../../contract/headers.js";
-import { TRANSIENT_RETRY_AFTER_SECONDS } from "../../worker/handler.js";
 import { handle } from "../../worker/handler.js";
+import { DECIDED, EVERY_RESPONSE_HEADERS, SPEC_CACHE_CONTROL } from "../helpers/spec-values.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, ORIGIN, type Fixture } from "./support/fixture.js";
 
@@ -36,13 +26,13 @@ describe("GET on a data path", () => {
       expect(h.get("Content-Length")).toBe(String(entry.variants.identity.length));
       expect(h.get("ETag")).toBe(entry.variants.identity.etag);
       expect(h.get("Last-Modified")).toBe(entry.lastModified);
-      expect(h.get("Cache-Control")).toBe(CACHE_CONTROL);
-      expect(h.get("Vary")).toBe(VARY);
+      expect(h.get("Cache-Control")).toBe(SPEC_CACHE_CONTROL);
+      expect(h.get("Vary")).toBe(DECIDED.vary);
       expect(h.get("Content-Encoding")).toBeNull();
-      expect(h.get(STATUS_CODE_HEADER)).toBeNull();
-      for (const [name, value] of Object.entries(BASE_HEADERS)) expect(h.get(name)).toBe(value);
-      expect(h.get(RATE_LIMIT_POLICY_HEADER)).not.toBeNull();
-      expect(h.get(RATE_LIMIT_HEADER)).not.toBeNull();
+      expect(h.get(DECIDED.statusCodeHeader)).toBeNull();
+      for (const [name, value] of EVERY_RESPONSE_HEADERS) expect(h.get(name)).toBe(value);
+      expect(h.get(DECIDED.rateLimitPolicyHeader)).not.toBeNull();
+      expect(h.get(DECIDED.rateLimitHeader)).not.toBeNull();
     }
   });
 
@@ -152,12 +142,12 @@ describe("conditional requests", () => {
       const h = response.headers;
       expect(h.get("ETag")).toBe(entry.variants.identity.etag);
       expect(h.get("Last-Modified")).toBe(entry.lastModified);
-      expect(h.get("Cache-Control")).toBe(CACHE_CONTROL);
-      expect(h.get("Vary")).toBe(VARY);
-      for (const [name, value] of Object.entries(BASE_HEADERS)) expect(h.get(name)).toBe(value);
+      expect(h.get("Cache-Control")).toBe(SPEC_CACHE_CONTROL);
+      expect(h.get("Vary")).toBe(DECIDED.vary);
+      for (const [name, value] of EVERY_RESPONSE_HEADERS) expect(h.get(name)).toBe(value);
       expect(h.get("Content-Type")).toBeNull();
       expect(h.get("Content-Length")).toBeNull();
-      expect(h.get(RATE_LIMIT_HEADER)).not.toBeNull();
+      expect(h.get(DECIDED.rateLimitHeader)).not.toBeNull();
     }
     expect(worker.assets.requests).toHaveLength(0);
   });
@@ -242,7 +232,7 @@ describe("methods", () => {
       const worker = makeWorker(fixture);
       const response = await worker.fetch(entries[0]!.path, { method });
       await expectError(response, 405);
-      expect(response.headers.get("Allow")).toBe(ALLOWED_METHODS);
+      expect(response.headers.get("Allow")).toBe(DECIDED.allow);
     },
   );
 
@@ -258,10 +248,10 @@ describe("methods", () => {
     });
     expect(response.status).toBe(204);
     expect(response.body).toBeNull();
-    for (const [name, value] of Object.entries({ ...BASE_HEADERS, ...PREFLIGHT_HEADERS })) {
+    for (const [name, value] of [...EVERY_RESPONSE_HEADERS, ...Object.entries(DECIDED.preflight)]) {
       expect(response.headers.get(name)).toBe(value);
     }
-    expect(response.headers.get(RATE_LIMIT_HEADER)).toBeNull();
+    expect(response.headers.get(DECIDED.rateLimitHeader)).toBeNull();
   });
 });
 
@@ -273,7 +263,7 @@ describe("plain http", () => {
       const response = await worker.fetch("http://opendata.example/std/v2.2/atms?x=1", { method });
       expect(response.status).toBe(308);
       expect(response.headers.get("Location")).toBe("https://opendata.example/std/v2.2/atms?x=1");
-      for (const [name, value] of Object.entries(BASE_HEADERS))
+      for (const [name, value] of EVERY_RESPONSE_HEADERS)
         expect(response.headers.get(name)).toBe(value);
     },
   );
@@ -294,7 +284,7 @@ describe("failures", () => {
     worker.assets.failure = "throw";
     const response = await worker.fetch(entries[0]!.path);
     await expectError(response, 503);
-    expect(response.headers.get("Retry-After")).toBe(String(TRANSIENT_RETRY_AFTER_SECONDS));
+    expect(response.headers.get("Retry-After")).toBe(String(DECIDED.assetsRetryAfterSeconds));
   });
 
   it.each(["missing", "wrong-length"] as const)(

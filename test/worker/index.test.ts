@@ -7,7 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Manifest } from "../../contract/manifest.js";
-import { DATASETS } from "../../build/core/datasets.js";
+import { SPEC_PATHS } from "../helpers/spec-values.js";
 import manifestJson from "../../dist/manifest.json" with { type: "json" };
 import worker from "../../worker/index.js";
 import { expectError } from "./support/assertions.js";
@@ -28,7 +28,7 @@ function standInAssets(): Fetcher {
 
 describe("the Worker's entry point", () => {
   it("serves exactly the data paths the build's manifest lists", () => {
-    expect(manifest.datasets.map((d) => d.path).sort()).toEqual(DATASETS.map((d) => d.path).sort());
+    expect(manifest.datasets.map((d) => d.path).sort()).toEqual(Object.values(SPEC_PATHS).sort());
   });
 
   it("serves every data set of the manifest with its media type, ETag and Last-Modified", async () => {

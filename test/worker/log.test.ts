@@ -1,10 +1,10 @@
 /** Log lines: one JSON object each, with the event, data set, status and cause, throttled. */
+import { SPEC_PATHS } from "../helpers/spec-values.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/core/datasets.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
 
-const BRANCHES = DATASETS.find((d) => d.id === "branches")!.path;
+const BRANCHES = SPEC_PATHS.branches;
 
 let fixture: Fixture;
 beforeAll(async () => {

@@ -1,12 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
-import {
-  MAINTENANCE_CACHE_TTL_SECONDS,
-  MAINTENANCE_KEY,
-  MAINTENANCE_REFRESH_MS,
-} from "../../worker/maintenance.js";
-import { readConfig } from "../../contract/vars.js";
-import { ALLOWED_METHODS, RATE_LIMIT_HEADER } from "../../contract/headers.js";
+import { DECIDED } from "../helpers/spec-values.js";
 import { expectError } from "./support/assertions.js";
 import { settle } from "../fakes/platform.js";
 import { makeFixture, makeWorker, type Fixture, type TestWorker } from "./support/fixture.js";
@@ -23,7 +17,7 @@ async function expectOnlyDataPathsAffected(worker: TestWorker): Promise<void> {
   expect((await worker.fetch("/std/v2.2/unknown")).status).toBe(404);
   const post = await worker.fetch(paths[0]!, { method: "POST" });
   expect(post.status).toBe(405);
-  expect(post.headers.get("Allow")).toBe(ALLOWED_METHODS);
+  expect(post.headers.get("Allow")).toBe(DECIDED.allow);
   const preflight = await worker.fetch(paths[0]!, {
     method: "OPTIONS",
     headers: { Origin: "https://app.example", "Access-Control-Request-Method": "GET" },
@@ -50,12 +44,12 @@ describe("maintenance switched on by the MAINTENANCE var", () => {
 describe("maintenance switched on by the KV flag", () => {
   it("answers 503 with Retry-After on every data path and changes nothing else", async () => {
     const worker = makeWorker(fixture);
-    worker.kv.data.set(MAINTENANCE_KEY, "on");
-    const retryAfter = String(readConfig({}).maintenanceRetryAfterSeconds);
+    worker.kv.data.set(DECIDED.maintenanceKey, "on");
+    const retryAfter = String(DECIDED.maintenanceRetryAfterSeconds);
     for (const path of paths) {
       const response = await worker.fetch(path, { headers: { "If-None-Match": "*" } });
       expect(response.headers.get("Retry-After")).toBe(retryAfter);
-      expect(response.headers.get(RATE_LIMIT_HEADER)).toBeNull();
+      expect(response.headers.get(DECIDED.rateLimitHeader)).toBeNull();
       await expectError(response, 503);
     }
     await expectOnlyDataPathsAffected(worker);
@@ -70,17 +64,16 @@ describe("maintenance switched on by the KV flag", () => {
       await worker.fetch(paths[i % paths.length]!, { headers });
     }
     expect(worker.kv.reads).toEqual([
-      { key: MAINTENANCE_KEY, cacheTtl: MAINTENANCE_CACHE_TTL_SECONDS },
+      { key: DECIDED.maintenanceKey, cacheTtl: DECIDED.maintenanceCacheTtlSeconds },
     ]);
-    expect(MAINTENANCE_CACHE_TTL_SECONDS).toBeGreaterThanOrEqual(30);
   });
 
   it("serves again after the flag is removed, within one refresh period, reading it in the background", async () => {
     const worker = makeWorker(fixture);
-    worker.kv.data.set(MAINTENANCE_KEY, "on");
+    worker.kv.data.set(DECIDED.maintenanceKey, "on");
     expect((await worker.fetch(paths[0]!)).status).toBe(503);
-    worker.kv.data.delete(MAINTENANCE_KEY);
-    await worker.clock.advance(MAINTENANCE_REFRESH_MS);
+    worker.kv.data.delete(DECIDED.maintenanceKey);
+    await worker.clock.advance(DECIDED.maintenanceRefreshMs);
     // The first request after the period still gets the value it knew, and triggers the read.
     expect((await worker.fetch(paths[0]!)).status).toBe(503);
     await settle();

@@ -1,17 +1,16 @@
+import { SPEC_LIMIT_PER_MINUTE, SPEC_PATHS } from "../helpers/spec-values.js";
 /**
  * No client address at rest: what the rate limiter writes to KV (keys and values) and to the log
  * never contains a client's address, in any of the forms it could be written in.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/core/datasets.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import { importHmacKey, truncatedHmac } from "../../worker/counter-key.js";
-import { readConfig } from "../../contract/vars.js";
 import { makeFixture, makeWorker, type Fixture, type TestWorker } from "./support/fixture.js";
 
-const BRANCHES = DATASETS.find((d) => d.id === "branches")!.path;
-const PCA_METRICS = DATASETS.find((d) => d.id === "service-metrics-pca")!.path;
-const LIMIT = readConfig({}).limits["open-data"];
+const BRANCHES = SPEC_PATHS.branches;
+const PCA_METRICS = SPEC_PATHS["service-metrics-pca"];
+const LIMIT = SPEC_LIMIT_PER_MINUTE;
 
 let fixture: Fixture;
 beforeAll(async () => {
