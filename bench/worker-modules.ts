@@ -23,7 +23,7 @@ export type { Clock, Deps, KvStore };
 
 export interface WorkerModules {
   handle: typeof import("../worker/handler.js").handle;
-  buildRoutes: typeof import("../worker/routes.js").buildRoutes;
+  routeTable: typeof import("../worker/routes.js").routeTable;
   readConfig: typeof import("../contract/vars.js").readConfig;
   newLimiter(): RateLimiter;
   newMaintenanceFlag(): MaintenanceFlag;
@@ -76,7 +76,7 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
   );
   return {
     handle: handler.handle,
-    buildRoutes: routes.buildRoutes,
+    routeTable: routes.routeTable,
     readConfig: vars.readConfig,
     newLimiter: () => new ratelimit.RateLimiter(),
     newMaintenanceFlag: () => new maintenance.MaintenanceFlag(),
@@ -92,7 +92,7 @@ export function isolateDeps(
   parts: Pick<Deps, "assets" | "store" | "clock"> & { readonly vars: Record<string, string> },
 ): Deps {
   return {
-    routes: modules.buildRoutes(manifest),
+    routes: modules.routeTable(manifest),
     assets: parts.assets,
     store: parts.store,
     config: modules.readConfig(parts.vars),

@@ -3,25 +3,19 @@
  * data set's envelope, encode it, and write dist/ with its manifest. Problems from every step and
  * every file are collected, so one run reports them all; nothing is written unless there are none.
  */
-import { join } from "node:path";
-import type { Site } from "./assemble/envelope.js";
 import type { DatasetResult } from "./encode/manifest-entry.js";
 import { openCache } from "./core/cache.js";
 import { assembleOrReuse } from "./assemble/cached-dataset.js";
-import { checkBrands, withCheckedFiles, type CheckedUnit } from "./check/across-files.js";
-import type { CheckedFile } from "./check/one-file.js";
-import { checkFiles, jobKeys } from "./check/cached-checks.js";
-import { discoverContent, SITE_FILE, type ContentTree } from "./read/content.js";
-import { DATASETS, type DatasetDefinition } from "./core/datasets.js";
-import { atFileStart, compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
-import { buildDocuments } from "./documents/index.js";
+import { DATASETS } from "./core/datasets.js";
+import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
+import { makeDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
-import { contentJobs } from "./read/check-jobs.js";
 import type { LocatedRecord } from "./assemble/locations.js";
 import { checkAssetLimits, PLATFORM_LIMITS, type AssetLimits } from "./write/asset-limits.js";
 import { assetFiles, outputFiles } from "./write/output-files.js";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
 import { createAjv, readSchemas } from "./check/schemas.js";
+import { checkContent } from "./check/steps.js";
 import { emptyTimings, timeAsync, type StepTimings } from "./core/timings.js";
 import { writeAtomically } from "./write/atomic.js";
 import { MANIFEST_FORMAT_VERSION, type Manifest } from "../contract/manifest.js";
@@ -81,22 +75,16 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     timings,
   });
 
-  // 1. read
-  const tree = await timed("read", () => discoverContent(contentDir, cwd));
-  const jobs = await timed("read", () => contentJobs(tree));
-
-  // 2. check each file (in parallel, cached)
-  const keys = jobKeys(jobs, cache);
-  const checked = await timed("check", () =>
-    checkFiles(jobs, { ajv, cache, keys, threads: options.threads, timing: timings.parts }),
-  );
-  const byFile = new Map<string, CheckedFile>(checked.map((c) => [c.file, c]));
-  const diagnostics = [...tree.problems, ...checked.flatMap((file) => file.diagnostics)];
-  const site = siteSettings(tree, byFile);
-  if (!tree.site) diagnostics.push(missingSite(displayPath(cwd, join(contentDir, SITE_FILE))));
-
-  // 3. check across files
-  const units = await timed("crossCheck", () => checkAcrossFiles(tree, byFile, diagnostics));
+  // 1. read, 2. check each file (in parallel, cached), 3. check across files
+  const checked = await checkContent({
+    contentDir,
+    cwd,
+    ajv,
+    cache,
+    threads: options.threads,
+    timings,
+  });
+  const { jobs, keys, units, site, diagnostics } = checked;
   if (diagnostics.length > 0 || !site) return failed(diagnostics);
 
   // 4. assemble and 5. encode, each data set (unchanged ones from the cache)
@@ -118,7 +106,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   if (diagnostics.length > 0) return failed(diagnostics);
   // The documents about the APIs (landing page, /openapi.json), from what was just assembled.
   const documents = await timed("encode", () =>
-    buildDocuments({ datasets: results, located, schemas, site, cache, encode: encoder.bytes }),
+    makeDocuments({ datasets: results, located, schemas, site, cache, encode: encoder.bytes }),
   );
 
   // 6. check the platform's limits, then write, unless a last check objects
@@ -150,33 +138,4 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     manifest,
     timings,
   };
-}
-
-// The site settings, found by the site file's name among the checked files; none unless valid.
-function siteSettings(
-  tree: ContentTree,
-  byFile: ReadonlyMap<string, CheckedFile>,
-): Site | undefined {
-  const checked = tree.site && byFile.get(tree.site.display);
-  return checked?.valid ? (checked.value as Site) : undefined;
-}
-
-function missingSite(file: string): Diagnostic {
-  const message = `${SITE_FILE} is missing: it sets meta.License and meta.TermsOfUse (see README, "Content")`;
-  return atFileStart(file, "content", message);
-}
-
-// Step 3 for every data set; its problems go into `diagnostics`.
-function checkAcrossFiles(
-  tree: ContentTree,
-  byFile: ReadonlyMap<string, CheckedFile>,
-  diagnostics: Diagnostic[],
-): Map<DatasetDefinition, CheckedUnit[]> {
-  const units = new Map<DatasetDefinition, CheckedUnit[]>();
-  for (const dataset of DATASETS) {
-    const datasetUnits = withCheckedFiles(tree.units.get(dataset.id) ?? [], byFile);
-    diagnostics.push(...checkBrands(datasetUnits));
-    units.set(dataset, datasetUnits);
-  }
-  return units;
 }

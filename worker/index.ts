@@ -11,10 +11,10 @@ import { handle } from "./handler.js";
 import { LOG_EVENTS, logLine } from "./log.js";
 import { MaintenanceFlag } from "./maintenance.js";
 import { RateLimiter } from "./ratelimit.js";
-import { buildRoutes } from "./routes.js";
+import { routeTable } from "./routes.js";
 import { systemClock, throttledLog } from "./runtime.js";
 
-const routes = buildRoutes(manifest as Manifest);
+const routes = routeTable(manifest as Manifest);
 const limiter = new RateLimiter();
 const maintenance = new MaintenanceFlag();
 const log = throttledLog(systemClock);

@@ -34,7 +34,7 @@ export interface Route {
  * cannot serve, so a broken build fails at start-up (and at deploy) rather than on some later
  * request.
  */
-export function buildRoutes(manifest: Manifest): ReadonlyMap<string, Route> {
+export function routeTable(manifest: Manifest): ReadonlyMap<string, Route> {
   if (manifest?.formatVersion !== MANIFEST_FORMAT_VERSION || !Array.isArray(manifest.datasets)) {
     throw new Error(
       `dist/manifest.json is not a format-${MANIFEST_FORMAT_VERSION} manifest; run npm run build`,

@@ -191,3 +191,8 @@ export function openBankingAliases(dataset: Pick<DatasetDefinition, "path">): Ma
   }
   return [];
 }
+
+/** The data set with this id, if there is one. */
+export function findDataset(id: string): DatasetDefinition | undefined {
+  return DATASETS.find((d) => d.id === id);
+}

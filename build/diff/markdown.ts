@@ -93,7 +93,7 @@ export function renderSummary(input: SummaryInput, limits: SummaryLimits = DEFAU
   for (const shrink of input.shrinks) {
     lines.push(
       "> [!WARNING]",
-      `> ${escapeText(describeShrink(shrink, { maxShrink: input.maxShrink, baseline: "the before side" }))}.`,
+      `> ${escapeMarkdown(describeShrink(shrink, { maxShrink: input.maxShrink, baseline: "the before side" }))}.`,
       `> The deploy after merging stops at this unless it is run with the override (${ALLOW_SHRINK_ENV}=1; README, "Deploy").`,
       "",
     );
@@ -138,11 +138,11 @@ function datasetBlock(diff: DatasetDiff, limits: SummaryLimits): string[] {
 }
 
 function recordText(record: RecordRef, limits: SummaryLimits): string {
-  return escapeText(record.label) + (record.name ? `: ${code(record.name, limits)}` : "");
+  return escapeMarkdown(record.label) + (record.name ? `: ${code(record.name, limits)}` : "");
 }
 
 function changedText(changed: ChangedRecord, limits: SummaryLimits): string {
-  const label = escapeText(changed.record.label);
+  const label = escapeMarkdown(changed.record.label);
   if (changed.changes.length === 1) return `- ${label}: ${changeText(changed.changes[0]!, limits)}`;
   const items = changed.changes.map((c) => `  - ${changeText(c, limits)}`);
   return [`- ${label}:`, ...capped(items, limits.changesPerRecord, "changes", "  ")].join("\n");
@@ -172,7 +172,7 @@ export function changeText(change: FieldChange, limits: SummaryLimits = DEFAULT_
 /** Segments joined by "/", except plain words ("closing", "period 2"), which follow a space. */
 function pathText(path: readonly Segment[]): string {
   return path
-    .map((s, i) => (i === 0 ? "" : s.kind === "word" ? " " : "/") + escapeText(s.text))
+    .map((s, i) => (i === 0 ? "" : s.kind === "word" ? " " : "/") + escapeMarkdown(s.text))
     .join("");
 }
 
@@ -183,7 +183,8 @@ function problemsBlock(side: SideSummary, limits: SummaryLimits): string[] {
     `> The content of ${code(side.label, limits)} does not build: ${plural(count, "problem")}, so no comparison was made. The checks list each one on its line; ${count === 1 ? "it is" : "the first are"}:`,
     ...capped(
       side.problems.map(
-        (d) => `> - ${code(`${d.file}:${d.line}:${d.column}`, limits)} ${escapeText(d.message)}`,
+        (d) =>
+          `> - ${code(`${d.file}:${d.line}:${d.column}`, limits)} ${escapeMarkdown(d.message)}`,
       ),
       limits.problems,
       "problems",
@@ -244,7 +245,7 @@ function code(text: string, limits: SummaryLimits): string {
  * Plain text that Markdown shows as written: no emphasis, links, HTML, tables or mentions. (Only
  * the characters that can start markup in running text; the text never starts a line.)
  */
-export function escapeText(text: string): string {
+export function escapeMarkdown(text: string): string {
   return text
     .replace(/[\r\n]+/g, " ")
     .replace(/&/g, "&amp;")

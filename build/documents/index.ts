@@ -51,7 +51,7 @@ export interface DocumentResult {
 const assetOf = (path: string) => (path === LANDING_PATH ? "/index.html" : path);
 
 /** Every document, generated and encoded. */
-export async function buildDocuments(input: DocumentInput): Promise<DocumentResult[]> {
+export async function makeDocuments(input: DocumentInput): Promise<DocumentResult[]> {
   const limits = readLimits();
   const page = landingPage({
     datasets: input.datasets,

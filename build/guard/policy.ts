@@ -12,7 +12,7 @@
  * variables that set it are named in cli-flags.ts and read in args.ts.
  */
 import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "./flags.js";
-import { DATASETS } from "../core/datasets.js";
+import { findDataset } from "../core/datasets.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import { percent } from "../core/format.js";
 import type { ManifestEntry } from "../../contract/manifest.js";
@@ -162,9 +162,9 @@ export function describeShrink(
 export class GuardUsageError extends Error {}
 
 function titleOf(id: string): string {
-  return DATASETS.find((d) => d.id === id)?.title ?? id;
+  return findDataset(id)?.title ?? id;
 }
 
 function folderOf(id: string): string {
-  return DATASETS.find((d) => d.id === id)?.contentDir ?? id;
+  return findDataset(id)?.contentDir ?? id;
 }

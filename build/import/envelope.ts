@@ -2,7 +2,7 @@
  * Reads a published response envelope ({meta, data: [{Brand: [...]}]}, as the build writes and
  * other publishers serve) and tells which data set it is. Pure: no files, no network.
  */
-import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
+import { DATASETS, findDataset, type DatasetDefinition } from "../core/datasets.js";
 import { isObject } from "../core/json-value.js";
 import { ImportError } from "./errors.js";
 
@@ -34,7 +34,7 @@ function undetectable(): string[] {
 
 /** The data set named by `--dataset`, or an error listing the ids there are. */
 export function datasetById(id: string): DatasetDefinition {
-  const dataset = DATASETS.find((d) => d.id === id);
+  const dataset = findDataset(id);
   if (!dataset) {
     throw new ImportError(
       `--dataset ${JSON.stringify(id)} is not a data set; use one of ${DATASETS.map((d) => d.id).join(", ")}`,

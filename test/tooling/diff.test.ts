@@ -4,7 +4,7 @@ import { diffDataset } from "../../build/diff/compare.js";
 import {
   changeText,
   DEFAULT_LIMITS,
-  escapeText,
+  escapeMarkdown,
   SUMMARY_MARKER,
 } from "../../build/diff/markdown.js";
 import type { Envelope } from "../../build/assemble/envelope.js";
@@ -361,7 +361,7 @@ describe("naming what changed inside a record", () => {
   });
 
   it("keeps content from turning into Markdown: links, mentions, HTML and code fences", () => {
-    expect(escapeText("[x](http://e.org) @team <b>*hi*</b>")).toBe(
+    expect(escapeMarkdown("[x](http://e.org) @team <b>*hi*</b>")).toBe(
       "\\[x\\](http://e.org) &#64;team \\<b\\>\\*hi\\*\\</b\\>",
     );
     const change = {

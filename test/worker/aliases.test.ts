@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
-import { buildRoutes } from "../../worker/routes.js";
+import { routeTable } from "../../worker/routes.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
 import { LIVE_STANDARD_PATHS } from "../helpers/spec-values.js";
@@ -196,6 +196,6 @@ describe("building the routes", () => {
         },
       ],
     };
-    expect(() => buildRoutes(manifest)).toThrow(`${first!.path} is listed twice in the manifest`);
+    expect(() => routeTable(manifest)).toThrow(`${first!.path} is listed twice in the manifest`);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DocumentEntry } from "../../contract/manifest.js";
-import { buildRoutes } from "../../worker/routes.js";
+import { routeTable } from "../../worker/routes.js";
 import { DECIDED, EVERY_RESPONSE_HEADERS, SPEC_CACHE_CONTROL } from "../helpers/spec-values.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
@@ -113,7 +113,7 @@ describe("a document path", () => {
   it("refuses a manifest that lists a document at a data set's path", () => {
     const atms = fixture.manifest.datasets[1]!;
     expect(() =>
-      buildRoutes({ ...fixture.manifest, documents: [{ ...page, path: atms.path }] }),
+      routeTable({ ...fixture.manifest, documents: [{ ...page, path: atms.path }] }),
     ).toThrow(/listed twice/);
   });
 });

@@ -11,7 +11,7 @@ import { geoConicEqualArea, geoPath, type GeoProjection } from "d3-geo";
 import { feature } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
 import type { BuildCache } from "../../core/cache.js";
-import { escapeAttribute, escapeText } from "./html.js";
+import { escapeAttribute, escapeHtml } from "./html.js";
 import type { LocatedRecord } from "../../assemble/locations.js";
 
 /** Natural Earth 1:50m countries: enough detail for a page-sized map, 740 KB to read. */
@@ -146,7 +146,7 @@ export function mapSvg(
   });
   return [
     `<svg class="map" viewBox="0 0 ${MAP_WIDTH} ${MAP_HEIGHT}" role="img" aria-labelledby="map-title">`,
-    `<title id="map-title">${escapeText(label)}</title>`,
+    `<title id="map-title">${escapeHtml(label)}</title>`,
     `<path class="land other" d="${ireland}"/>`,
     `<path class="land" d="${uk}"/>`,
     `<g class="marks">${marks.join("")}</g>`,

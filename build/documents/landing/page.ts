@@ -8,7 +8,7 @@ import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import { apiName, OPENAPI_PATH } from "../openapi/document.js";
 import { servedPaths } from "../served-paths.js";
-import { escapeAttribute as attr, escapeText as text, formatCount } from "./html.js";
+import { escapeAttribute as attr, escapeHtml as text, formatCount } from "./html.js";
 import type { LocatedRecord } from "../../assemble/locations.js";
 import { brandClass, mapSvg, type Outline } from "./map.js";
 import type { PlanId } from "../../../contract/rate-limits.js";

@@ -9,7 +9,7 @@ import { CounterKeys, type HmacCrypto } from "../../../worker/counter-key.js";
 import { handle, type Deps } from "../../../worker/handler.js";
 import { MaintenanceFlag } from "../../../worker/maintenance.js";
 import { RateLimiter } from "../../../worker/ratelimit.js";
-import { buildRoutes } from "../../../worker/routes.js";
+import { routeTable } from "../../../worker/routes.js";
 import { throttledLog } from "../../../worker/runtime.js";
 import { Background, ManualClock, MemoryAssets, MemoryKv } from "../../fakes/platform.js";
 
@@ -129,7 +129,7 @@ export function makeWorker(
   const secret =
     options.rateLimitKey === undefined ? TEST_RATE_LIMIT_KEY : (options.rateLimitKey ?? undefined);
   const deps: Deps = {
-    routes: buildRoutes(fixture.manifest),
+    routes: routeTable(fixture.manifest),
     assets,
     store: kv,
     config,

@@ -1,0 +1,96 @@
+/**
+ * Steps 1 to 3 in one call: read the content, check each file (in parallel, through the cache),
+ * check across files. The build runs it on all the content; the importer on the data sets it
+ * wrote, so an imported file gets exactly the problems `npm run validate` reports, at its lines.
+ */
+import { join } from "node:path";
+import type { Ajv } from "ajv";
+import type { Site } from "../assemble/envelope.js";
+import type { BuildCache } from "../core/cache.js";
+import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
+import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
+import { displayPath } from "../core/paths.js";
+import { timeAsync, type StepTimings } from "../core/timings.js";
+import { brandJobs, contentJobs, type CheckJob } from "../read/check-jobs.js";
+import { discoverContent, SITE_FILE, type ContentTree } from "../read/content.js";
+import { checkBrands, withCheckedFiles, type CheckedUnit } from "./across-files.js";
+import { checkFiles, jobKeys } from "./cached-checks.js";
+import type { CheckedFile } from "./one-file.js";
+
+export interface ContentCheckOptions {
+  readonly contentDir: string;
+  /** Folder that printed paths are relative to. */
+  readonly cwd: string;
+  readonly ajv: Ajv;
+  readonly cache: BuildCache | undefined;
+  /** Worker threads for parsing and validation; default: the cores available. */
+  readonly threads?: number;
+  /** Receives each step's time, when given. */
+  readonly timings?: StepTimings;
+  /**
+   * Only these data sets' brand files (the importer's); by default every data set and the site
+   * file, whose absence is then a problem too.
+   */
+  readonly datasets?: readonly DatasetDefinition[];
+}
+
+export interface CheckedContent {
+  readonly tree: ContentTree;
+  /** Every file checked, in the order checked. */
+  readonly jobs: readonly CheckJob[];
+  /** Each job's cache key, in the order of `jobs`. */
+  readonly keys: readonly (string | undefined)[];
+  /** Each data set's brands with their checked files. */
+  readonly units: ReadonlyMap<DatasetDefinition, CheckedUnit[]>;
+  /** The site settings, when site.yaml is there and valid. */
+  readonly site: Site | undefined;
+  /** Every problem found, unsorted. */
+  readonly diagnostics: Diagnostic[];
+}
+
+/** Reads and checks the content: each file on its own, then the brands of each data set together. */
+export async function checkContent(options: ContentCheckOptions): Promise<CheckedContent> {
+  const { contentDir, cwd, cache, timings } = options;
+  const datasets = options.datasets ?? DATASETS;
+  const whole = options.datasets === undefined;
+
+  // 1. read
+  const tree = await timeAsync(timings, "read", () => discoverContent(contentDir, cwd));
+  const jobs = await timeAsync(timings, "read", () =>
+    whole ? contentJobs(tree) : brandJobs(datasets.flatMap((d) => tree.units.get(d.id) ?? [])),
+  );
+
+  // 2. check each file (in parallel, cached)
+  const keys = jobKeys(jobs, cache);
+  const checked = await timeAsync(timings, "check", () =>
+    checkFiles(jobs, {
+      ajv: options.ajv,
+      cache,
+      keys,
+      threads: options.threads,
+      timing: timings?.parts,
+    }),
+  );
+  const byFile = new Map<string, CheckedFile>(checked.map((c) => [c.file, c]));
+  const diagnostics = [...tree.problems, ...checked.flatMap((file) => file.diagnostics)];
+  const siteFile = tree.site && byFile.get(tree.site.display);
+  const site = siteFile?.valid ? (siteFile.value as Site) : undefined;
+  if (whole && !tree.site)
+    diagnostics.push(missingSite(displayPath(cwd, join(contentDir, SITE_FILE))));
+
+  // 3. check across files
+  const units = new Map<DatasetDefinition, CheckedUnit[]>();
+  await timeAsync(timings, "crossCheck", () => {
+    for (const dataset of datasets) {
+      const datasetUnits = withCheckedFiles(tree.units.get(dataset.id) ?? [], byFile);
+      diagnostics.push(...checkBrands(datasetUnits));
+      units.set(dataset, datasetUnits);
+    }
+  });
+  return { tree, jobs, keys, units, site, diagnostics };
+}
+
+function missingSite(file: string): Diagnostic {
+  const message = `${SITE_FILE} is missing: it sets meta.License and meta.TermsOfUse (see README, "Content")`;
+  return atFileStart(file, "content", message);
+}
