@@ -29,7 +29,7 @@ export interface WorkerModules {
   newMaintenanceFlag(): MaintenanceFlag;
   /** Counter keys of one isolate, with a fixed secret as a deployment has (worker/counter-key.ts). */
   newCounterKeys(): CounterKeys;
-  /** worker/client.ts: CLIENT_ADDRESS_HEADER. */
+  /** worker/client-bucket.ts: CLIENT_ADDRESS_HEADER. */
   clientAddressHeader: string;
 }
 

@@ -9,7 +9,8 @@ export type PlanId = "open-data" | "service-metrics";
 /**
  * Which plan a path belongs to, first match wins. service-metrics-api-v1.0.md, "Limits": the
  * Default Plan covers GET and HEAD on both /reg-service-metrics paths. The open data API states
- * no limit (open-data-api-v2.2.md, "Limits"), so it gets a plan of the same shape (README, "Spec gaps and decisions").
+ * no limit (open-data-api-v2.2.md, "Limits"), so it gets a plan of the same shape
+ * (docs/decisions.md#a-rate-limit-for-the-open-data-api-too).
  */
 export const PLAN_PATH_PREFIXES: ReadonlyArray<readonly [prefix: string, plan: PlanId]> = [
   ["/std/v1.0/reg-service-metrics/", "service-metrics"],

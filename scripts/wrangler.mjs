@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the project's pinned wrangler with the settings that keep it offline: no metrics, no
-// version check, no fetch of the `cf` object (see README, "Offline by default"). A value the
+// version check, no fetch of the `cf` object (see docs/operations.md#offline-by-default). A value the
 // caller already exported wins, so a deployer can still opt in to any of them.
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";

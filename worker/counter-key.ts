@@ -1,6 +1,6 @@
 /**
  * Counter keys that carry no client address. A client's bucket (its IPv4 address or IPv6 /64,
- * client.ts) is personal data and must not be stored, so the KV key of a counter names it by a
+ * client-bucket.ts) is personal data and must not be stored, so the KV key of a counter names it by a
  * keyed hash: HMAC-SHA-256 (RFC 2104, FIPS 198-1) with the deployment's secret, truncated to
  * COUNTER_KEY_HASH_BYTES (RFC 2104 section 5 allows keeping the leftmost bytes). A plain hash
  * would not do: the whole IPv4 space is 2^32 guesses, so anyone reading KV could reverse it; with
@@ -68,7 +68,7 @@ export class CounterKeys {
    * never set) the isolate makes a random key of its own and says so once. Not a fixed default:
    * a key written in public code would let anyone reading KV try all 2^32 IPv4 addresses and
    * reverse every key. A random key keeps addresses unreadable; the cost is that isolates no
-   * longer find each other's counters, so each limits alone (README, "Spec gaps and decisions").
+   * longer find each other's counters, so each limits alone (docs/decisions.md#no-client-address-at-rest).
    */
   constructor(
     secret: string | undefined,

@@ -4,7 +4,7 @@
  * the fields are an event name, a data set id, an HTTP status and a cause (an error's message).
  */
 
-/** The events the Worker logs; README, "Logs", says what each one means. */
+/** The events the Worker logs; docs/operations.md#logs says what each one means. */
 export const LOG_EVENTS = {
   /** A rate-limit counter could not be shared through KV; the isolate counts alone for now. */
   counterNotShared: "rate-limit-counter-not-shared",

@@ -18,7 +18,7 @@ export interface Route {
   readonly entry: ServedFile;
   /**
    * The rate-limit plan the path is counted under; null for the documents about the APIs, which
-   * are neither rate-limited nor switched off by maintenance (README, "Spec gaps and decisions").
+   * are neither rate-limited nor switched off by maintenance (docs/decisions.md#the-documents-count-against-no-rate-limit-plan).
    */
   readonly plan: PlanId | null;
   /** Codings the build stored for it, in CODING_PREFERENCE order. */

@@ -1,7 +1,7 @@
 /**
  * The products spec's "Rules across fields" (open-data-api-v2.2-products.md): what the standard's
  * constraint rule books for 2.2.1 require beyond the schemas. Pure: it takes one brand file's
- * parsed value and returns findings at JSON pointers; check-file.ts turns them into diagnostics at
+ * parsed value and returns findings at JSON pointers; one-file.ts turns them into diagnostics at
  * lines and columns. Every rule is defensive about types, so it can run beside the schema's own
  * errors without repeating them.
  */

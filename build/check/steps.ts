@@ -91,6 +91,6 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
 }
 
 function missingSite(file: string): Diagnostic {
-  const message = `${SITE_FILE} is missing: it sets meta.License and meta.TermsOfUse (see README, "Content")`;
+  const message = `${SITE_FILE} is missing: it sets meta.License and meta.TermsOfUse (see docs/editing.md, "Content")`;
   return atFileStart(file, "content", message);
 }

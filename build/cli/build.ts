@@ -2,7 +2,7 @@
  * `npm run build` and `npm run validate`. Prints every problem as `file:line:column: pointer:
  * message` on stderr and exits 1 when there are any; on success `build` prints the summary table.
  * Under GitHub Actions every problem is also printed as an `::error` annotation on stdout.
- * `build` runs the publication guard (build/guard.ts) against the last published data (build/
+ * `build` runs the publication guard (guard/policy.ts) against the last published data (guard/
  * baseline.ts): with `--publish` a shrink fails the run; without, it is printed as a warning.
  */
 import { resolve } from "node:path";

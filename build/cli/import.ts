@@ -1,4 +1,4 @@
-/** `npm run import`: see run.ts and README, "Importing a published feed". */
+/** `npm run import`: see run.ts and docs/editing.md#importing-a-published-feed. */
 import { runImport } from "../import/run.js";
 
 runImport(process.argv.slice(2), {

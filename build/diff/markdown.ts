@@ -94,7 +94,7 @@ export function renderSummary(input: SummaryInput, limits: SummaryLimits = DEFAU
     lines.push(
       "> [!WARNING]",
       `> ${escapeMarkdown(describeShrink(shrink, { maxShrink: input.maxShrink, baseline: "the before side" }))}.`,
-      `> The deploy after merging stops at this unless it is run with the override (${ALLOW_SHRINK_ENV}=1; README, "Deploy").`,
+      `> The deploy after merging stops at this unless it is run with the override (${ALLOW_SHRINK_ENV}=1; docs/operations.md, "The publication guard").`,
       "",
     );
   }

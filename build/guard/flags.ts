@@ -1,7 +1,7 @@
 /**
  * The publication guard's command-line flags and environment variables, named once: the build
  * and diff CLIs parse them, the guard's messages name them, and the workflows' tests look for
- * them. Names only, so any module may import them (README, "The publication guard").
+ * them. Names only, so any module may import them (docs/operations.md#the-publication-guard).
  */
 
 /** Says the build is about to be published: a shrink is refused, not warned (`--publish`). */

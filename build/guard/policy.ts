@@ -9,7 +9,7 @@
  * publishes nothing. What it compares with is read by baseline.ts; this module is the policy.
  *
  * The policy (rule, default share, messages) is defined once, here. The flags and environment
- * variables that set it are named in cli-flags.ts and read in args.ts.
+ * variables that set it are named in flags.ts and read in settings.ts.
  */
 import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "./flags.js";
 import { findDataset } from "../core/datasets.js";
@@ -156,7 +156,7 @@ export function describeShrink(
 }
 
 /**
- * A guard setting, or a baseline, that cannot be used (build/args.ts, build/baseline.ts); the CLI
+ * A guard setting, or a baseline, that cannot be used (settings.ts, baseline.ts); the CLI
  * prints the message and exits 2.
  */
 export class GuardUsageError extends Error {}

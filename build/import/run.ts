@@ -152,7 +152,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     io.stdout(`${written.size} imported file${written.size === 1 ? " is" : "s are"} valid.`);
     return 0;
   }
-  // The same report as npm run validate (build/cli.ts).
+  // The same report as npm run validate (cli/build.ts).
   const report = problemReport(problems, {
     annotate: underGitHubActions(io.env),
     fileNoun: "imported file",

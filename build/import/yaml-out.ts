@@ -1,14 +1,14 @@
 /**
  * Writes content YAML that the build reads back as exactly the feed's JSON. Every string is
  * double-quoted, as in the sample content, so no string can be read as another type: under the
- * YAML 1.2 core schema the build parses with (build/yaml-source.ts), plain `0`, `1.50`, `true`,
+ * YAML 1.2 core schema the build parses with (read/yaml-source.ts), plain `0`, `1.50`, `true`,
  * `null`, `~`, `1e3`, `0x1F`, `0o7` and `.inf` are numbers, booleans and null, and quoting also
  * keeps `09:00`, `2026-01-31` and `yes` text for YAML 1.1 tools editors may use. Keys stay plain
  * (the yaml package quotes one that needs it); numbers, booleans and null are written as such.
  */
 import { Document } from "yaml";
 
-/** The yaml-language-server modeline that ties a file to its schema (README, "While typing"). */
+/** The yaml-language-server modeline that ties a file to its schema (docs/editing.md, "While typing"). */
 export function schemaModeline(relativeSchemaPath: string): string {
   return `# yaml-language-server: $schema=${relativeSchemaPath}`;
 }

@@ -90,8 +90,8 @@ const CODING_NAMES: Record<ContentCoding, string> = {
 };
 
 // What an editor or operator can do. The uncompressed body is what a client without
-// Accept-Encoding gets, so it cannot be dropped; a compressed variant can (README, "Platform
-// limits").
+// Accept-Encoding gets, so it cannot be dropped; a compressed variant can
+// (docs/operations.md#platform-limits).
 const ADVICE: Record<ContentCoding, string> = {
   identity:
     "Split the brands: publish some of this data set's brands from a second deployment, so " +

@@ -106,7 +106,7 @@ describe("the OpenAPI document", () => {
     expect(doc.components.headers["Cache-Control"].schema.example).toBe("max-age=28800");
   });
 
-  // Both specs, "Errors" (404 and 405 are ours, README): every status the Worker answers with.
+  // Both specs, "Errors" (404 and 405 are ours, docs/decisions.md): every status the Worker answers with.
   const ERRORS = SPEC_ERRORS.filter(([status]) => status !== 408).map((row) => [...row]);
 
   describe.each(ERRORS)("the %i response", (status, title, description) => {

@@ -186,7 +186,7 @@ describe("every endpoint over loopback", () => {
       "OPTIONS",
     );
     expect(response.status).toBe(204);
-    // README, "CORS": what a browser needs before a conditional GET from another origin.
+    // docs/consumers.md, "CORS": what a browser needs before a conditional GET from another origin.
     expect(response.headers["access-control-allow-methods"]).toBe("GET, HEAD");
     expect(response.headers["access-control-allow-headers"]).toBe(
       "If-None-Match, If-Modified-Since",

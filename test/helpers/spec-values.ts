@@ -1,6 +1,6 @@
 /**
  * The specs' literal values, written out here from the spec documents (and, for what the specs
- * leave open, from README "Spec gaps and decisions"), never imported from worker/ or build/, so
+ * leave open, from docs/decisions.md), never imported from worker/ or build/, so
  * that a wrong constant in the implementation fails the tests that compare against these.
  */
 
@@ -20,7 +20,7 @@ export const SPEC_CACHE_CONTROL = "max-age=28800";
 
 /**
  * Error titles and descriptions: the spec's table word for word (both specs, "Errors"); 404 and
- * 405, which the specs do not list, as README "Spec gaps and decisions" states them.
+ * 405, which the specs do not list, as docs/decisions.md#statuses-the-specs-do-not-list states them.
  */
 export const SPEC_ERRORS: readonly (readonly [
   status: number,
@@ -44,7 +44,7 @@ export const SPEC_ERRORS: readonly (readonly [
   [503, "Service temporarily unavailable", "The service is temporarily unavailable."],
 ];
 
-/** README "Spec gaps and decisions": errors as application/json, never stored, with Status-Code. */
+/** docs/decisions.md#error-media-type and #the-status-code-header: errors as JSON, never stored. */
 export const DECIDED_ERROR_HEADERS: readonly (readonly [
   name: string,
   value: (status: number) => string,

@@ -339,7 +339,7 @@ describe("failing KV", () => {
 });
 
 /**
- * KV cost, measured on the stand-in store for the figures in the README. Counter operations only
+ * KV cost, measured on the stand-in store for the figures in docs/operations.md#what-is-stored. Counter operations only
  * (the maintenance flag adds one read per isolate per 30 s, counted separately).
  */
 describe("KV reads and writes per 1,000 requests", () => {

@@ -42,7 +42,7 @@ export const OPENAPI_VERSION = "3.1.0";
 /** Where the document is served. */
 export const OPENAPI_PATH = "/openapi.json";
 
-/** Error statuses a data path can answer (README, "The APIs"), each documented with its text. */
+/** Error statuses a data path can answer (docs/consumers.md#the-apis), each documented with its text. */
 export const DOCUMENTED_ERRORS: readonly ErrorStatus[] = [400, 404, 405, 429, 500, 503];
 
 /** Names of the APIs by the media type of their data sets. */
@@ -244,7 +244,7 @@ function operation(
   };
 }
 
-// Fields each error adds to the common ones (README, "The APIs").
+// Fields each error adds to the common ones (docs/consumers.md#the-apis).
 const ERROR_HEADERS: Partial<Record<ErrorStatus, readonly string[]>> = {
   405: ["Allow"],
   429: ["Retry-After", RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER],

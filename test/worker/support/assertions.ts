@@ -7,7 +7,7 @@ import {
 
 /**
  * Asserts an error response against the specs' literal values: status, exact body, the security
- * headers, CORS, and the error headers README "Spec gaps and decisions" states.
+ * headers, CORS, and the error headers docs/decisions.md states.
  */
 export async function expectError(response: Response, status: number): Promise<void> {
   expect(response.status).toBe(status);
