@@ -11,6 +11,14 @@ export interface Site {
   readonly OpenBankingPaths?: boolean;
   /** Optional: names the publisher on the landing page and in /openapi.json. */
   readonly PublisherName?: string;
+  /** Optional: the deployment's public origin, for the absolute baseUrl of /participant_store.json. */
+  readonly PublicOrigin?: string;
+  /** Optional: whom consumers contact about the data (/openapi.json's info.contact). */
+  readonly Contact?: {
+    readonly Name?: string;
+    readonly Url?: string;
+    readonly Email?: string;
+  };
 }
 
 // How the documents name the publisher when site.yaml gives no PublisherName.

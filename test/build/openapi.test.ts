@@ -34,6 +34,25 @@ const pointer = (...tokens: string[]) =>
   tokens.map((t) => "/" + t.replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 
 describe("the OpenAPI document", () => {
+  it("names whom to contact from site.yaml's Contact, and says the data needs no credentials", () => {
+    expect(doc.info.contact).toEqual({
+      name: "Open data team",
+      url: "https://www.thistlecombe.example/open-data",
+      email: "opendata@thistlecombe.example",
+    });
+    expect(doc.security).toEqual([]);
+  });
+
+  it("describes every tag it uses", () => {
+    const used = new Set(
+      Object.values(doc.paths as Json).flatMap((item: Json) =>
+        Object.values(item).flatMap((op: Json) => op.tags as string[]),
+      ),
+    );
+    const described = new Map((doc.tags as Json[]).map((t) => [t.name, t.description]));
+    for (const tag of used) expect(described.get(tag)).toMatch(/\w/);
+  });
+
   it("is accepted by an independent OpenAPI 3.1 validator", async () => {
     const validator = new Validator();
     const result = await validator.validate(doc);

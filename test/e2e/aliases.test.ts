@@ -4,6 +4,7 @@
  * sources, wrangler.toml and a dist/ of its own) and serves that over loopback, leaving the
  * project's dist/ alone.
  */
+import { createHash } from "node:crypto";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -128,4 +129,43 @@ describe("the live standard's paths through the real Worker", () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(145);
     expect(statuses.slice(145)).toEqual([429, 429, 429, 429, 429]);
   }, 90_000);
+});
+
+/**
+ * What real clients send as Accept: generated clients for the live standard its swagger files'
+ * media type, clients of the spec its own, tutorials application/json or nothing, a browser its
+ * navigation default. The specs define no 406, so every one of them gets the data, labelled with
+ * the media type of the path asked for (docs/decisions.md#accept-never-gets-a-406).
+ */
+const ACCEPT_VALUES: [client: string, accept: string | undefined][] = [
+  ["a live-standard client", "application/prs.openbanking.opendata.v2.2+json"],
+  ["a spec client", "application/prs.std.opendata.v2.2+json"],
+  ["a tutorial", "application/json"],
+  ["curl", "*/*"],
+  ["a client sending no Accept", undefined],
+  [
+    "a browser",
+    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8",
+  ],
+];
+const ACCEPT_PATHS: [path: string, mediaType: string][] = [
+  ["/std/v2.2/branches", "application/prs.std.opendata.v2.2+json"],
+  ["/open-banking/v2.2/branches", "application/prs.openbanking.opendata.v2.2+json"],
+  ["/std/v1.0/reg-service-metrics/pca", "application/prs.std.opendata.v1.0+json"],
+  ["/open-banking/fca-service-metrics/pca", "application/prs.openbanking.opendata.v1.0+json"],
+];
+
+describe("Accept headers of real clients", () => {
+  describe.each(ACCEPT_PATHS)("on %s", (path, mediaType) => {
+    it.each(ACCEPT_VALUES)("serves %s (Accept: %s) the data with 200", async (_, accept) => {
+      const headers = fresh(accept === undefined ? {} : { Accept: accept });
+      const response = await get(path, headers);
+      expect(response.status).toBe(200);
+      expect(response.headers["content-type"]).toBe(mediaType);
+      const body = JSON.parse(response.body.toString("utf8")) as { meta: { TotalResults: number } };
+      expect(body.meta.TotalResults).toBeGreaterThan(0);
+      const sha = createHash("sha256").update(response.body).digest("hex");
+      expect(response.headers.etag).toBe(`"${sha}"`);
+    });
+  });
 });

@@ -123,11 +123,16 @@ describe("the Node.js lines", () => {
     expect(pkg.engines.node).toBe("^20.3.0 || ^22.0.0 || >=24.0.0");
   });
 
-  it("lets only workerd and esbuild run install scripts, and denies sharp's", async () => {
+  it("lets only workerd and esbuild run install scripts, and denies sharp's and scarf's (a telemetry call)", async () => {
     const pkg = JSON.parse(await readFile(join(PROJECT_ROOT, "package.json"), "utf8")) as {
       allowScripts: Record<string, boolean>;
     };
-    expect(pkg.allowScripts).toEqual({ workerd: true, esbuild: true, sharp: false });
+    expect(pkg.allowScripts).toEqual({
+      workerd: true,
+      esbuild: true,
+      sharp: false,
+      "@scarf/scarf": false,
+    });
   });
 });
 

@@ -30,6 +30,7 @@ import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import { servedPaths } from "../served-paths.js";
 import { componentRef, schemaComponents } from "./components.js";
+import { PARTICIPANT_STORE_MEDIA_TYPE, PARTICIPANT_STORE_PATH } from "../participant-store.js";
 import type { PlanId } from "../../../contract/rate-limits.js";
 
 /**
@@ -50,6 +51,17 @@ export const API_NAMES: Readonly<Record<string, string>> = {
   [OPEN_DATA_MEDIA_TYPE]: "Open Data API v2.2",
   [SERVICE_METRICS_MEDIA_TYPE]: "Service Metrics API v1.0",
 };
+
+/** What each API's tag says of it (OpenAPI 3.1, "Tag Object"). */
+export const API_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  "Open Data API v2.2":
+    "Branches, ATMs and products (personal and business current accounts, unsecured SME loans, commercial credit cards) as the Open Data API v2.2 defines them.",
+  "Service Metrics API v1.0":
+    "Service quality metrics for personal and business current accounts, as the Service Metrics API v1.0 defines them.",
+};
+
+/** The tag of the directory entry, which belongs to neither API. */
+export const DIRECTORY_TAG = "Participant directory";
 
 /** The API a media type belongs to, in words. */
 export function apiName(mediaType: string): string {
@@ -94,6 +106,12 @@ export function openApiDocument(input: OpenApiInput): Json {
     }
   }
 
+  // The directory entry, served like a document: no quota, no maintenance (decisions.md).
+  paths[PARTICIPANT_STORE_PATH] = {
+    get: directoryOperation("get"),
+    head: directoryOperation("head"),
+  };
+
   const errorResponses = Object.fromEntries(
     DOCUMENTED_ERRORS.map((status) => [`Error${status}`, errorResponse(status)]),
   );
@@ -116,15 +134,26 @@ export function openApiDocument(input: OpenApiInput): Json {
       ].join("\n"),
       termsOfService: site.TermsOfUse,
       license: { name: "Open Licence", url: site.License },
+      ...(site.Contact ? { contact: contact(site.Contact) } : {}),
     },
     // Relative: the origin this document was fetched from (OpenAPI 3.1, "Server Object").
     servers: [{ url: "/", description: "The origin serving this document." }],
-    tags: apis.map((name) => ({ name })),
+    // The data is public: no operation asks for credentials (OpenAPI 3.1, "Security Requirement
+    // Object": an empty list means none), said explicitly so linters and generated clients know.
+    security: [],
+    tags: [
+      ...apis.map((name) => ({ name, description: API_DESCRIPTIONS[name] ?? name })),
+      {
+        name: DIRECTORY_TAG,
+        description: "Where clients that read the participant directory find this deployment.",
+      },
+    ],
     paths,
     components: {
       schemas: {
         ...schemaComponents(input.schemas, [
           ...new Set(datasets.map(({ dataset }) => dataset.envelopeSchema)),
+          PARTICIPANT_STORE_SCHEMA,
         ]),
         Error: {
           description:
@@ -190,6 +219,57 @@ export function openApiDocument(input: OpenApiInput): Json {
   };
 }
 
+// The schema file the directory entry follows.
+const PARTICIPANT_STORE_SCHEMA = "participant-store.schema.json";
+
+// GET or HEAD of /participant_store.json: like a data path's, without the quota fields.
+function directoryOperation(method: "get" | "head"): Json {
+  const headers = (names: readonly string[]) =>
+    Object.fromEntries(names.map((name) => [name, ref("headers", name)]));
+  const common = COMMON_200_HEADERS.filter(
+    (name) => name !== RATE_LIMIT_HEADER && name !== RATE_LIMIT_POLICY_HEADER,
+  );
+  const ok: Json = {
+    description:
+      method === "get"
+        ? "This deployment as an entry of the open banking participant directory: a client composes <baseUrl>/<version>/<api>."
+        : "The headers a GET would get, without the body.",
+    headers: headers([...common, "Content-Encoding"]),
+  };
+  if (method === "get") {
+    ok.content = {
+      [PARTICIPANT_STORE_MEDIA_TYPE]: {
+        schema: { $ref: componentRef(PARTICIPANT_STORE_SCHEMA) },
+      },
+    };
+  }
+  return {
+    operationId: `${method}ParticipantStore`,
+    summary: `${method === "get" ? "Get" : "Check"} the participant directory entry`,
+    description: "Outside the rate-limit plans, like this document.",
+    tags: [DIRECTORY_TAG],
+    parameters: [ref("parameters", "IfNoneMatch"), ref("parameters", "IfModifiedSince")],
+    responses: {
+      "200": ok,
+      "304": {
+        description: "Not modified (RFC 9110 section 15.4.5). No body.",
+        headers: headers(common),
+      },
+      "404": { $ref: "#/components/responses/Error404" },
+      "405": { $ref: "#/components/responses/Error405" },
+    },
+  };
+}
+
+// site.yaml's Contact in OpenAPI's words (OpenAPI 3.1, "Contact Object").
+function contact(given: NonNullable<Site["Contact"]>): Json {
+  return {
+    ...(given.Name ? { name: given.Name } : {}),
+    ...(given.Url ? { url: given.Url } : {}),
+    ...(given.Email ? { email: given.Email } : {}),
+  };
+}
+
 function operationId(method: string, path: string): string {
   const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean);
   return method + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
@@ -228,7 +308,8 @@ function operation(
     operationId: operationId(method, path),
     summary: `${method === "get" ? "Get" : "Check"} ${dataset.title}`,
     description: `Rate limit (plan ${plan.plan}): ${describeLimit(plan)}.`,
-    tags: [apiName(mediaType)],
+    // The API the data set belongs to, under whichever path and media type it is served.
+    tags: [apiName(dataset.mediaType)],
     parameters: [ref("parameters", "IfNoneMatch"), ref("parameters", "IfModifiedSince")],
     responses: {
       "200": ok,

@@ -1,0 +1,91 @@
+/**
+ * A client generated from /openapi.json, as a consumer would make one: openapi-typescript's types
+ * from the document the build wrote (test/generated/, made by `npm run client-types` before the
+ * type check) and openapi-fetch's requests, against the real Worker. The calls below are type
+ * checked against the generated types, so a change to the document that would break a
+ * consumer's generated client fails the type check, and one that would mislead it fails here.
+ */
+import createClient from "openapi-fetch";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { paths } from "../generated/opendata-api.js";
+import { startWorker, type RunningWorker } from "../helpers/worker.js";
+
+let worker: RunningWorker;
+let client: ReturnType<typeof createClient<paths>>;
+beforeAll(async () => {
+  worker = await startWorker();
+  client = createClient<paths>({ baseUrl: worker.base.origin });
+}, 60_000);
+afterAll(async () => worker?.dispose());
+
+/** Records in a body, counted as meta.TotalResults counts them: items of the record lists. */
+function countRecords(
+  body: { data: { Brand: Record<string, unknown>[] }[] },
+  recordsKey: string | null,
+): number {
+  const brands = body.data.flatMap((d) => d.Brand);
+  if (recordsKey === null) return brands.length;
+  return brands.reduce((sum, brand) => sum + (brand[recordsKey] as unknown[]).length, 0);
+}
+
+describe("a client generated from /openapi.json", () => {
+  // Each call names its path literally, so the type check ties it to the generated types.
+  const reads = {
+    branches: async () => {
+      const { data, response } = await client.GET("/std/v2.2/branches");
+      return { data, response, count: countRecords(data!, "Branch") };
+    },
+    atms: async () => {
+      const { data, response } = await client.GET("/std/v2.2/atms");
+      return { data, response, count: countRecords(data!, "ATM") };
+    },
+    "personal-current-accounts": async () => {
+      const { data, response } = await client.GET("/std/v2.2/personal-current-accounts");
+      return { data, response, count: countRecords(data!, "PCA") };
+    },
+    "business-current-accounts": async () => {
+      const { data, response } = await client.GET("/std/v2.2/business-current-accounts");
+      return { data, response, count: countRecords(data!, "BCA") };
+    },
+    "unsecured-sme-loans": async () => {
+      const { data, response } = await client.GET("/std/v2.2/unsecured-sme-loans");
+      return { data, response, count: countRecords(data!, "SMELoan") };
+    },
+    "commercial-credit-cards": async () => {
+      const { data, response } = await client.GET("/std/v2.2/commercial-credit-cards");
+      return { data, response, count: countRecords(data!, "CCC") };
+    },
+    "service-metrics-pca": async () => {
+      const { data, response } = await client.GET("/std/v1.0/reg-service-metrics/pca");
+      return { data, response, count: countRecords(data!, null) };
+    },
+    "service-metrics-bca": async () => {
+      const { data, response } = await client.GET("/std/v1.0/reg-service-metrics/bca");
+      return { data, response, count: countRecords(data!, null) };
+    },
+  };
+
+  it.each(Object.keys(reads) as (keyof typeof reads)[])(
+    "reads %s, with as many records as meta.TotalResults says",
+    async (id) => {
+      const { data, response, count } = await reads[id]();
+      expect(response.status).toBe(200);
+      expect(data!.meta.TotalResults).toBeGreaterThan(0);
+      expect(count).toBe(data!.meta.TotalResults);
+    },
+  );
+
+  it("reads the directory entry and finds this deployment's data sets in it", async () => {
+    const { data, response } = await client.GET("/participant_store.json");
+    expect(response.status).toBe(200);
+    const entry = data!.data[0]!;
+    expect(Object.keys(entry.supportedAPIs).sort()).toEqual([
+      "atms",
+      "branches",
+      "business-current-accounts",
+      "commercial-credit-cards",
+      "personal-current-accounts",
+      "unsecured-sme-loans",
+    ]);
+  });
+});
