@@ -45,6 +45,7 @@ const SKIPPED = new Set(["index.ts"]);
  */
 export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
   // Node reads .js as CommonJS unless the nearest package.json says otherwise.
+  await mkdir(dir, { recursive: true });
   await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   for (const folder of WORKER_SOURCE_FOLDERS) {
     const source = join(PROJECT_ROOT, folder);

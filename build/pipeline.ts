@@ -90,6 +90,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   // 4. assemble and 5. encode, each data set (unchanged ones from the cache)
   const results: DatasetResult[] = [];
   const located: LocatedRecord[] = [];
+  const brandNames = new Set<string>();
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
   const step = { cache, encoder, fileKeys, timed };
   for (const dataset of DATASETS) {
@@ -101,12 +102,21 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       continue;
     }
     located.push(...built.located);
+    for (const name of built.brandNames) brandNames.add(name);
     results.push(built.result);
   }
   if (diagnostics.length > 0) return failed(diagnostics);
   // The documents about the APIs (landing page, /openapi.json), from what was just assembled.
   const documents = await timed("encode", () =>
-    makeDocuments({ datasets: results, located, schemas, site, cache, encode: encoder.bytes }),
+    makeDocuments({
+      datasets: results,
+      located,
+      brandNames: [...brandNames],
+      schemas,
+      site,
+      cache,
+      encode: encoder.bytes,
+    }),
   );
 
   // 6. check the platform's limits, then write, unless a last check objects

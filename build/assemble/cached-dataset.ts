@@ -23,12 +23,19 @@ export interface DatasetStep {
 }
 
 export type BuiltDataset =
-  | { readonly ok: true; readonly result: DatasetResult; readonly located: LocatedRecord[] }
+  | {
+      readonly ok: true;
+      readonly result: DatasetResult;
+      readonly located: LocatedRecord[];
+      /** Every BrandName the body publishes, in publication order. */
+      readonly brandNames: string[];
+    }
   | { readonly ok: false; readonly problems: Diagnostic[] };
 
-// What is kept beside the body: the manifest's counts and the map's marks.
+// What is kept beside the body: the manifest's counts, the map's marks and the brands' names.
 interface CachedSummary extends BodySummary {
   readonly located: LocatedRecord[];
+  readonly brandNames: string[];
 }
 
 /** The data set assembled and encoded, or taken from the cache when nothing it depends on moved. */
@@ -42,11 +49,14 @@ export async function assembleOrReuse(
   if (hit) {
     const encoded = await step.timed("encode", () => step.encoder.bytes(hit.body));
     const result = datasetResult(input, hit.summary, updated, encoded);
-    return { ok: true, result, located: hit.summary.located };
+    return { ok: true, result, located: hit.summary.located, brandNames: hit.summary.brandNames };
   }
   const assembled = await step.timed("assemble", () => assembleDataset(input, updated));
   if (!assembled.ok) return assembled;
   const located = locatedRecords(input.dataset, assembled.body);
+  const brandNames = assembled.body.data.flatMap(({ Brand }) =>
+    Brand.map((b) => String(b.BrandName)),
+  );
   const encoded = await step.timed("encode", () => step.encoder.body(assembled.body));
   const summary = {
     totalResults: assembled.body.meta.TotalResults as number,
@@ -54,9 +64,10 @@ export async function assembleOrReuse(
   };
   if (key) {
     await step.cache!.set(key, BODY_KIND, encoded.identity.bytes);
-    await step.cache!.set(key, SUMMARY_KIND, JSON.stringify({ ...summary, located }));
+    const cached: CachedSummary = { ...summary, located, brandNames };
+    await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
   }
-  return { ok: true, result: datasetResult(input, summary, updated, encoded), located };
+  return { ok: true, result: datasetResult(input, summary, updated, encoded), located, brandNames };
 }
 
 const BODY_KIND = "body";

@@ -1,6 +1,6 @@
 /**
  * The documents about the APIs, built after the data sets: the landing page at /, its stylesheet,
- * and /openapi.json. Each is encoded like a data set (identity, br, gzip, each with its strong
+ * /openapi.json and the directory entry /participant_store.json. Each is encoded like a data set (identity, br, gzip, each with its strong
  * ETag) and listed in the manifest's `documents`, so the Worker serves it with no work per request.
  */
 import { readFileSync } from "node:fs";
@@ -19,6 +19,11 @@ import { readLimits } from "./plan-limits.js";
 import type { DocumentEntry, ManifestEntry } from "../../contract/manifest.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
 import { manifestVariants } from "../encode/manifest-entry.js";
+import {
+  participantStore,
+  PARTICIPANT_STORE_MEDIA_TYPE,
+  PARTICIPANT_STORE_PATH,
+} from "./participant-store.js";
 import { PROJECT_ROOT } from "../core/paths.js";
 
 // The landing page's path: the site's root.
@@ -35,6 +40,8 @@ export interface DocumentInput {
     readonly entry: ManifestEntry;
   }[];
   readonly located: readonly LocatedRecord[];
+  /** Every brand the data sets publish, for the directory entry. */
+  readonly brandNames: readonly string[];
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
   readonly site: Site;
   /** Where the map's projected outline is kept between builds. */
@@ -67,10 +74,16 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     site: input.site,
     limits,
   });
+  const store = participantStore({
+    datasets: input.datasets,
+    brandNames: input.brandNames,
+    site: input.site,
+  });
   const sources: [path: string, mediaType: string, text: string][] = [
     [LANDING_PATH, HTML_MEDIA_TYPE, page],
     [STYLESHEET_PATH, CSS_MEDIA_TYPE, readFileSync(STYLESHEET_FILE, "utf8")],
     [OPENAPI_PATH, OPENAPI_MEDIA_TYPE, JSON.stringify(openapi)],
+    [PARTICIPANT_STORE_PATH, PARTICIPANT_STORE_MEDIA_TYPE, JSON.stringify(store)],
   ];
   // The documents change when the data sets do, so they carry the newest data set's time, never
   // the build's clock: the same content gives the same bytes and headers.

@@ -12,11 +12,13 @@ import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request } from "./http.js";
 
 // What each document is sent as: HTML and CSS in UTF-8, and the OpenAPI Initiative's registered
-// type for an OpenAPI document in JSON, with its version parameter.
+// type for an OpenAPI document in JSON, with its version parameter; the participant directory's
+// entry as plain JSON, as the directory itself is served.
 const MEDIA_TYPES: [path: string, mediaType: string][] = [
   ["/", "text/html; charset=utf-8"],
   ["/style.css", "text/css; charset=utf-8"],
   ["/openapi.json", "application/vnd.oai.openapi+json;version=3.1"],
+  ["/participant_store.json", "application/json"],
 ];
 const POLICY =
   "default-src 'none'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -89,10 +91,12 @@ describe.each(MEDIA_TYPES)("%s", (path, mediaType) => {
 describe("the documents and the quota", () => {
   it("serves more requests from one client than any plan allows, with no quota fields", async () => {
     // 145 per minute is the default of both plans (service-metrics-api-v1.0.md, "Limits").
-    for (let i = 0; i < 150; i++) {
-      const response = await get("/", { "CF-Connecting-IP": "198.51.100.7" }, "HEAD");
-      expect(response.status).toBe(200);
-      expect(response.headers["ratelimit"]).toBeUndefined();
+    for (const path of ["/", "/participant_store.json"]) {
+      for (let i = 0; i < 150; i++) {
+        const response = await get(path, { "CF-Connecting-IP": "198.51.100.7" }, "HEAD");
+        expect(response.status).toBe(200);
+        expect(response.headers["ratelimit"]).toBeUndefined();
+      }
     }
   });
 });

@@ -7,10 +7,12 @@ import type { DatasetDefinition } from "../../core/datasets.js";
 import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import { apiName, OPENAPI_PATH } from "../openapi/document.js";
+import { PARTICIPANT_STORE_PATH } from "../participant-store.js";
 import { servedPaths } from "../served-paths.js";
 import { escapeAttribute as attr, escapeHtml as text, formatCount } from "./html.js";
 import type { LocatedRecord } from "../../assemble/locations.js";
 import { brandClass, mapSvg, type Outline } from "./map.js";
+import { pollingLoop } from "./polling.js";
 import type { PlanId } from "../../../contract/rate-limits.js";
 import { CACHE_CONTROL } from "../../../contract/headers.js";
 
@@ -174,6 +176,7 @@ function fetchSection({ datasets, limits, planOf }: LandingInput): string {
         `  https://&lt;this host&gt;${text(example.path)}`,
       ].join("\n")
     : "";
+  const open = limits["open-data"];
   const planRows = Object.values(limits).map((limit) => {
     const paths = datasets
       // Every path a data set is served under counts under the data set's plan.
@@ -187,9 +190,13 @@ function fetchSection({ datasets, limits, planOf }: LandingInput): string {
     '<h2 id="fetch">How to fetch</h2>',
     `<p>Every path answers <code>GET</code> and <code>HEAD</code> with the whole data set. Ask with <code>Accept-Encoding: br</code> or <code>gzip</code> to get it compressed. Each response has a strong <code>ETag</code> and a <code>Last-Modified</code>: send them back in <code>If-None-Match</code> or <code>If-Modified-Since</code> and an unchanged data set costs a 304 with no body. Each coding (identity, br, gzip) has its own ETag. Responses may be reused as <code>Cache-Control: ${CACHE_CONTROL}</code> says.</p>`,
     `<pre><code>${curl}</code></pre>`,
-    '<h3 id="limits">Rate limits</h3>',
+    '<h3 id="polling">Polling with curl</h3>',
+    "<p>To follow a data set from a script, keep its ETag between runs: curl sends it back (<code>--etag-compare</code>) and saves the new one (<code>--etag-save</code>), so a run that finds nothing changed costs a 304 and no body. Every five minutes is plenty: the data changes a few times a day at most.</p>",
+    example
+      ? `<pre><code>${text(pollingLoop(`https://<this host>${example.path}`, "data.json"))}</code></pre>`
+      : "",
     "<table>",
-    "<caption>Requests per client, in fixed windows aligned to the minute. Every answer on a data path tells you where you are in <code>RateLimit</code> and <code>RateLimit-Policy</code>; over the limit you get 429 with <code>Retry-After</code>. This page and /openapi.json are not counted.</caption>",
+    `<caption>Requests per client, in fixed windows aligned to the minute. Every answer on a data path tells you where you are: <code>RateLimit-Policy: "open-data";q=${open.limit};w=${open.windowSeconds}</code> is the plan's quota (q requests per w seconds) and <code>RateLimit: "open-data";r=${open.limit - 1};t=37</code> what is left (r requests, for t more seconds). Over the limit you get 429 with <code>Retry-After</code>, the seconds to wait. This page, ${OPENAPI_PATH} and ${PARTICIPANT_STORE_PATH} are not counted.</caption>`,
     '<thead><tr><th scope="col">Plan</th><th scope="col">Limit</th><th scope="col">Paths</th></tr></thead>',
     `<tbody>${planRows.join("\n")}</tbody>`,
     "</table>",
@@ -204,6 +211,7 @@ function describeSection(): string {
     '<section aria-labelledby="openapi">',
     '<h2 id="openapi">Machine-readable description</h2>',
     `<p><a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> is an OpenAPI 3.1 document describing every path above: its headers, the response schemas, the errors and the rate limits. Generate a client from it with any OpenAPI 3.1 tool, or validate what you receive against its schemas.</p>`,
+    `<p><a href="${PARTICIPANT_STORE_PATH}"><code>${PARTICIPANT_STORE_PATH}</code></a> lists this publisher the way the open banking participant directory does (<code>baseUrl</code> and, per API, its versions): a client that reads that directory can be pointed at this one file.</p>`,
     "</section>",
   ].join("\n");
 }
