@@ -1,6 +1,6 @@
 /**
- * The build, step by step: read the content, check each file, check across files, assemble each
- * data set's envelope, encode it, and write dist/ with its manifest. Problems from every step and
+ * The build, step by step: read the content, check each file, check across files, look at the
+ * data's quality, assemble each data set's envelope, encode it, and write dist/ with its manifest. Problems from every step and
  * every file are collected, so one run reports them all; nothing is written unless there are none.
  */
 import type { DatasetResult } from "./encode/manifest-entry.js";
@@ -16,6 +16,7 @@ import { assetFiles, outputFiles } from "./write/output-files.js";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
 import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
+import { checkQuality, type QualityResult } from "./quality/pass.js";
 import { emptyTimings, timeAsync, type StepTimings } from "./core/timings.js";
 import { writeAtomically } from "./write/atomic.js";
 import { MANIFEST_FORMAT_VERSION, type Manifest } from "../contract/manifest.js";
@@ -42,6 +43,8 @@ export interface BuildOptions {
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
   /** The static-asset limits checked before writing; the platform's unless a test lowers them. */
   readonly limits?: AssetLimits;
+  /** The clock the data-quality pass dates "has passed" by; the system's by default. */
+  readonly now?: () => Date;
 }
 
 export interface BuildResult {
@@ -53,6 +56,8 @@ export interface BuildResult {
   readonly filesChecked: number;
   readonly manifest: Manifest | undefined;
   readonly timings: StepTimings;
+  /** The data-quality pass's findings (empty when the content has errors), and their counts. */
+  readonly quality: Pick<QualityResult, "warnings" | "counts">;
 }
 
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
@@ -66,6 +71,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const ajv = createAjv(schemas);
   const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas);
   const encoder = createEncoder(cache, timings.parts);
+  let quality: BuildResult["quality"] = { warnings: [], counts: [] };
   const failed = (diagnostics: Diagnostic[], datasets: DatasetResult[] = []): BuildResult => ({
     ok: false,
     diagnostics: diagnostics.sort(compareDiagnostics),
@@ -73,6 +79,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     filesChecked: jobs.length,
     manifest: undefined,
     timings,
+    quality,
   });
 
   // 1. read, 2. check each file (in parallel, cached), 3. check across files
@@ -86,6 +93,14 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   });
   const { jobs, keys, units, site, diagnostics } = checked;
   if (diagnostics.length > 0 || !site) return failed(diagnostics);
+
+  // The data-quality pass: warnings, or errors where site.yaml says so.
+  const today = (options.now?.() ?? new Date()).toISOString().slice(0, 10);
+  const found = await timed("quality", () =>
+    checkQuality({ units, today, asErrors: site.QualityErrors }),
+  );
+  quality = { warnings: found.warnings.sort(compareDiagnostics), counts: found.counts };
+  if (found.errors.length > 0) return failed(found.errors);
 
   // 4. assemble and 5. encode, each data set (unchanged ones from the cache)
   const results: DatasetResult[] = [];
@@ -147,5 +162,6 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     filesChecked: jobs.length,
     manifest,
     timings,
+    quality,
   };
 }

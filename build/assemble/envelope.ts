@@ -13,6 +13,8 @@ export interface Site {
   readonly PublisherName?: string;
   /** Optional: the deployment's public origin, for the absolute baseUrl of /participant_store.json. */
   readonly PublicOrigin?: string;
+  /** Optional: data-quality rule ids (or "all") whose findings fail the build instead of warning. */
+  readonly QualityErrors?: readonly string[];
   /** Optional: whom consumers contact about the data (/openapi.json's info.contact). */
   readonly Contact?: {
     readonly Name?: string;

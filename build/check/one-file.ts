@@ -10,6 +10,7 @@ import { isObject } from "../core/json-value.js";
 import { describeSchemaError } from "./schema-messages.js";
 import { checkProductRules, isProductRecordsKey } from "./product-rules.js";
 import { locate, parseYaml, type Position, type YamlSource } from "../read/yaml-source.js";
+import { extractFacts, type FileFacts } from "../quality/facts.js";
 
 /** A name in a file with where it stands, for "also used at" messages. */
 export interface Located<T> extends Position {
@@ -27,6 +28,8 @@ export interface CheckedFile {
   readonly brandName: Located<string> | undefined;
   /** Identity of each record (Identification, plus SequenceNumber for branches), in file order. */
   readonly records: readonly Located<string>[];
+  /** What the data-quality rules need of a valid brand file (quality/facts.ts). */
+  readonly facts?: FileFacts | undefined;
 }
 
 export interface FileRules {
@@ -93,5 +96,7 @@ export function checkParsed(source: YamlSource, rules: FileRules): CheckedFile {
       records.push({ value: label, ...at(pointerJoin(pointerJoin("", rules.recordsKey!), index)) });
     });
   }
-  return { file, value, valid: diagnostics.length === 0, diagnostics, brandName, records };
+  const valid = diagnostics.length === 0;
+  const facts = valid ? extractFacts(source, value, rules.recordsKey) : undefined;
+  return { file, value, valid, diagnostics, brandName, records, facts };
 }

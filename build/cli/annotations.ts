@@ -59,7 +59,10 @@ const RULE_TITLES: Readonly<Record<string, string>> = {
  * A build problem as an annotation at its file, line and column. The title names the value the
  * problem is about (its JSON pointer), since the message already says what is wrong.
  */
-export function diagnosticAnnotation(d: Diagnostic, level: AnnotationLevel = "error"): string {
+export function diagnosticAnnotation(
+  d: Diagnostic,
+  level: AnnotationLevel = d.severity === "warning" ? "warning" : "error",
+): string {
   return annotation(level, d.message, {
     file: d.file,
     line: d.line,

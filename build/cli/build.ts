@@ -5,10 +5,11 @@
  * `build` runs the publication guard (guard/policy.ts) against the last published data (guard/
  * baseline.ts): with `--publish` a shrink fails the run; without, it is printed as a warning.
  */
+import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseCommandLine } from "./args.js";
 import { allowShrinkFromEnv, parseMaxShrink } from "../guard/settings.js";
-import { underGitHubActions, annotation } from "./annotations.js";
+import { underGitHubActions, annotation, diagnosticAnnotation } from "./annotations.js";
 import { chooseBaseline, loadBaseline } from "../guard/baseline.js";
 import {
   ALLOW_SHRINK_ENV,
@@ -31,7 +32,9 @@ import {
 } from "../guard/policy.js";
 import type { Manifest } from "../../contract/manifest.js";
 import { CONTENT_DIR, DIST_DIR } from "../core/paths.js";
-import { runBuild } from "../pipeline.js";
+import { runBuild, type BuildResult } from "../pipeline.js";
+import { formatDiagnostic } from "../core/diagnostics.js";
+import { qualityMarkdown, qualitySummary } from "../quality/report.js";
 import { problemReport } from "./problem-report.js";
 import { RevisionError } from "../diff/revision.js";
 import { summaryTable } from "./published-table.js";
@@ -57,7 +60,10 @@ speed:
   --cache DIR     build cache folder (default: .cache/build/; safe to delete)
   --no-cache      neither read nor write the build cache
   --threads N     worker threads for parsing and validation (default: the cores available)
-  --timings       print the time spent in each step`;
+  --timings       print the time spent in each step
+
+data quality (warnings; site.yaml's QualityErrors makes rules errors):
+  --quality FILE  also write the data-quality findings as a Markdown report to FILE`;
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandLine(
@@ -75,6 +81,7 @@ async function main(argv: string[]): Promise<number> {
       "no-cache": { type: "boolean" },
       threads: { type: "string" },
       timings: { type: "boolean" },
+      quality: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     USAGE,
@@ -176,6 +183,7 @@ async function main(argv: string[]): Promise<number> {
     for (const line of report.stderr) console.error(line);
     return 1;
   }
+  await reportQuality(result.quality, annotate, values.quality as string | undefined);
   if (command === "validate") {
     console.log(`${result.filesChecked} content files are valid.`);
   } else {
@@ -184,6 +192,20 @@ async function main(argv: string[]): Promise<number> {
   }
   if (guard && published) reportGuard(guard, published, annotate);
   return 0;
+}
+
+/** The data-quality warnings (annotated under Actions), their summary, and the report if asked. */
+async function reportQuality(
+  quality: BuildResult["quality"],
+  annotate: boolean,
+  reportFile: string | undefined,
+): Promise<void> {
+  if (annotate) for (const d of quality.warnings) console.log(diagnosticAnnotation(d));
+  for (const d of quality.warnings) console.error(formatDiagnostic(d));
+  for (const line of qualitySummary(quality.counts)) console.log(line);
+  if (reportFile !== undefined) {
+    await writeFile(resolve(reportFile), qualityMarkdown(quality.counts, quality.warnings));
+  }
 }
 
 interface Guard {

@@ -15,8 +15,10 @@ export interface Diagnostic {
   readonly pointer: string;
   /** What is wrong, in an editor's words. */
   readonly message: string;
-  /** The rule broken: a JSON Schema keyword, or "yaml", "duplicate", "brand", "content". */
+  /** The rule broken: a JSON Schema keyword, or "yaml", "duplicate", "brand", "content", or a data-quality rule id. */
   readonly rule: string;
+  /** "warning" for what is worth a look but publishes anyway (the data-quality rules); an error otherwise. */
+  readonly severity?: "warning";
 }
 
 /**
@@ -52,8 +54,14 @@ export function atBothPlaces(
   return [at(first, second), at(second, first)];
 }
 
-/** `file:line:column: pointer: message`, the format compilers use, so editors can jump to it. */
+/**
+ * `file:line:column: pointer: message`, the format compilers use, so editors can jump to it; a
+ * warning says so after the position and names its rule at the end.
+ */
 export function formatDiagnostic(d: Diagnostic): string {
+  if (d.severity === "warning") {
+    return `${d.file}:${d.line}:${d.column}: warning: ${d.pointer || "/"}: ${d.message} [${d.rule}]`;
+  }
   return `${d.file}:${d.line}:${d.column}: ${d.pointer || "/"}: ${d.message}`;
 }
 

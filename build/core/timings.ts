@@ -27,6 +27,8 @@ export interface StepTimings {
   read: number;
   check: number;
   crossCheck: number;
+  /** The data-quality pass (quality/pass.ts). */
+  quality: number;
   assemble: number;
   encode: number;
   write: number;
@@ -38,6 +40,7 @@ export function emptyTimings(): StepTimings {
     read: 0,
     check: 0,
     crossCheck: 0,
+    quality: 0,
     assemble: 0,
     encode: 0,
     write: 0,

@@ -49,6 +49,7 @@ interface SideSummary {
   readonly label: string;
   readonly hasContent: boolean;
   readonly problems: readonly Diagnostic[];
+  readonly warnings: readonly Diagnostic[];
 }
 
 interface SummaryInput {
@@ -75,6 +76,7 @@ export function renderSummary(input: SummaryInput, limits: SummaryLimits = DEFAU
   if (broken.length > 0) return finish(lines, limits);
 
   if (!input.head.hasContent) lines.push("_The after side has no content folder._", "");
+  lines.push(...qualityBlock(input.base.warnings, input.head.warnings, limits));
   const changed = input.datasets.filter(hasChanges);
   if (changed.length === 0 && input.site.length === 0) {
     lines.push("No published data changes.");
@@ -105,6 +107,35 @@ export function renderSummary(input: SummaryInput, limits: SummaryLimits = DEFAU
   }
   for (const diff of changed) lines.push(...datasetBlock(diff, limits));
   return finish(lines, limits);
+}
+
+/**
+ * The data-quality warnings the change brings: those of the after side that the before side did
+ * not have (the same rule, file and message), each at its place. Nothing when there are none.
+ */
+function qualityBlock(
+  before: readonly Diagnostic[],
+  after: readonly Diagnostic[],
+  limits: SummaryLimits,
+): string[] {
+  const key = (d: Diagnostic) => `${d.rule}\0${d.file}\0${d.message}`;
+  const known = new Set(before.map(key));
+  const added = after.filter((d) => !known.has(key(d)));
+  if (added.length === 0) return [];
+  return [
+    "> [!NOTE]",
+    `> This change brings ${plural(added.length, "data-quality warning")} (published anyway; docs/editing.md, "Data quality"):`,
+    ...capped(
+      added.map(
+        (d) =>
+          `> - ${code(`${d.file}:${d.line}:${d.column}`, limits)} ${escapeMarkdown(d.message)} (\`${d.rule}\`)`,
+      ),
+      limits.problems,
+      "warnings",
+      "> ",
+    ),
+    "",
+  ];
 }
 
 function hasChanges(d: DatasetDiff): boolean {

@@ -27,6 +27,8 @@ export interface BuiltRevision {
   readonly hasContent: boolean;
   /** Problems that stopped its build; empty when it built. */
   readonly problems: readonly Diagnostic[];
+  /** Its data-quality warnings; empty when it did not build. */
+  readonly warnings: readonly Diagnostic[];
   /** The manifest it would publish; undefined when it has no content or did not build. */
   readonly manifest: Manifest | undefined;
   /** The published bodies by data set; empty when it has no content or did not build. */
@@ -60,6 +62,7 @@ export async function buildRevision(
       commit,
       hasContent: false,
       problems: [],
+      warnings: [],
       manifest: undefined,
       bodies: new Map(),
     };
@@ -98,6 +101,7 @@ async function build(
     commit,
     hasContent: true,
     problems: result.diagnostics,
+    warnings: result.quality.warnings,
     manifest: result.ok ? result.manifest : undefined,
     bodies,
   };

@@ -15,6 +15,8 @@ import { dateToRfc3339 } from "../core/dates.js";
 import { DEFAULT_FETCH_TIMEOUT_SECONDS, loadFeed } from "./feed.js";
 import { parseFieldPath, planImport } from "./plan.js";
 import { checkWritten } from "./validate.js";
+import { formatDiagnostic } from "../core/diagnostics.js";
+import { qualitySummary } from "../quality/report.js";
 import { refuseExisting, writeBrand, type BrandWrite } from "./write.js";
 import { renderYaml, schemaModeline } from "./yaml-out.js";
 import { plural } from "../core/format.js";
@@ -143,13 +145,16 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
   }
 
   const datasets = [...new Set<DatasetDefinition>(writes.map((w) => w.dataset))];
-  const problems = await checkWritten(datasets, written, {
+  const { problems, quality } = await checkWritten(datasets, written, {
     contentDir,
     cwd: io.cwd,
     cacheDir: values["no-cache"] ? false : (io.cacheDir ?? CACHE_DIR),
+    today: io.now().toISOString().slice(0, 10),
   });
   if (problems.length === 0) {
     io.stdout(`${written.size} imported file${written.size === 1 ? " is" : "s are"} valid.`);
+    quality.findings.forEach((d) => io.stderr(formatDiagnostic(d)));
+    qualitySummary(quality.counts).forEach((line) => io.stdout(line));
     return 0;
   }
   // The same report as npm run validate (cli/build.ts).

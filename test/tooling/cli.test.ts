@@ -1,4 +1,6 @@
 /** The compiled command-line tools, run as CI runs them. */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GITHUB_ACTIONS_ENV } from "../../build/cli/annotations.js";
 import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
@@ -12,6 +14,33 @@ let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
 
 const broken = "BrandName: Zed\nATM:\n  - Identification: A1\n";
+
+describe("data-quality warnings", () => {
+  // A valid branch whose postcode is not in the Royal Mail format: a warning, not an error.
+  const loose = branchBrand("Zed Bank", ["Z1"]).replace(
+    "PostCode: ZZ1 1ZZ",
+    "PostCode: zz11zz\n      Country: GB",
+  );
+
+  it("prints each warning and the summary, exits 0, and writes the Markdown report asked for", async () => {
+    fixture = await sampleFixture({ "branches/zed-bank.yaml": loose });
+    const run = await runNode(
+      BUILD_CLI,
+      ["validate", "--content", "content", "--quality", "quality.md"],
+      { cwd: fixture.root, env: { [GITHUB_ACTIONS_ENV]: "true" } },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(
+      '::warning file=content/branches/zed-bank.yaml,line=8,col=17,title=/Branch/0/PostalAddress/PostCode::PostCode "zz11zz" is not in the Royal Mail format (like "SW1A 1AA"); write it "ZZ1 1ZZ"',
+    );
+    expect(run.stderr).toContain(
+      'content/branches/zed-bank.yaml:8:17: warning: /Branch/0/PostalAddress/PostCode: PostCode "zz11zz" is not in the Royal Mail format',
+    );
+    expect(run.stdout).toMatch(/Data quality: 1 finding .*\n\s+1\s+postcode-format\s+branches\n/);
+    const report = await readFile(join(fixture.root, "quality.md"), "utf8");
+    expect(report).toContain("| `postcode-format` | branches | 1 |");
+  });
+});
 
 describe("validation under GitHub Actions", () => {
   it("prints every problem as an error annotation at its file, line and column", async () => {

@@ -38,6 +38,22 @@ const FERNBROOK = {
 };
 
 describe("importing a feed", () => {
+  it("prints the data-quality summary of what it imported, each finding at its line", async () => {
+    fixture = await sampleFixture();
+    const shouting = { ...FERNBROOK, ATM: [atm("FB-1", "Ashcombe"), atm("FB-2", "ASHCOMBE")] };
+    const run = await importFeeds([await feed("atms.json", envelopeOf([shouting]))], fixture.root);
+    expect(run.code).toBe(0);
+    expect(run.stdout.slice(1, 3)).toEqual([
+      "1 imported file is valid.",
+      'Data quality: 1 finding (docs/editing.md, "Data quality", says what each rule means):',
+    ]);
+    expect(run.stdout[3]).toMatch(/^\s+1\s+name-spelling\s+atms$/);
+    expect(run.stderr).toHaveLength(1);
+    expect(run.stderr[0]).toMatch(
+      /^content\/atms\/fernbrook-bank\.yaml:\d+:\d+: warning: \/ATM\/1\/Location\/PostalAddress\/TownName: TownName "ASHCOMBE" is written "Ashcombe"/,
+    );
+  });
+
   it("writes each brand as one file named from BrandName, headed by the modeline and the source and time", async () => {
     fixture = await sampleFixture();
     const run = await importFeeds([await feed("atms.json", envelopeOf([FERNBROOK]))], fixture.root);
@@ -46,6 +62,7 @@ describe("importing a feed", () => {
     expect(run.stdout).toEqual([
       'wrote content/atms/fernbrook-bank.yaml (3 ATM records) for "Fernbrook Bank"',
       "1 imported file is valid.",
+      "Data quality: no warnings.",
     ]);
     const text = await read("atms/fernbrook-bank.yaml");
     expect(text.split("\n").slice(0, 5)).toEqual([

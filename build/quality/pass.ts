@@ -1,0 +1,98 @@
+/**
+ * The data-quality pass, run after the content is valid (steps 1 to 3): every rule on the facts
+ * each file's check left, across all data sets. What it finds are warnings, which never stop a
+ * build, unless site.yaml's QualityErrors names the rule (or "all"): those become errors.
+ */
+import type { CheckedUnit } from "../check/across-files.js";
+import type { DatasetDefinition } from "../core/datasets.js";
+import type { Diagnostic } from "../core/diagnostics.js";
+import type { RecordInContext } from "./context.js";
+import { checkDuplicates } from "./duplicates.js";
+import { checkEnded, checkHours } from "./hours.js";
+import { checkLinks } from "./links.js";
+import { checkSpellings, type NameUse } from "./names.js";
+import { checkPlace } from "./places.js";
+
+export interface QualityInput {
+  readonly units: ReadonlyMap<DatasetDefinition, readonly CheckedUnit[]>;
+  /** Today, YYYY-MM-DD (UTC), for dates that have passed. */
+  readonly today: string;
+  /** site.yaml's QualityErrors: rule ids, or "all", to treat as errors. */
+  readonly asErrors?: readonly string[] | undefined;
+}
+
+export interface QualityResult {
+  /** Findings of the rules not opted into errors. */
+  readonly warnings: Diagnostic[];
+  /** Findings of the rules site.yaml treats as errors. */
+  readonly errors: Diagnostic[];
+  /** How many findings (warnings and errors) each rule made in each data set, most first. */
+  readonly counts: readonly RuleCount[];
+}
+
+export interface RuleCount {
+  readonly rule: string;
+  readonly dataset: string;
+  readonly count: number;
+}
+
+/** Runs every rule; findings in file order are split into warnings and errors. */
+export function checkQuality(input: QualityInput): QualityResult {
+  const records: RecordInContext[] = [];
+  const names: NameUse[] = [];
+  const datasetOf = new Map<string, string>();
+  for (const [dataset, units] of input.units) {
+    for (const { files } of units) {
+      for (const file of files) datasetOf.set(file.file, dataset.id);
+      const brand = files.find((f) => f.brandName)?.brandName?.value ?? "";
+      for (const file of files) {
+        if (file.brandName) {
+          names.push({
+            field: "BrandName",
+            value: file.brandName.value,
+            file: file.file,
+            spot: file.brandName,
+          });
+        }
+        for (const record of file.facts?.records ?? []) {
+          records.push({ file: file.file, dataset, brand, record });
+          for (const text of record.texts) {
+            names.push({ field: text.field, value: text.value, file: file.file, spot: text });
+          }
+        }
+      }
+    }
+  }
+  const found = [
+    ...records.flatMap((r) => [...checkPlace(r), ...checkHours(r), ...checkEnded(r, input.today)]),
+    ...checkSpellings(names),
+    ...checkDuplicates(records),
+    ...checkLinks(records),
+  ];
+  const asErrors = new Set(input.asErrors ?? []);
+  const all = asErrors.has("all");
+  const warnings: Diagnostic[] = [];
+  const errors: Diagnostic[] = [];
+  for (const finding of found) {
+    if (all || asErrors.has(finding.rule)) {
+      const { severity: _, ...error } = finding;
+      errors.push({
+        ...error,
+        message: `${error.message} (QualityErrors in site.yaml makes this an error)`,
+      });
+    } else warnings.push(finding);
+  }
+  const tally = new Map<string, RuleCount>();
+  for (const finding of found) {
+    const dataset = datasetOf.get(finding.file) ?? "";
+    const key = `${finding.rule}\0${dataset}`;
+    const count = (tally.get(key)?.count ?? 0) + 1;
+    tally.set(key, { rule: finding.rule, dataset, count });
+  }
+  const counts = [...tally.values()].sort(
+    (a, b) =>
+      b.count - a.count ||
+      (a.rule < b.rule ? -1 : a.rule > b.rule ? 1 : a.dataset < b.dataset ? -1 : 1),
+  );
+  return { warnings, errors, counts };
+}
