@@ -10,7 +10,8 @@ import { isObject } from "../core/json-value.js";
 import { describeSchemaError } from "./schema-messages.js";
 import { checkProductRules, isProductRecordsKey } from "./product-rules.js";
 import { locate, parseYaml, type Position, type YamlSource } from "../read/yaml-source.js";
-import { extractFacts, type FileFacts } from "../quality/facts.js";
+import type { FileFacts } from "../quality/facts.js";
+import { extractFacts } from "../quality/per-file.js";
 
 /** A name in a file with where it stands, for "also used at" messages. */
 export interface Located<T> extends Position {

@@ -2,7 +2,10 @@
 
 /** Appends a JSON pointer segment, escaping `~` and `/` (RFC 6901 section 3). */
 export function pointerJoin(pointer: string, segment: string | number): string {
-  return `${pointer}/${String(segment).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  const text = String(segment);
+  // Most segments need no escaping; checking first keeps the build's hot paths cheap.
+  if (!text.includes("~") && !text.includes("/")) return `${pointer}/${text}`;
+  return `${pointer}/${text.replace(/~/g, "~0").replace(/\//g, "~1")}`;
 }
 
 /** Splits a JSON pointer into unescaped segments. */

@@ -34,3 +34,14 @@ export function warning(
 export function placeOf(file: string, spot: Spot): string {
   return `${file}:${spot.line}:${spot.column}`;
 }
+
+/** One record as the rules about a record alone read it, while its file is being checked. */
+export interface RecordInFile {
+  readonly file: string;
+  /** The record's parsed value (valid against its schema). */
+  readonly record: unknown;
+  readonly pointer: string;
+  readonly recordsKey: string;
+  /** The place of a pointer in the file. */
+  readonly spot: (pointer: string) => Spot;
+}

@@ -13,8 +13,8 @@ export function checkDuplicates(records: readonly RecordInContext[]): Diagnostic
   for (const entry of records) {
     const { record, dataset, brand, file } = entry;
     const location =
-      record.addressKey !== undefined && record.coordinates
-        ? `${record.addressKey}@${record.coordinates.latitude},${record.coordinates.longitude}`
+      record.addressKey !== undefined && record.coordinatesKey !== undefined
+        ? `${record.addressKey}@${record.coordinatesKey}`
         : undefined;
     const keys: [string, "duplicate-location" | "duplicate-product"][] = [];
     if (location) keys.push([`L\0${dataset.id}\0${brand}\0${location}`, "duplicate-location"]);

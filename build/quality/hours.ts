@@ -3,7 +3,9 @@
  * that overlap, a day listed twice; and a 24-hour ATM whose notes speak of opening hours.
  */
 import type { Diagnostic } from "../core/diagnostics.js";
-import { placeOf, warning, type RecordInContext } from "./context.js";
+import { pointerJoin } from "../core/json-pointer.js";
+import { fieldOf, listAt, objectAt } from "../core/json-value.js";
+import { placeOf, warning, type RecordInContext, type RecordInFile } from "./context.js";
 
 // TimeOfDay is HH:MM or HHMM (common.schema.json); a closing time of midnight ends the day.
 function minutes(time: string, closing: boolean): number | undefined {
@@ -18,41 +20,52 @@ const HOURS_IN_NOTE =
   /\b(opening hours|open from|closed|closes|\d{1,2}(:\d{2})?\s?(am|pm)|\d{1,2}:\d{2})\b/i;
 
 /** The opening-hours warnings of one record. */
-export function checkHours({ file, record }: RecordInContext): Diagnostic[] {
+export function checkHours({ file, record, pointer, spot }: RecordInFile): Diagnostic[] {
   const found: Diagnostic[] = [];
-  for (const list of record.dayLists) {
-    const seen = new Map<string, (typeof list.days)[number]>();
-    for (const day of list.days) {
-      const first = seen.get(day.name);
-      if (first) {
+  const availability = objectAt(record, "Availability");
+  for (const key of ["StandardAvailability", "NonStandardAvailability"]) {
+    const days = listAt(objectAt(availability, key), "Day");
+    const daysAt = () => pointerJoin(pointerJoin(pointerJoin(pointer, "Availability"), key), "Day");
+    const dayAt = (d: number) => pointerJoin(daysAt(), d);
+    const periodAt = (d: number, h: number) =>
+      spot(pointerJoin(pointerJoin(dayAt(d), "OpeningHours"), h));
+    const seen = new Map<string, number>();
+    days.forEach((day, d) => {
+      const name = String(fieldOf(day, "Name") ?? "");
+      const first = seen.get(name);
+      if (first === undefined) seen.set(name, d);
+      else {
         found.push(
           warning(
             file,
-            day,
+            spot(dayAt(d)),
             "hours-day-twice",
-            `${day.name} is listed twice in these opening hours; the other is at ${placeOf(file, first)}`,
+            `${name} is listed twice in these opening hours; the other is at ${placeOf(file, spot(dayAt(first)))}`,
           ),
         );
-      } else seen.set(day.name, day);
-      const periods = day.periods
-        .map((p) => ({ p, open: minutes(p.opening, false), close: minutes(p.closing, true) }))
-        .filter(
-          (x): x is typeof x & { open: number; close: number } =>
-            x.open !== undefined && x.close !== undefined,
-        );
-      for (const { p, open, close } of periods) {
-        if (close <= open) {
+      }
+      const periods = listAt(day, "OpeningHours").flatMap((hours, h) => {
+        const opening = String(fieldOf(hours, "OpeningTime") ?? "");
+        const closing = String(fieldOf(hours, "ClosingTime") ?? "");
+        const open = minutes(opening, false);
+        const close = minutes(closing, true);
+        return open === undefined || close === undefined
+          ? []
+          : [{ h, opening, closing, open, close }];
+      });
+      for (const p of periods) {
+        if (p.close <= p.open) {
           found.push(
             warning(
               file,
-              p,
+              periodAt(d, p.h),
               "hours-closing-not-after-opening",
-              `${day.name} closes at ${p.closing}, not after it opens at ${p.opening}; write a period that ends at midnight as 00:00`,
+              `${name} closes at ${p.closing}, not after it opens at ${p.opening}; write a period that ends at midnight as 00:00`,
             ),
           );
         }
       }
-      const ordered = periods.filter((x) => x.close > x.open).sort((a, b) => a.open - b.open);
+      const ordered = periods.filter((p) => p.close > p.open).sort((a, b) => a.open - b.open);
       for (let i = 1; i < ordered.length; i++) {
         const before = ordered[i - 1]!;
         const now = ordered[i]!;
@@ -60,22 +73,23 @@ export function checkHours({ file, record }: RecordInContext): Diagnostic[] {
           found.push(
             warning(
               file,
-              now.p,
+              periodAt(d, now.h),
               "hours-overlap",
-              `${day.name} ${now.p.opening}-${now.p.closing} overlaps ${before.p.opening}-${before.p.closing} at ${placeOf(file, before.p)}`,
+              `${name} ${now.opening}-${now.closing} overlaps ${before.opening}-${before.closing} at ${placeOf(file, periodAt(d, before.h))}`,
             ),
           );
         }
       }
-    }
+    });
   }
-  if (record.open24Hours) {
-    const note = record.notes.find((n) => HOURS_IN_NOTE.test(n.value));
-    if (note) {
+  if (fieldOf(record, "Access24HoursIndicator") === true) {
+    const notes = listAt(record, "Note");
+    const n = notes.findIndex((note) => typeof note === "string" && HOURS_IN_NOTE.test(note));
+    if (n >= 0) {
       found.push(
         warning(
           file,
-          note,
+          spot(pointerJoin(pointerJoin(pointer, "Note"), n)),
           "atm-24-hours-note",
           "this ATM says Access24HoursIndicator: true, but its note speaks of hours; check which is right",
         ),

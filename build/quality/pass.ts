@@ -8,10 +8,9 @@ import type { DatasetDefinition } from "../core/datasets.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import type { RecordInContext } from "./context.js";
 import { checkDuplicates } from "./duplicates.js";
-import { checkEnded, checkHours } from "./hours.js";
+import { checkEnded } from "./hours.js";
 import { checkLinks } from "./links.js";
 import { checkSpellings, type NameUse } from "./names.js";
-import { checkPlace } from "./places.js";
 
 export interface QualityInput {
   readonly units: ReadonlyMap<DatasetDefinition, readonly CheckedUnit[]>;
@@ -40,6 +39,8 @@ export interface RuleCount {
 export function checkQuality(input: QualityInput): QualityResult {
   const records: RecordInContext[] = [];
   const names: NameUse[] = [];
+  // Found while each file was checked (places, postcodes, opening hours), cached with it.
+  const perRecord: Diagnostic[] = [];
   const datasetOf = new Map<string, string>();
   for (const [dataset, units] of input.units) {
     for (const { files } of units) {
@@ -54,6 +55,7 @@ export function checkQuality(input: QualityInput): QualityResult {
             spot: file.brandName,
           });
         }
+        perRecord.push(...(file.facts?.warnings ?? []));
         for (const record of file.facts?.records ?? []) {
           records.push({ file: file.file, dataset, brand, record });
           for (const text of record.texts) {
@@ -64,7 +66,8 @@ export function checkQuality(input: QualityInput): QualityResult {
     }
   }
   const found = [
-    ...records.flatMap((r) => [...checkPlace(r), ...checkHours(r), ...checkEnded(r, input.today)]),
+    ...perRecord,
+    ...records.flatMap((r) => checkEnded(r, input.today)),
     ...checkSpellings(names),
     ...checkDuplicates(records),
     ...checkLinks(records),

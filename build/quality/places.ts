@@ -3,7 +3,10 @@
  * and UK postcodes that are not in the Royal Mail format.
  */
 import type { Diagnostic } from "../core/diagnostics.js";
-import { warning, type RecordInContext } from "./context.js";
+import { pointerJoin } from "../core/json-pointer.js";
+import { textOf } from "../core/json-value.js";
+import { warning, type RecordInFile } from "./context.js";
+import { addressOf, coordinatesOf } from "./facts.js";
 
 /** [south, north, west, east] in decimal degrees. */
 type Box = readonly [number, number, number, number];
@@ -47,9 +50,20 @@ const inside = ([south, north, west, east]: Box, latitude: number, longitude: nu
   latitude >= south && latitude <= north && longitude >= west && longitude <= east;
 
 /** The coordinate and postcode warnings of one record. */
-export function checkPlace({ file, record }: RecordInContext): Diagnostic[] {
+export function checkPlace({
+  file,
+  record,
+  pointer,
+  recordsKey,
+  spot,
+}: RecordInFile): Diagnostic[] {
   const found: Diagnostic[] = [];
-  const { coordinates, country, postcode } = record;
+  const { address, pointer: addressAt } = addressOf(record, recordsKey, pointer);
+  if (!address) return found;
+  const country = textOf(address.Country);
+  const coordinates = coordinatesOf(address);
+  const coordinatesAt = () =>
+    spot(pointerJoin(pointerJoin(addressAt, "GeoLocation"), "GeographicCoordinates"));
   if (coordinates) {
     const { latitude, longitude } = coordinates;
     const box = country === undefined ? undefined : COUNTRY_BOXES[country];
@@ -57,7 +71,7 @@ export function checkPlace({ file, record }: RecordInContext): Diagnostic[] {
       found.push(
         warning(
           file,
-          coordinates,
+          coordinatesAt(),
           "coordinates-zero",
           "the coordinates are 0, 0, in the sea off West Africa; give the real position or leave GeoLocation out",
         ),
@@ -67,7 +81,7 @@ export function checkPlace({ file, record }: RecordInContext): Diagnostic[] {
         found.push(
           warning(
             file,
-            coordinates,
+            coordinatesAt(),
             "coordinates-swapped",
             `Latitude ${latitude} and Longitude ${longitude} look swapped: the other way round they fall in ${country}`,
           ),
@@ -76,7 +90,7 @@ export function checkPlace({ file, record }: RecordInContext): Diagnostic[] {
         found.push(
           warning(
             file,
-            coordinates,
+            coordinatesAt(),
             "coordinates-outside-country",
             `Latitude ${latitude}, Longitude ${longitude} is outside ${country}, the record's Country`,
           ),
@@ -84,9 +98,10 @@ export function checkPlace({ file, record }: RecordInContext): Diagnostic[] {
       }
     }
   }
-  if (postcode && country !== undefined && ROYAL_MAIL_COUNTRIES.has(country)) {
-    if (!ROYAL_MAIL_POSTCODE.test(postcode.value)) {
-      const tidy = postcode.value
+  const postcode = textOf(address.PostCode);
+  if (postcode !== undefined && country !== undefined && ROYAL_MAIL_COUNTRIES.has(country)) {
+    if (!ROYAL_MAIL_POSTCODE.test(postcode)) {
+      const tidy = postcode
         .toUpperCase()
         .replace(/\s+/g, "")
         .replace(/^(.+)(\d[A-Z]{2})$/, "$1 $2");
@@ -94,9 +109,9 @@ export function checkPlace({ file, record }: RecordInContext): Diagnostic[] {
       found.push(
         warning(
           file,
-          postcode,
+          spot(pointerJoin(addressAt, "PostCode")),
           "postcode-format",
-          `PostCode "${postcode.value}" is not in the Royal Mail format (like "SW1A 1AA")${hint}`,
+          `PostCode "${postcode}" is not in the Royal Mail format (like "SW1A 1AA")${hint}`,
         ),
       );
     }

@@ -107,6 +107,44 @@ export function locate(source: YamlSource, pointer: string, key = false): Positi
   return position;
 }
 
+/**
+ * `locate` for many pointers into one file (the data-quality facts take a dozen per record): each
+ * node on the way is found once and remembered by its pointer, and a line and column are worked
+ * out only for the node asked for. Same answers as `locate(source, pointer)`.
+ */
+export function locator(source: YamlSource): (pointer: string) => Position {
+  const root = source.doc.contents;
+  const rootPosition = startOf(source, root) ?? { line: 1, column: 1 };
+  // Per pointer: the node there (undefined when missing) and the deepest node found on the way.
+  const nodes = new Map<string, { node: unknown; found: unknown }>([
+    ["", { node: root, found: root }],
+  ]);
+  const step = (pointer: string): { node: unknown; found: unknown } => {
+    const known = nodes.get(pointer);
+    if (known) return known;
+    const cut = pointer.lastIndexOf("/");
+    const parent = step(pointer.slice(0, cut));
+    const raw = pointer.slice(cut + 1);
+    const segment = raw.includes("~") ? pointerSegments(pointer.slice(cut))[0]! : raw;
+    let next: unknown;
+    if (parent.node !== undefined) {
+      const node = resolveAlias(source, parent.node);
+      if (isMap(node)) {
+        const pair = node.items.find(
+          (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === segment,
+        );
+        next = pair ? (pair.value ?? pair.key) : undefined;
+      } else if (isSeq(node)) {
+        next = node.items[Number(segment)];
+      }
+    }
+    const entry = { node: next, found: next ?? parent.found };
+    nodes.set(pointer, entry);
+    return entry;
+  };
+  return (pointer) => startOf(source, step(pointer).found) ?? rootPosition;
+}
+
 function resolveAlias(source: YamlSource, node: unknown): unknown {
   return isAlias(node) ? node.resolve(source.doc) : node;
 }

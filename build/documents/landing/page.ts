@@ -195,6 +195,7 @@ function fetchSection({ datasets, limits, planOf }: LandingInput): string {
     example
       ? `<pre><code>${text(pollingLoop(`https://<this host>${example.path}`, "data.json"))}</code></pre>`
       : "",
+    '<h3 id="limits">Rate limits</h3>',
     "<table>",
     `<caption>Requests per client, in fixed windows aligned to the minute. Every answer on a data path tells you where you are: <code>RateLimit-Policy: "open-data";q=${open.limit};w=${open.windowSeconds}</code> is the plan's quota (q requests per w seconds) and <code>RateLimit: "open-data";r=${open.limit - 1};t=37</code> what is left (r requests, for t more seconds). Over the limit you get 429 with <code>Retry-After</code>, the seconds to wait. This page, ${OPENAPI_PATH} and ${PARTICIPANT_STORE_PATH} are not counted.</caption>`,
     '<thead><tr><th scope="col">Plan</th><th scope="col">Limit</th><th scope="col">Paths</th></tr></thead>',
