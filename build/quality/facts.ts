@@ -15,10 +15,18 @@ export interface Spot {
   readonly column: number;
 }
 
-/** A text value with its place, for the spelling rule. */
-export interface TextFact extends Spot {
+/** A line and column; the pointer follows from the record's (textPointer, branchRefPointer…). */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** A text value of a record's address, for the spelling rule. */
+export interface TextFact extends Position {
   readonly field: "TownName" | "StreetName" | "CountrySubDivision";
   readonly value: string;
+  /** Which CountrySubDivision item. */
+  readonly index?: number;
 }
 
 /** One record's facts. */
@@ -28,12 +36,12 @@ export interface RecordFacts extends Spot {
   /** Building, street, town and postcode, normalised, and the coordinates, for duplicates. */
   readonly addressKey: string | undefined;
   readonly coordinatesKey: string | undefined;
-  /** An ATM's Branch.Identification. */
-  readonly branchRef: (Spot & { readonly value: string }) | undefined;
+  /** An ATM's Branch.Identification (at branchRefPointer). */
+  readonly branchRef: (Position & { readonly value: string }) | undefined;
   /** A branch listing ExternalATM or InternalATM among its services. */
   readonly hasAtm: boolean;
-  /** A non-standard availability's EndDate (whether it has passed depends on the day). */
-  readonly endDate: (Spot & { readonly value: string }) | undefined;
+  /** A non-standard availability's EndDate, at endDatePointer (passed or not depends on the day). */
+  readonly endDate: (Position & { readonly value: string }) | undefined;
   /** A product's Name and its marketing states' dates. */
   readonly product: { readonly name: string; readonly dates: string } | undefined;
 }
@@ -44,18 +52,39 @@ export interface FileFacts {
   readonly warnings: readonly Diagnostic[];
 }
 
-/** A record's postal address and its pointer: an ATM's sits in its Location. */
+/** The pointer of a record's postal address: an ATM's sits in its Location. */
+export function addressPointer(recordsKey: string, at: string): string {
+  return recordsKey === "ATM"
+    ? pointerJoin(pointerJoin(at, "Location"), "PostalAddress")
+    : pointerJoin(at, "PostalAddress");
+}
+
+/** A record's postal address and its pointer. */
 export function addressOf(
   record: unknown,
   recordsKey: string,
   at: string,
 ): { address: Record<string, unknown> | undefined; pointer: string } {
-  if (recordsKey === "ATM") {
-    const pointer = pointerJoin(pointerJoin(at, "Location"), "PostalAddress");
-    return { address: objectAt(objectAt(record, "Location"), "PostalAddress"), pointer };
-  }
-  return { address: objectAt(record, "PostalAddress"), pointer: pointerJoin(at, "PostalAddress") };
+  const address =
+    recordsKey === "ATM"
+      ? objectAt(objectAt(record, "Location"), "PostalAddress")
+      : objectAt(record, "PostalAddress");
+  return { address, pointer: addressPointer(recordsKey, at) };
 }
+
+/** The pointer of one of a record's address texts. */
+export function textPointer(recordsKey: string, at: string, text: TextFact): string {
+  const field = pointerJoin(addressPointer(recordsKey, at), text.field);
+  return text.index === undefined ? field : pointerJoin(field, text.index);
+}
+
+/** The pointer of an ATM's Branch.Identification. */
+export const branchRefPointer = (at: string) =>
+  pointerJoin(pointerJoin(at, "Branch"), "Identification");
+
+/** The pointer of a branch's NonStandardAvailability EndDate. */
+export const endDatePointer = (at: string) =>
+  pointerJoin(pointerJoin(pointerJoin(at, "Availability"), "NonStandardAvailability"), "EndDate");
 
 /** A record's latitude and longitude, when both are numbers. */
 export function coordinatesOf(
@@ -76,23 +105,24 @@ const normalise = (value: unknown) =>
     .replace(/\s+/g, " ")
     .trim();
 
-/** The facts of the record at pointer `at`, with places from `spot`. */
+/** The facts of the record at pointer `at`, with positions from `position`. */
 export function recordFacts(
   record: unknown,
   at: string,
   recordsKey: string,
-  spot: (pointer: string) => Spot,
+  position: (pointer: string) => Position,
 ): RecordFacts {
   const { address, pointer: addressAt } = addressOf(record, recordsKey, at);
   const texts: TextFact[] = [];
   for (const field of ["TownName", "StreetName"] as const) {
     const value = textOf(address?.[field]);
-    if (value !== undefined) texts.push({ field, value, ...spot(pointerJoin(addressAt, field)) });
+    if (value !== undefined)
+      texts.push({ field, value, ...position(pointerJoin(addressAt, field)) });
   }
   listAt(address, "CountrySubDivision").forEach((value, i) => {
     if (typeof value !== "string") return;
     const pointer = pointerJoin(pointerJoin(addressAt, "CountrySubDivision"), i);
-    texts.push({ field: "CountrySubDivision", value, ...spot(pointer) });
+    texts.push({ field: "CountrySubDivision", value, index: i, ...position(pointer) });
   });
   const parts = [
     address?.BuildingNumber,
@@ -105,22 +135,20 @@ export function recordFacts(
   const services = listAt(record, "ServiceAndFacility");
   const nonStandard = objectAt(objectAt(record, "Availability"), "NonStandardAvailability");
   const endDate = textOf(nonStandard?.EndDate);
-  const endAt = () =>
-    pointerJoin(pointerJoin(pointerJoin(at, "Availability"), "NonStandardAvailability"), "EndDate");
   const stateKey = isProductRecordsKey(recordsKey) ? MARKETING_STATE_KEYS[recordsKey] : undefined;
   const name = textOf(fieldOf(record, "Name"));
   return {
-    ...spot(at),
+    pointer: at,
+    ...position(at),
     id: textOf(fieldOf(record, "Identification")),
     texts,
     addressKey: parts.every((p) => p === undefined) ? undefined : parts.map(normalise).join("|"),
     coordinatesKey: coordinates ? `${coordinates.latitude},${coordinates.longitude}` : undefined,
     branchRef:
-      branchId === undefined
-        ? undefined
-        : { value: branchId, ...spot(pointerJoin(pointerJoin(at, "Branch"), "Identification")) },
+      branchId === undefined ? undefined : { value: branchId, ...position(branchRefPointer(at)) },
     hasAtm: services.includes("ExternalATM") || services.includes("InternalATM"),
-    endDate: endDate === undefined ? undefined : { value: endDate, ...spot(endAt()) },
+    endDate:
+      endDate === undefined ? undefined : { value: endDate, ...position(endDatePointer(at)) },
     product:
       stateKey && name !== undefined
         ? {

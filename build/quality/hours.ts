@@ -6,6 +6,7 @@ import type { Diagnostic } from "../core/diagnostics.js";
 import { pointerJoin } from "../core/json-pointer.js";
 import { fieldOf, listAt, objectAt } from "../core/json-value.js";
 import { placeOf, warning, type RecordInContext, type RecordInFile } from "./context.js";
+import { endDatePointer } from "./facts.js";
 
 // TimeOfDay is HH:MM or HHMM (common.schema.json); a closing time of midnight ends the day.
 function minutes(time: string, closing: boolean): number | undefined {
@@ -106,7 +107,7 @@ export function checkEnded({ file, record }: RecordInContext, today: string): Di
   return [
     warning(
       file,
-      end,
+      { ...end, pointer: endDatePointer(record.pointer) },
       "availability-ended",
       `this non-standard availability ended on ${end.value}; remove it or give its new dates`,
     ),

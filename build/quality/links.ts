@@ -5,6 +5,7 @@
  */
 import type { Diagnostic } from "../core/diagnostics.js";
 import { warning, type RecordInContext } from "./context.js";
+import { branchRefPointer } from "./facts.js";
 
 /** The link warnings of every brand. */
 export function checkLinks(records: readonly RecordInContext[]): Diagnostic[] {
@@ -34,7 +35,7 @@ export function checkLinks(records: readonly RecordInContext[]): Diagnostic[] {
       found.push(
         warning(
           file,
-          record.branchRef,
+          { ...record.branchRef, pointer: branchRefPointer(record.pointer) },
           "atm-unknown-branch",
           `Branch.Identification ${JSON.stringify(record.branchRef.value)} names no branch of ${brand}`,
         ),

@@ -12,10 +12,15 @@ export interface NameUse {
   readonly field: string;
   readonly value: string;
   readonly file: string;
-  readonly spot: Spot;
+  /** Its place, worked out only when it is reported or named. */
+  readonly spot: () => Spot;
 }
 
-const normalise = (value: string) => value.toLowerCase().replace(/\s+/g, " ").trim();
+// Capitals and runs of spaces do not make another name; most values have neither to fold.
+const normalise = (value: string) => {
+  const lower = value.toLowerCase();
+  return /\s\s|^\s|\s$|[^\S ]/.test(lower) ? lower.replace(/\s+/g, " ").trim() : lower;
+};
 
 /** A warning at every use of a name whose spelling differs from the most common one. */
 export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
@@ -29,7 +34,11 @@ export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
   const found: Diagnostic[] = [];
   for (const group of groups.values()) {
     const counts = new Map<string, NameUse[]>();
-    for (const use of group) counts.set(use.value, [...(counts.get(use.value) ?? []), use]);
+    for (const use of group) {
+      const same = counts.get(use.value);
+      if (same) same.push(use);
+      else counts.set(use.value, [use]);
+    }
     if (counts.size < 2) continue;
     // The most used spelling is the reference; on a tie, the one met first.
     const [common, commonUses] = [...counts].reduce((best, next) =>
@@ -43,9 +52,9 @@ export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
         found.push(
           warning(
             use.file,
-            use.spot,
+            use.spot(),
             "name-spelling",
-            `${use.field} ${JSON.stringify(spelling)} is written ${JSON.stringify(common)} in ${others} (such as ${placeOf(commonUses[0]!.file, commonUses[0]!.spot)}); use one spelling`,
+            `${use.field} ${JSON.stringify(spelling)} is written ${JSON.stringify(common)} in ${others} (such as ${placeOf(commonUses[0]!.file, commonUses[0]!.spot())}); use one spelling`,
           ),
         );
       }

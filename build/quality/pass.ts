@@ -7,6 +7,7 @@ import type { CheckedUnit } from "../check/across-files.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import type { RecordInContext } from "./context.js";
+import { textPointer } from "./facts.js";
 import { checkDuplicates } from "./duplicates.js";
 import { checkEnded } from "./hours.js";
 import { checkLinks } from "./links.js";
@@ -47,19 +48,28 @@ export function checkQuality(input: QualityInput): QualityResult {
       for (const file of files) datasetOf.set(file.file, dataset.id);
       const brand = files.find((f) => f.brandName)?.brandName?.value ?? "";
       for (const file of files) {
-        if (file.brandName) {
+        const brandName = file.brandName;
+        if (brandName) {
           names.push({
             field: "BrandName",
-            value: file.brandName.value,
+            value: brandName.value,
             file: file.file,
-            spot: file.brandName,
+            spot: () => brandName,
           });
         }
         perRecord.push(...(file.facts?.warnings ?? []));
         for (const record of file.facts?.records ?? []) {
           records.push({ file: file.file, dataset, brand, record });
           for (const text of record.texts) {
-            names.push({ field: text.field, value: text.value, file: file.file, spot: text });
+            names.push({
+              field: text.field,
+              value: text.value,
+              file: file.file,
+              spot: () => ({
+                ...text,
+                pointer: textPointer(dataset.recordsKey!, record.pointer, text),
+              }),
+            });
           }
         }
       }
@@ -67,7 +77,9 @@ export function checkQuality(input: QualityInput): QualityResult {
   }
   const found = [
     ...perRecord,
-    ...records.flatMap((r) => checkEnded(r, input.today)),
+    ...records
+      .filter((r) => r.record.endDate !== undefined)
+      .flatMap((r) => checkEnded(r, input.today)),
     ...checkSpellings(names),
     ...checkDuplicates(records),
     ...checkLinks(records),

@@ -30,7 +30,7 @@ export function extractFacts(
     const here = pointerJoin(pointerJoin("", recordsKey), index);
     const one = { file: source.file, record, pointer: here, recordsKey, spot };
     warnings.push(...checkPlace(one), ...checkHours(one));
-    records.push(recordFacts(record, here, recordsKey, spot));
+    records.push(recordFacts(record, here, recordsKey, at));
   });
   return { records, warnings };
 }

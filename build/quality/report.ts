@@ -34,7 +34,11 @@ export function qualityMarkdown(
     lines.push(`| \`${c.rule}\` | ${c.dataset} | ${c.count} | ${what} |`);
   }
   const byRule = new Map<string, Diagnostic[]>();
-  for (const d of findings) byRule.set(d.rule, [...(byRule.get(d.rule) ?? []), d]);
+  for (const d of findings) {
+    const list = byRule.get(d.rule);
+    if (list) list.push(d);
+    else byRule.set(d.rule, [d]);
+  }
   for (const [rule, list] of byRule) {
     lines.push("", `## \`${rule}\``, "");
     for (const d of list.slice(0, limitPerRule))
