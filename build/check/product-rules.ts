@@ -66,6 +66,15 @@ export const STANDALONE_COMPANIONS: Readonly<Record<string, string>> = {
   RepaymentType: "OtherRepaymentType",
 };
 
+/**
+ * Rule 3 for the product's own Segment: only SME loans define its companion in 2.2.1 (one
+ * `OtherSegment` code object; PCA, BCA and CCC gained theirs in 2.3), so elsewhere a Segment may
+ * say `Other` alone.
+ */
+const SEGMENT_COMPANIONS: Partial<Record<ProductRecordsKey, Readonly<Record<string, string>>>> = {
+  SMELoan: { Segment: "OtherSegment" },
+};
+
 const COMPANION_NAMES = new Set([
   ...Object.values(OTHER_COMPANIONS),
   ...Object.values(STANDALONE_COMPANIONS),
@@ -96,6 +105,8 @@ export function checkProductRules(brand: unknown, recordsKey: ProductRecordsKey)
     const states = Array.isArray(product[stateKey]) ? (product[stateKey] as unknown[]) : [];
     checkMarketingStates(states, pointerJoin(at, stateKey), findings);
     checkOnSale(product, at, recordsKey, stateKey, findings);
+    const segment = SEGMENT_COMPANIONS[recordsKey];
+    if (segment) checkOtherCodes(product, at, findings, segment);
     walk(product, at, findings);
   });
   return findings;
@@ -229,8 +240,9 @@ function checkOtherCodes(
   object: Record<string, unknown>,
   at: string,
   findings: RuleFinding[],
+  companions: Readonly<Record<string, string>> = OTHER_COMPANIONS,
 ): void {
-  for (const [field, companion] of Object.entries(OTHER_COMPANIONS)) {
+  for (const [field, companion] of Object.entries(companions)) {
     const code = object[field];
     const saysOther = code === OTHER || (Array.isArray(code) && code.includes(OTHER));
     const given = object[companion];
@@ -252,6 +264,7 @@ function checkOtherCodes(
         message: `${companion} is given, but ${field} ${code === undefined ? "is missing" : `is ${showValue(code)}`}; it explains a ${field} of "${OTHER}": add "${OTHER}" to ${field} or remove ${companion}`,
       });
   }
+  if (companions !== OTHER_COMPANIONS) return;
   for (const [field, companion] of Object.entries(STANDALONE_COMPANIONS)) {
     // A field saying `Other` here is the schema's error (not in its list); nothing to add.
     if (object[field] === undefined || object[field] === OTHER || object[companion] === undefined)

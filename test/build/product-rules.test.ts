@@ -217,6 +217,31 @@ describe("rule 3 for RepaymentType, which has no code Other in 2.2.1", () => {
   });
 });
 
+describe("rule 3 for an SME loan's Segment, whose companion is one OtherSegment", () => {
+  const code = { Name: "Rural enterprise", Description: "Businesses run from a farm." };
+  const loan = (fields: Product) => ({
+    Identification: "L1",
+    SMELoanMarketingState: [],
+    ...fields,
+  });
+
+  it("rejects Segment Other without OtherSegment, at Segment", () => {
+    expect(found("SMELoan", loan({ Segment: ["Business", "Other"] }))).toEqual([
+      "/SMELoan/0/Segment other-code",
+    ]);
+  });
+
+  it("rejects OtherSegment without Other in Segment, at both", () => {
+    expect(found("SMELoan", loan({ Segment: ["Business"], OtherSegment: code }))).toEqual([
+      "/SMELoan/0/OtherSegment other-code (and /SMELoan/0/Segment)",
+    ]);
+  });
+
+  it("accepts Segment Other with its OtherSegment", () => {
+    expect(found("SMELoan", loan({ Segment: ["Other"], OtherSegment: code }))).toEqual([]);
+  });
+});
+
 describe("rule 4: an on-sale product has a Segment", () => {
   it("rejects OnSaleIndicator true without a Segment, at OnSaleIndicator", () => {
     expect(found("BCA", { OnSaleIndicator: true, BCAMarketingState: [] })).toEqual([
