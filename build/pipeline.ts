@@ -142,6 +142,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       site,
       cache,
       encode: encoder.bytes,
+      near: near.indexes.map((n) => n.entry),
     }),
   );
 

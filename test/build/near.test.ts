@@ -294,7 +294,34 @@ describe("the answers against the reference filter over the full list", () => {
       expect(nonEmpty).toBeGreaterThan(10);
     });
 
-    it("answers every country and segment as the reference does", () => {
+    it("describes every extension path in /openapi.json, with the radius as a query parameter", async () => {
+      const doc = JSON.parse(await readFile(join(fixture.out, "openapi.json"), "utf8")) as {
+        paths: Record<string, { get: { parameters: { $ref?: string }[] } }>;
+      };
+      expect(
+        Object.keys(doc.paths)
+          .filter((p) => p.startsWith("/x-"))
+          .sort(),
+      ).toEqual([
+        "/x-std/v2.2/atms/country/{country}",
+        "/x-std/v2.2/atms/country/{country}/town/{town}",
+        "/x-std/v2.2/atms/geo-location/lat/{latitude}/long/{longitude}",
+        "/x-std/v2.2/atms/postcode/{postcode}",
+        "/x-std/v2.2/branches/country/{country}",
+        "/x-std/v2.2/branches/country/{country}/town/{town}",
+        "/x-std/v2.2/branches/geo-location/lat/{latitude}/long/{longitude}",
+        "/x-std/v2.2/branches/postcode/{postcode}",
+        "/x-std/v2.2/branches/sortcode/{sortcode}",
+        "/x-std/v2.2/business-current-accounts/segment/{segment}",
+        "/x-std/v2.2/commercial-credit-cards/segment/{segment}",
+        "/x-std/v2.2/personal-current-accounts/segment/{segment}",
+        "/x-std/v2.2/unsecured-sme-loans/segment/{segment}",
+      ]);
+      const geo = doc.paths["/x-std/v2.2/atms/geo-location/lat/{latitude}/long/{longitude}"]!;
+      expect(geo.get.parameters.map((p) => p.$ref)).toContain("#/components/parameters/NearRadius");
+    });
+
+    it("answers a whole country as the reference does", () => {
       const { loaded: index, listed } = loaded.get("atms")!;
       const gb = answer(index, { filter: "country", country: "GB" });
       expect(gb !== "unplaced" && answerRecords(gb, "ATM")).toEqual(referenceTown(listed, "GB"));
