@@ -70,6 +70,7 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     site: input.site,
     limits,
     planOf: planForPath,
+    near: input.near ?? [],
   });
   const openapi = openApiDocument({
     datasets: input.datasets,

@@ -168,6 +168,20 @@ describe("a geo-location query over loopback", () => {
   });
 });
 
+describe("the landing page's example", () => {
+  it("finds ATMs near a point with curl, and what it asks for answers records", async () => {
+    const page = (await get("/")).body.toString("utf8");
+    const example =
+      /curl -si 'https:\/\/&lt;this host&gt;(\/x-std\/v2\.2\/atms\/geo-location\/[^']+)'/.exec(
+        page,
+      );
+    expect(example).not.toBeNull();
+    const response = await get(example![1]!);
+    expect(response.status).toBe(200);
+    expect(json(response).meta.TotalResults).toBeGreaterThan(0);
+  });
+});
+
 describe("the other filters over loopback", () => {
   it("answers a country, and a town of it in any letter case, in publication order", async () => {
     const country = json(await get("/x-std/v2.2/atms/country/GB"));
