@@ -1,7 +1,7 @@
 /**
  * The checks every data path shares before its answer is chosen, in the handler's order of
  * precedence: the method (405, preflight), then service state (503) and quota (429). Used by the
- * standard paths (handler.ts) and the extension paths (near/handler.ts) alike.
+ * standard paths (handler.ts) and the extension paths (near-handler.ts) alike.
  */
 import { ALLOWED_METHODS, CACHE_CONTROL, PREFLIGHT_HEADERS, VARY } from "../contract/headers.js";
 import type { PlanId } from "../contract/rate-limits.js";

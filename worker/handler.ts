@@ -12,8 +12,8 @@ import { errorResponse } from "./errors.js";
 import { isNotModified } from "./conditional.js";
 import { baseHeaders } from "./headers.js";
 import { admit, methodAnswer, validatorHeaders } from "./admission.js";
-import { answerNear, type NearDeps } from "./near/handler.js";
-import { matchNear } from "./near/query.js";
+import { answerNear, type NearDeps } from "./near-handler.js";
+import { matchNear } from "./near-query.js";
 import { httpsLocation } from "./https.js";
 import type { MaintenanceFlag } from "./maintenance.js";
 import type { CounterKeys } from "./counter-key.js";
@@ -70,7 +70,7 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
   // Exact match on the path only: the query never changes a standard path's answer.
   const route = deps.routes.get(url.pathname);
   if (!route) {
-    // The extension endpoints are the only paths with parameters (worker/near/).
+    // The extension endpoints are the only paths with parameters (worker/near-*.ts).
     const near = deps.near && matchNear(url.pathname, url.searchParams, deps.near.routes);
     if (near) return answerNear(request, deps, url, near);
     return errorResponse(MALFORMED_ESCAPE.test(url.pathname) ? 400 : 404);

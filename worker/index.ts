@@ -8,7 +8,7 @@ import manifest from "../dist/manifest.json" with { type: "json" };
 import { readConfig, type Config } from "../contract/vars.js";
 import { CounterKeys } from "./counter-key.js";
 import { handle } from "./handler.js";
-import { nearDeps } from "./near/handler.js";
+import { nearDeps } from "./near-handler.js";
 import { LOG_EVENTS, logLine } from "./log.js";
 import { MaintenanceFlag } from "./maintenance.js";
 import { RateLimiter } from "./ratelimit.js";

@@ -1,7 +1,7 @@
 /**
  * The reference the extension endpoints are tested against: the plain filter over a data set's
  * full list, written here from the issue's words and the haversine formula, independently of
- * worker/near/ and build/near/. Distances are great-circle miles on a sphere of the mean Earth
+ * worker/near-*.ts and build/near/. Distances are great-circle miles on a sphere of the mean Earth
  * radius (6371.0088 km; 1 mile = 1.609344 km).
  */
 
