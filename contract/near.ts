@@ -79,6 +79,16 @@ export interface NearIndex {
   };
 }
 
+/**
+ * A country code as compared: upper case, and `UK`, which ISO 3166-1 reserves exceptionally for
+ * the United Kingdom and which Barclays and NatWest publish, read as `GB`
+ * (docs/decisions.md#parameters-of-the-extension-paths).
+ */
+export function normaliseCountry(code: string): string {
+  const upper = code.toUpperCase();
+  return upper === "UK" ? "GB" : upper;
+}
+
 /** A town as compared: trimmed, inner white space as one space, lower case. */
 export function normaliseTown(town: string): string {
   return town.trim().replace(/\s+/g, " ").toLowerCase();

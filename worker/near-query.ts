@@ -10,6 +10,7 @@ import {
   NEAR_PREFIX,
   NEAR_STANDARD_PREFIX,
   RADIUS_MILES,
+  normaliseCountry,
   normaliseTown,
   postcodeKeys,
   type NearEntry,
@@ -127,7 +128,7 @@ export function matchNear(
   switch (filter) {
     case "country": {
       if (!shape(null) && !shape(null, "town", null)) return undefined;
-      const country = rest[0]!.toUpperCase();
+      const country = normaliseCountry(rest[0]!);
       if (!COUNTRY_CODES.has(country)) return match("bad");
       if (rest.length === 1) return match({ filter, country });
       const town = decode(rest[2]!);

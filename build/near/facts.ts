@@ -3,13 +3,13 @@
  * branch's PostalAddress, an ATM's Location.PostalAddress), a branch's sort codes, a product's
  * segments (open-data-api-v2.2.md and open-data-api-v2.2-products.md name the fields).
  */
-import { normaliseTown, postcodeKeys } from "../../contract/near.js";
+import { normaliseCountry, normaliseTown, postcodeKeys } from "../../contract/near.js";
 
 /** The facts of one record that the filters use; absent where the record does not say. */
 export interface RecordFacts {
   readonly latitude?: number;
   readonly longitude?: number;
-  /** Upper case, as the schema requires. */
+  /** Upper case, UK read as GB (normaliseCountry). */
   readonly country?: string;
   /** Normalised by normaliseTown. */
   readonly town?: string;
@@ -49,7 +49,7 @@ export function recordFacts(record: unknown): RecordFacts {
     typeof address.PostCode === "string" ? postcodeKeys(address.PostCode)?.unit : undefined;
   return {
     ...(located ? { latitude, longitude } : {}),
-    ...(typeof address.Country === "string" ? { country: address.Country.toUpperCase() } : {}),
+    ...(typeof address.Country === "string" ? { country: normaliseCountry(address.Country) } : {}),
     ...(town ? { town } : {}),
     ...(postcode ? { postcode } : {}),
     sortcodes: strings(r.SortCode)

@@ -112,6 +112,11 @@ describe("the facts of a record", () => {
       { sortcodes: ["401234"], segments: [] },
     ],
     [
+      "UK, which some banks publish, as the United Kingdom's code GB",
+      { PostalAddress: { Country: "UK" } },
+      { country: "GB", sortcodes: [], segments: [] },
+    ],
+    [
       "a product's segments",
       { Segment: ["Basic", "General"] },
       { sortcodes: [], segments: ["Basic", "General"] },

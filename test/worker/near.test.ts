@@ -90,6 +90,7 @@ describe("the extension paths, parsed", () => {
     it.each([
       ["/x-std/v2.2/atms/country/GB", "country/GB"],
       ["/x-std/v2.2/atms/country/gb", "country/GB"],
+      ["/x-std/v2.2/atms/country/UK", "country/GB"],
       ["/x-std/v2.2/atms/country/GB/town/Wexbury", "country/GB/town/wexbury"],
       ["/x-std/v2.2/atms/country/GB/town/%20Stainby%20%20Cross", "country/GB/town/stainby%20cross"],
       ["/x-std/v2.2/atms/geo-location/lat/51.5074/long/-0.1278", "geo-location/51.5074/-0.1278/1"],
