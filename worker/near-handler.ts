@@ -82,8 +82,8 @@ export async function answerNear(
       error.status === 503 ? [["Retry-After", String(TRANSIENT_RETRY_AFTER_SECONDS)]] : [];
     return errorResponse(error.status, [...admitted, ...retry]);
   }
-  // Identity only: the answers are made per request, so there are no stored variants; the edge
-  // compresses them on the way out (docs/consumers.md#finding-branches-and-atms-near-a-place).
+  // Identity only: the answers are made per request, so there are no stored variants, and the
+  // front line does not compress prs.*+json (docs/decisions.md#filtered-answers-are-not-compressed).
   headers.set("Content-Type", route.mediaType);
   headers.set("Content-Length", String(bytes.length));
   if (request.method === "HEAD") return new Response(null, { status: 200, headers });

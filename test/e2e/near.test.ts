@@ -127,6 +127,14 @@ describe("a geo-location query over loopback", () => {
     expect(c.headers["etag"]).not.toBe(b.headers["etag"]);
   });
 
+  it("sends the answer as identity even to a client that accepts brotli and gzip", async () => {
+    const response = await get(path, { "Accept-Encoding": "br, gzip" });
+    expect(response.headers["content-encoding"]).toBeUndefined();
+    expect(answerRecords(json(response), "ATM")).toEqual(
+      referenceNear(atms, WEXBURY[0], WEXBURY[1], 2),
+    );
+  });
+
   it("answers HEAD with GET's fields and no body", async () => {
     const getResponse = await get(path);
     const head = await get(path, {}, "HEAD");

@@ -19,7 +19,7 @@ type Json = Record<string, unknown>;
 /** The tag of the extension paths, and what it says. */
 export const NEAR_TAG = "Near me (extension)";
 export const NEAR_TAG_DESCRIPTION =
-  "Filtered views of branches, ATMs and products (HSBC's extension endpoints): the data set's own envelope holding only the records asked for. Answers are sent uncompressed by the Worker (the edge compresses them), each with a strong ETag of its own.";
+  "Filtered views of branches, ATMs and products (HSBC's extension endpoints): the data set's own envelope holding only the records asked for. Answers are made per request and sent uncompressed, each with a strong ETag of its own.";
 
 /** One extension path as the document describes it. */
 export interface NearPath {
