@@ -47,7 +47,7 @@ function point(rnd: () => number): [number, number] {
 }
 
 /** The 50,000 ATMs as the build would publish them, with their index. */
-function generatedSet() {
+async function generatedSet() {
   const rnd = random(50_000);
   const records = Array.from({ length: ATMS }, (_, n) => atm(n, rnd));
   const body = serialize({
@@ -75,7 +75,7 @@ function generatedSet() {
     encoded: { identity: { bytes: body, etag } },
   } as unknown as DatasetResult;
   const started = performance.now();
-  const { indexes } = nearIndexes([result], readSchemas(), []);
+  const { indexes } = await nearIndexes([result], readSchemas(), []);
   const buildMs = performance.now() - started;
   const index = indexes[0]!;
   const manifest: Manifest = { formatVersion: 1, datasets: [entry], near: [index.entry] };
@@ -91,7 +91,7 @@ async function inProcess(dir: string, limits: NearLimits): Promise<string> {
   const { nearDeps } = (await import(
     pathToFileURL(join(dir, "worker", "near-handler.js")).href
   )) as { nearDeps: (m: Manifest) => NearDeps };
-  const set = generatedSet();
+  const set = await generatedSet();
   const deps = {
     ...isolateDeps(modules, set.manifest, {
       assets: new MemoryAssets(set.files, false),

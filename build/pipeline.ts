@@ -130,7 +130,12 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     displayPath(cwd, join(contentDir, POSTCODE_CENTROIDS_FILE)),
   );
   if (centroids.problems.length > 0) return failed(centroids.problems);
-  const near = await timed("encode", () => nearIndexes(results, schemas, centroids.points));
+  const near = await timed("encode", () =>
+    nearIndexes(results, schemas, centroids.points, {
+      cache,
+      shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
+    }),
+  );
   if (near.problems.length > 0) return failed(near.problems, results);
   // The documents about the APIs (landing page, /openapi.json), from what was just assembled.
   const documents = await timed("encode", () =>

@@ -4,7 +4,7 @@
  * postcodes, the Worker's selection over the index equals the reference filter over the full
  * list, on the sample and on a generated set of 50,000 ATMs.
  */
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NearIndex } from "../../contract/near.js";
@@ -162,6 +162,30 @@ describe("placing postcodes", () => {
     expect(table.unit).toEqual({ WX14AB: [54, -1] });
     expect(table.sector).toEqual({ WX14: [57, -1], WX19: [56, -3] });
     expect(table.district).toEqual({ WX1: [56.666667, -1.666667] });
+  });
+});
+
+describe("the index cache", () => {
+  it("indexes again only the data set whose published body changed", async () => {
+    const fixture = await sampleFixture();
+    try {
+      const cacheDir = join(fixture.root, "cache");
+      const parts = async () => (await readdir(cacheDir)).filter((n) => n.endsWith(".near"));
+      expect((await buildFixture(fixture, { cacheDir })).ok).toBe(true);
+      const before = await parts();
+      // Branches, ATMs and the four product data sets.
+      expect(before).toHaveLength(6);
+      const file = join(fixture.content, "atms", "pennyfold-building-society.yaml");
+      const text = await readFile(file, "utf8");
+      await fixture.put({
+        "atms/pennyfold-building-society.yaml": text.replace('"Brackenfold"', '"Brackenford"'),
+      });
+      expect((await buildFixture(fixture, { cacheDir })).ok).toBe(true);
+      const after = await parts();
+      expect(after.filter((name) => !before.includes(name))).toHaveLength(1);
+    } finally {
+      await fixture.cleanup();
+    }
   });
 });
 
@@ -379,8 +403,8 @@ describe("the answers against the reference filter over the full list", () => {
       encoded: { identity: { bytes, etag: '"x"' } },
     } as unknown as DatasetResult;
 
-    it("answers random points, radii, towns and postcodes as the reference does", () => {
-      const { indexes, problems } = nearIndexes([result], readSchemas(), []);
+    it("answers random points, radii, towns and postcodes as the reference does", async () => {
+      const { indexes, problems } = await nearIndexes([result], readSchemas(), []);
       expect(problems).toEqual([]);
       const index = JSON.parse(indexes[0]!.bytes.toString("utf8")) as NearIndex;
       const loaded = loadIndex(index, bytes);
