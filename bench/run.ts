@@ -10,6 +10,7 @@ import { cpus, totalmem } from "node:os";
 import { buildBenchmarks } from "./build-bench.js";
 import { edgeBenchmarks } from "./edge-bench.js";
 import { importBenchmarks } from "./import-bench.js";
+import { nearBenchmarks } from "./near-bench.js";
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -43,3 +44,6 @@ process.stderr.write("import benchmarks...\n");
 console.log(await importBenchmarks({ quick, runs }));
 console.log("\n## Edge\n");
 console.log(await edgeBenchmarks({ quick }));
+console.log("\n## Near me (extension endpoints)\n");
+process.stderr.write("near-me benchmarks...\n");
+console.log(await nearBenchmarks({ quick }));

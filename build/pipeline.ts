@@ -13,6 +13,7 @@ import { createEncoder } from "./encode/cached-encoder.js";
 import type { LocatedRecord } from "./assemble/locations.js";
 import { checkAssetLimits, PLATFORM_LIMITS, type AssetLimits } from "./write/asset-limits.js";
 import { assetFiles, outputFiles } from "./write/output-files.js";
+import { join } from "node:path";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
 import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
@@ -20,6 +21,8 @@ import { checkQuality, type QualityResult } from "./quality/pass.js";
 import { emptyTimings, timeAsync, type StepTimings } from "./core/timings.js";
 import { writeAtomically } from "./write/atomic.js";
 import { MANIFEST_FORMAT_VERSION, type Manifest } from "../contract/manifest.js";
+import { nearIndexes } from "./near/index.js";
+import { POSTCODE_CENTROIDS_FILE, readPostcodeCentroids } from "./near/postcodes.js";
 
 export type { DatasetResult } from "./encode/manifest-entry.js";
 export type { StepTimings } from "./core/timings.js";
@@ -121,6 +124,19 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     results.push(built.result);
   }
   if (diagnostics.length > 0) return failed(diagnostics);
+  // 6. the extension endpoints' indexes, from the encoded bodies
+  const centroids = await readPostcodeCentroids(
+    contentDir,
+    displayPath(cwd, join(contentDir, POSTCODE_CENTROIDS_FILE)),
+  );
+  if (centroids.problems.length > 0) return failed(centroids.problems);
+  const near = await timed("encode", () =>
+    nearIndexes(results, schemas, centroids.points, {
+      cache,
+      shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
+    }),
+  );
+  if (near.problems.length > 0) return failed(near.problems, results);
   // The documents about the APIs (landing page, /openapi.json), from what was just assembled.
   const documents = await timed("encode", () =>
     makeDocuments({
@@ -131,16 +147,20 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       site,
       cache,
       encode: encoder.bytes,
+      near: near.indexes.map((n) => n.entry),
     }),
   );
 
-  // 6. check the platform's limits, then write, unless a last check objects
+  // 7. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
     datasets: results.map((r) => r.entry),
     documents: documents.map((d) => d.entry),
+    near: near.indexes.map((n) => n.entry),
   };
   const files = outputFiles([...results, ...documents], manifest);
+  for (const { entry, bytes } of near.indexes)
+    files.push({ path: entry.index.asset.slice(1), bytes });
   const overLimits = checkAssetLimits(
     assetFiles(files, results),
     { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },

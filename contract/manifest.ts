@@ -5,6 +5,7 @@
  * length, Last-Modified, media type) from it, so nothing is parsed or hashed per request. No
  * runtime imports: safe for the Worker's bundle.
  */
+import type { NearEntry } from "./near.js";
 
 /** Content codings the build precomputes, by their HTTP token (RFC 9110 section 8.4.1). */
 export type ContentCoding = "br" | "gzip" | "identity";
@@ -95,6 +96,8 @@ export interface Manifest {
   readonly datasets: readonly ManifestEntry[];
   /** Absent in manifests written before documents existed; read as none. */
   readonly documents?: readonly DocumentEntry[];
+  /** The extension endpoints' indexes (contract/near.ts); absent in older manifests: none. */
+  readonly near?: readonly NearEntry[];
 }
 
 /** File name of the manifest inside dist/. */

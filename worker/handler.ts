@@ -4,19 +4,20 @@
  * preconditions (304), which RFC 9110 section 13.2.1 evaluates only where the answer would
  * otherwise be 200.
  */
-import type { ContentCoding, ManifestVariant, ServedFile } from "../contract/manifest.js";
+import type { ContentCoding, ManifestVariant } from "../contract/manifest.js";
 import { type Config } from "../contract/vars.js";
 import { clientAcceptEncoding, selectCoding } from "./encoding.js";
 import type { ErrorStatus } from "../contract/errors.js";
 import { errorResponse } from "./errors.js";
-import { clientBucket, CLIENT_ADDRESS_HEADER } from "./client-bucket.js";
 import { isNotModified } from "./conditional.js";
-import { ALLOWED_METHODS, CACHE_CONTROL, PREFLIGHT_HEADERS, VARY } from "../contract/headers.js";
 import { baseHeaders } from "./headers.js";
+import { admit, methodAnswer, validatorHeaders } from "./admission.js";
+import { answerNear, type NearDeps } from "./near-handler.js";
+import { matchNear } from "./near-query.js";
 import { httpsLocation } from "./https.js";
 import type { MaintenanceFlag } from "./maintenance.js";
 import type { CounterKeys } from "./counter-key.js";
-import { quotaHeaders, type RateLimiter } from "./ratelimit.js";
+import type { RateLimiter } from "./ratelimit.js";
 import type { Route } from "./routes.js";
 import { LOG_EVENTS } from "./log.js";
 import type { AssetFetcher, Platform } from "./runtime.js";
@@ -34,6 +35,8 @@ export interface Deps extends Platform {
   /** Makes the rate limiter's KV keys (keyed hashes of client buckets). */
   readonly counterKeys: CounterKeys;
   readonly maintenance: MaintenanceFlag;
+  /** The extension endpoints' routes and their isolate-lifetime index store; none if absent. */
+  readonly near?: NearDeps;
 }
 
 /** The response to `request`. Never throws: an unexpected error is the spec's 500. */
@@ -64,38 +67,30 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
     return new Response(null, { status: 308, headers });
   }
 
-  // Exact match on the path only: the query never changes the answer.
+  // Exact match on the path only: the query never changes a standard path's answer.
   const route = deps.routes.get(url.pathname);
-  if (!route) return errorResponse(MALFORMED_ESCAPE.test(url.pathname) ? 400 : 404);
+  if (!route) {
+    // The extension endpoints are the only paths with parameters (worker/near-*.ts).
+    const near = deps.near && matchNear(url.pathname, url.searchParams, deps.near.routes);
+    if (near) return answerNear(request, deps, url, near);
+    return errorResponse(MALFORMED_ESCAPE.test(url.pathname) ? 400 : 404);
+  }
 
   const method = request.method;
-  if (method === "OPTIONS") return preflight();
-  if (method !== "GET" && method !== "HEAD") {
-    return errorResponse(405, [["Allow", ALLOWED_METHODS]]);
-  }
+  const refused = methodAnswer(method);
+  if (refused) return refused;
 
   // Documents (plan null) skip maintenance and quota: they describe the APIs, not their data.
-  let quota: [string, string][] = [];
-  if (route.plan !== null) {
-    const { config } = deps;
-    if (config.maintenance || (await deps.maintenance.isOn(deps))) {
-      return errorResponse(503, [["Retry-After", String(config.maintenanceRetryAfterSeconds)]]);
-    }
-
-    const client = clientBucket(request.headers.get(CLIENT_ADDRESS_HEADER));
-    const decision = deps.limiter.check(route.plan, client, config, deps);
-    quota = quotaHeaders(decision);
-    if (!decision.allowed) {
-      return errorResponse(429, [...quota, ["Retry-After", String(decision.resetSeconds)]]);
-    }
-  }
+  const admitted = await admit(request, deps, route.plan);
+  if (admitted instanceof Response) return admitted;
+  const quota = admitted;
 
   const { entry } = route;
   const coding = selectCoding(clientAcceptEncoding(request), route.codings);
   // Each coding is its own representation with its own strong ETag (RFC 9110 section 8.8.3), so
   // If-None-Match is compared with the tag of the variant this request would get.
   const variant = entry.variants[coding] ?? entry.variants.identity;
-  const headers = validatorHeaders(entry, variant);
+  const headers = validatorHeaders(variant.etag, entry.lastModified);
   for (const [name, value] of quota) headers.set(name, value);
 
   const validators = { etag: variant.etag, lastModifiedMs: entry.lastModifiedMs };
@@ -123,26 +118,6 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
   // The stored bytes are sent exactly as they are: "manual" stops the runtime from encoding the
   // body again to match Content-Encoding.
   return new Response(asset.body, { status: 200, headers, encodeBody: "manual" });
-}
-
-// The fields a 200 and a 304 share.
-function validatorHeaders(entry: ServedFile, variant: ManifestVariant): Headers {
-  const headers = baseHeaders();
-  headers.set("ETag", variant.etag);
-  headers.set("Last-Modified", entry.lastModified);
-  headers.set("Cache-Control", CACHE_CONTROL);
-  // The answer depends on Accept-Encoding, so shared caches must key on it.
-  headers.set("Vary", VARY);
-  return headers;
-}
-
-// OPTIONS on a data path. Answers a CORS preflight (the Fetch standard's CORS-preflight fetch),
-// and tells any other OPTIONS request what is allowed. Not rate-limited: it reads no data.
-function preflight(): Response {
-  const headers = baseHeaders();
-  for (const [name, value] of Object.entries(PREFLIGHT_HEADERS)) headers.set(name, value);
-  headers.set("Allow", ALLOWED_METHODS);
-  return new Response(null, { status: 204, headers });
 }
 
 // The variant's bytes from the assets binding, or the error status to answer. The request is

@@ -8,6 +8,7 @@ import manifest from "../dist/manifest.json" with { type: "json" };
 import { readConfig, type Config } from "../contract/vars.js";
 import { CounterKeys } from "./counter-key.js";
 import { handle } from "./handler.js";
+import { nearDeps } from "./near-handler.js";
 import { LOG_EVENTS, logLine } from "./log.js";
 import { MaintenanceFlag } from "./maintenance.js";
 import { RateLimiter } from "./ratelimit.js";
@@ -15,6 +16,7 @@ import { routeTable } from "./routes.js";
 import { systemClock, throttledLog } from "./runtime.js";
 
 const routes = routeTable(manifest as Manifest);
+const near = nearDeps(manifest as Manifest);
 const limiter = new RateLimiter();
 const maintenance = new MaintenanceFlag();
 const log = throttledLog(systemClock);
@@ -48,6 +50,7 @@ export default {
       limiter,
       counterKeys: keysFor.counterKeys,
       maintenance,
+      near,
     });
   },
 } satisfies ExportedHandler<Env>;

@@ -17,6 +17,7 @@ import { loadOutline } from "./landing/map.js";
 import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
 import { readLimits } from "./plan-limits.js";
 import type { DocumentEntry, ManifestEntry } from "../../contract/manifest.js";
+import type { NearEntry } from "../../contract/near.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
 import { manifestVariants } from "../encode/manifest-entry.js";
 import {
@@ -47,6 +48,8 @@ export interface DocumentInput {
   /** Where the map's projected outline is kept between builds. */
   readonly cache?: BuildCache | undefined;
   readonly encode: EncodeBytes;
+  /** The manifest's near-me indexes, for /openapi.json's extension paths. */
+  readonly near?: readonly NearEntry[];
 }
 
 export interface DocumentResult {
@@ -67,12 +70,14 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     site: input.site,
     limits,
     planOf: planForPath,
+    near: input.near ?? [],
   });
   const openapi = openApiDocument({
     datasets: input.datasets,
     schemas: input.schemas,
     site: input.site,
     limits,
+    near: input.near ?? [],
   });
   const store = participantStore({
     datasets: input.datasets,

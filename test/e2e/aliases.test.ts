@@ -77,6 +77,21 @@ const fresh = (headers: Record<string, string> = {}) => ({
 
 const entryFor = (std: string): ManifestEntry => manifest.datasets.find((e) => e.path === std)!;
 
+describe("the near-me extension paths under the live prefix", () => {
+  it.each([
+    "/atms/geo-location/lat/54.1237/long/-1.7341?radius=3",
+    "/branches/country/GB/town/wexbury",
+    "/personal-current-accounts/segment/General",
+  ])("/x-open-banking/v2.2%s sends /x-std/'s bytes and ETag as prs.openbanking", async (tail) => {
+    const std = await get(`/x-std/v2.2${tail}`, fresh());
+    const live = await get(`/x-open-banking/v2.2${tail}`, fresh());
+    expect(live.status).toBe(200);
+    expect(live.headers["content-type"]).toBe(V22);
+    expect(live.headers.etag).toBe(std.headers.etag);
+    expect(live.body.equals(std.body)).toBe(true);
+  });
+});
+
 describe("the live standard's paths through the real Worker", () => {
   it.each(ALIASES)(
     "%s sends the /std/ path's bytes and ETag as %s",

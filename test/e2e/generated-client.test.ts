@@ -75,6 +75,16 @@ describe("a client generated from /openapi.json", () => {
     },
   );
 
+  it("asks for the ATMs near a point, the radius a query parameter, as the document describes", async () => {
+    const { data, response } = await client.GET(
+      "/x-std/v2.2/atms/geo-location/lat/{latitude}/long/{longitude}",
+      { params: { path: { latitude: 54.1237, longitude: -1.7341 }, query: { radius: 2 } } },
+    );
+    expect(response.status).toBe(200);
+    expect(data!.meta.TotalResults).toBeGreaterThan(0);
+    expect(countRecords(data!, "ATM")).toBe(data!.meta.TotalResults);
+  });
+
   it("reads the directory entry and finds this deployment's data sets in it", async () => {
     const { data, response } = await client.GET("/participant_store.json");
     expect(response.status).toBe(200);

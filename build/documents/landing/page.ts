@@ -13,6 +13,8 @@ import { escapeAttribute as attr, escapeHtml as text, formatCount } from "./html
 import type { LocatedRecord } from "../../assemble/locations.js";
 import { brandClass, mapSvg, type Outline } from "./map.js";
 import { pollingLoop } from "./polling.js";
+import { nearSection } from "./near.js";
+import type { NearEntry } from "../../../contract/near.js";
 import type { PlanId } from "../../../contract/rate-limits.js";
 import { CACHE_CONTROL } from "../../../contract/headers.js";
 
@@ -31,6 +33,8 @@ export interface LandingInput {
   readonly limits: Readonly<Record<PlanId, PlanLimit>>;
   /** The plan each data set's path is counted under. */
   readonly planOf: (path: string) => PlanId | undefined;
+  /** The manifest's near-me indexes, for the "Find near a point" section. */
+  readonly near?: readonly NearEntry[];
 }
 
 /** The whole page. */
@@ -57,6 +61,7 @@ export function landingPage(input: LandingInput): string {
     datasetsSection(input),
     mapSection(input),
     fetchSection(input),
+    nearSection(input),
     describeSection(),
     "</main>",
     "<footer>",

@@ -32,6 +32,8 @@ import { servedPaths } from "../served-paths.js";
 import { componentRef, schemaComponents } from "./components.js";
 import { PARTICIPANT_STORE_MEDIA_TYPE, PARTICIPANT_STORE_PATH } from "../participant-store.js";
 import type { PlanId } from "../../../contract/rate-limits.js";
+import type { NearEntry } from "../../../contract/near.js";
+import { NEAR_PARAMETERS, NEAR_TAG, NEAR_TAG_DESCRIPTION, nearPaths } from "./near-paths.js";
 
 /**
  * The media type the OpenAPI Initiative registered with IANA for OpenAPI documents in JSON
@@ -76,6 +78,8 @@ export interface OpenApiInput {
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
   readonly site: Site;
   readonly limits: Readonly<Record<PlanId, PlanLimit>>;
+  /** The manifest's near-me indexes; their extension paths are described too. */
+  readonly near?: readonly NearEntry[];
 }
 
 type Json = Record<string, unknown>;
@@ -104,6 +108,17 @@ export function openApiDocument(input: OpenApiInput): Json {
         head: operation("head", served.path, served.mediaType, dataset, plan),
       };
     }
+  }
+
+  // The near-me extension paths: the data set's plan and envelope, their own parameters.
+  const near = nearPaths(datasets, input.near ?? []);
+  for (const n of near) {
+    const plan = limits[planForPath(n.dataset.path)!];
+    const about = { summary: n.summary, description: n.description, parameters: n.parameters };
+    paths[n.path] = {
+      get: operation("get", n.path, n.mediaType, n.dataset, plan, about),
+      head: operation("head", n.path, n.mediaType, n.dataset, plan, about),
+    };
   }
 
   // The directory entry, served like a document: no quota, no maintenance (decisions.md).
@@ -143,6 +158,7 @@ export function openApiDocument(input: OpenApiInput): Json {
     security: [],
     tags: [
       ...apis.map((name) => ({ name, description: API_DESCRIPTIONS[name] ?? name })),
+      ...(near.length > 0 ? [{ name: NEAR_TAG, description: NEAR_TAG_DESCRIPTION }] : []),
       {
         name: DIRECTORY_TAG,
         description: "Where clients that read the participant directory find this deployment.",
@@ -185,6 +201,7 @@ export function openApiDocument(input: OpenApiInput): Json {
             "An HTTP-date (RFC 9110 section 13.1.3): 304 when the data set has not changed since; ignored when If-None-Match is sent or the date is malformed.",
           schema: { type: "string" },
         },
+        ...(near.length > 0 ? NEAR_PARAMETERS : {}),
       },
       headers: {
         ETag: header(
@@ -291,13 +308,21 @@ function operation(
   mediaType: string,
   dataset: DatasetDefinition,
   plan: PlanLimit,
+  /** For an extension path: what it selects, and its own parameters. */
+  near?: {
+    readonly summary: string;
+    readonly description: string;
+    readonly parameters: readonly Json[];
+  },
 ): Json {
   const headers = (names: readonly string[]) =>
     Object.fromEntries(names.map((name) => [name, ref("headers", name)]));
   const ok: Json = {
     description:
       method === "get"
-        ? `The ${dataset.title} data set.`
+        ? near
+          ? `The ${dataset.title} data set's envelope, holding only the records asked for.`
+          : `The ${dataset.title} data set.`
         : `The headers a GET would get, Content-Length included, without the body (RFC 9110 section 9.3.2).`,
     headers: headers([...COMMON_200_HEADERS, "Content-Encoding"]),
   };
@@ -306,11 +331,15 @@ function operation(
   }
   return {
     operationId: operationId(method, path),
-    summary: `${method === "get" ? "Get" : "Check"} ${dataset.title}`,
-    description: `Rate limit (plan ${plan.plan}): ${describeLimit(plan)}.`,
+    summary: `${method === "get" ? "Get" : "Check"} ${near ? near.summary : dataset.title}`,
+    description: `${near ? `${near.description} ` : ""}Rate limit (plan ${plan.plan}): ${describeLimit(plan)}.`,
     // The API the data set belongs to, under whichever path and media type it is served.
-    tags: [apiName(dataset.mediaType)],
-    parameters: [ref("parameters", "IfNoneMatch"), ref("parameters", "IfModifiedSince")],
+    tags: [near ? NEAR_TAG : apiName(dataset.mediaType)],
+    parameters: [
+      ...(near?.parameters ?? []),
+      ref("parameters", "IfNoneMatch"),
+      ref("parameters", "IfModifiedSince"),
+    ],
     responses: {
       "200": ok,
       "304": {
