@@ -8,9 +8,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "yaml";
-import { DATASETS, type DatasetDefinition } from "../build/core/datasets.js";
+import {
+  DATASETS,
+  type DatasetDefinition,
+  type ProductRecordsKey,
+} from "../build/core/datasets.js";
 import { CONTENT_DIR } from "../build/core/paths.js";
-import { MARKETING_STATE_KEYS, type ProductRecordsKey } from "../build/check/product-rules.js";
 
 /** How many products of each product data set to generate. */
 export interface ProductSizes {
@@ -58,8 +61,8 @@ export async function loadTemplates(
 }
 
 /** Copy number `n` of a template: new identifications, two marketing states. */
-export function productCopy({ key, template }: ProductTemplate, n: number): Json {
-  const stateKey = MARKETING_STATE_KEYS[key];
+export function productCopy({ dataset, key, template }: ProductTemplate, n: number): Json {
+  const stateKey = dataset.marketingStateKey!;
   const id = `${key}-${String(n).padStart(6, "0")}`;
   const states = structuredClone(template[stateKey] as Json[]);
   const [first, second = structuredClone(first!)] = states;

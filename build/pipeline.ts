@@ -5,7 +5,7 @@
  */
 import type { DatasetResult } from "./encode/manifest-entry.js";
 import { openCache } from "./core/cache.js";
-import { assembleOrReuse } from "./assemble/cached-dataset.js";
+import { assembleOrReuse } from "./one-dataset.js";
 import { DATASETS } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";

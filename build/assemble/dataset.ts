@@ -5,7 +5,8 @@
  */
 import { join } from "node:path";
 import type { AnySchemaObject, Ajv } from "ajv";
-import { envelope, joinBrand, type Envelope, type Site } from "./envelope.js";
+import { envelope, joinBrand, type Envelope } from "./envelope.js";
+import type { Site } from "../read/site.js";
 import type { CheckedUnit } from "../check/across-files.js";
 import { SITE_FILE } from "../read/content.js";
 import type { DatasetDefinition } from "../core/datasets.js";

@@ -8,6 +8,7 @@
 import { pointerJoin } from "../core/json-pointer.js";
 import { showValue } from "../core/format.js";
 import { isObject } from "../core/json-value.js";
+import { marketingStateKeyOf, type ProductRecordsKey } from "../core/datasets.js";
 
 /** A broken rule at one value; `related` is the other value of a disagreeing pair. */
 export interface RuleFinding {
@@ -16,20 +17,6 @@ export interface RuleFinding {
   readonly rule: string;
   /** The other place, when two values disagree; the finding is reported at both. */
   readonly related?: string;
-}
-
-/** Each product data set's record key and the key of its marketing states. */
-export const MARKETING_STATE_KEYS = {
-  PCA: "PCAMarketingState",
-  BCA: "BCAMarketingState",
-  SMELoan: "SMELoanMarketingState",
-  CCC: "CCCMarketingState",
-} as const;
-
-export type ProductRecordsKey = keyof typeof MARKETING_STATE_KEYS;
-
-export function isProductRecordsKey(key: string | null): key is ProductRecordsKey {
-  return key !== null && Object.hasOwn(MARKETING_STATE_KEYS, key);
 }
 
 /**
@@ -98,7 +85,7 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 export function checkProductRules(brand: unknown, recordsKey: ProductRecordsKey): RuleFinding[] {
   const findings: RuleFinding[] = [];
   if (!isObject(brand) || !Array.isArray(brand[recordsKey])) return findings;
-  const stateKey = MARKETING_STATE_KEYS[recordsKey];
+  const stateKey = marketingStateKeyOf(recordsKey)!;
   brand[recordsKey].forEach((product: unknown, index: number) => {
     if (!isObject(product)) return;
     const at = pointerJoin(pointerJoin("", recordsKey), index);

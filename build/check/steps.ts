@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import type { Ajv } from "ajv";
-import type { Site } from "../assemble/envelope.js";
+import type { Site } from "../read/site.js";
 import type { BuildCache } from "../core/cache.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";

@@ -36,7 +36,7 @@ import { runBuild, type BuildResult } from "../pipeline.js";
 import { formatDiagnostic } from "../core/diagnostics.js";
 import { qualityMarkdown, qualitySummary } from "../quality/report.js";
 import { problemReport } from "./problem-report.js";
-import { RevisionError } from "../diff/revision.js";
+import { RevisionError } from "../revision.js";
 import { summaryTable } from "./published-table.js";
 
 const USAGE = `usage: node .out/build/cli/build.js <build|validate> [--content DIR] [--out DIR] [--${PUBLISH_FLAG}]

@@ -13,7 +13,7 @@ import { annotation, underGitHubActions } from "./annotations.js";
 import { MAX_SHRINK_FLAG } from "../guard/flags.js";
 import { describeShrink, GUARD_NAME, GuardUsageError } from "../guard/policy.js";
 import { CONTENT_DIR } from "../core/paths.js";
-import { RevisionError } from "../diff/revision.js";
+import { RevisionError } from "../revision.js";
 import { changeSummary } from "../diff/change-summary.js";
 
 const USAGE = `usage: npm run diff -- <base-ref> [<head-ref>] [--content DIR] [--output FILE] [--${MAX_SHRINK_FLAG} SHARE]

@@ -45,6 +45,13 @@ export interface DatasetDefinition {
   readonly recordsKey: "Branch" | "ATM" | "PCA" | "BCA" | "SMELoan" | "CCC" | null;
   /** Fields that identify a record within a brand; duplicates are build errors. */
   readonly identity: readonly string[];
+  /** How one record is called in a sentence of the change summary ("ATM", "Product"). */
+  readonly recordNoun: string;
+  /**
+   * A product's list of marketing states (PCAMarketingState…), which the products rule book and
+   * the data-quality pass read; null for data sets whose records have none.
+   */
+  readonly marketingStateKey: string | null;
 }
 
 export const DATASETS: readonly DatasetDefinition[] = [
@@ -59,6 +66,8 @@ export const DATASETS: readonly DatasetDefinition[] = [
     recordsKey: "Branch",
     // open-data-api-v2.2.md: SequenceNumber is "used with Identification".
     identity: ["Identification", "SequenceNumber"],
+    recordNoun: "Branch",
+    marketingStateKey: null,
   },
   {
     id: "atms",
@@ -70,6 +79,8 @@ export const DATASETS: readonly DatasetDefinition[] = [
     envelopeSchema: "atms.schema.json",
     recordsKey: "ATM",
     identity: ["Identification"],
+    recordNoun: "ATM",
+    marketingStateKey: null,
   },
   {
     id: "personal-current-accounts",
@@ -81,6 +92,8 @@ export const DATASETS: readonly DatasetDefinition[] = [
     envelopeSchema: "personal-current-accounts.schema.json",
     recordsKey: "PCA",
     identity: ["Identification"],
+    recordNoun: "Product",
+    marketingStateKey: "PCAMarketingState",
   },
   // The three further product data sets of open-data-api-v2.2-products.md, beside the fourth
   // (personal current accounts); a product is identified by its Identification.
@@ -94,6 +107,8 @@ export const DATASETS: readonly DatasetDefinition[] = [
     envelopeSchema: "business-current-accounts.schema.json",
     recordsKey: "BCA",
     identity: ["Identification"],
+    recordNoun: "Product",
+    marketingStateKey: "BCAMarketingState",
   },
   {
     id: "unsecured-sme-loans",
@@ -105,6 +120,8 @@ export const DATASETS: readonly DatasetDefinition[] = [
     envelopeSchema: "unsecured-sme-loans.schema.json",
     recordsKey: "SMELoan",
     identity: ["Identification"],
+    recordNoun: "Product",
+    marketingStateKey: "SMELoanMarketingState",
   },
   {
     id: "commercial-credit-cards",
@@ -116,6 +133,8 @@ export const DATASETS: readonly DatasetDefinition[] = [
     envelopeSchema: "commercial-credit-cards.schema.json",
     recordsKey: "CCC",
     identity: ["Identification"],
+    recordNoun: "Product",
+    marketingStateKey: "CCCMarketingState",
   },
   {
     id: "service-metrics-pca",
@@ -127,6 +146,8 @@ export const DATASETS: readonly DatasetDefinition[] = [
     envelopeSchema: "service-metrics-pca.schema.json",
     recordsKey: null,
     identity: [],
+    recordNoun: "Brand",
+    marketingStateKey: null,
   },
   {
     id: "service-metrics-bca",
@@ -138,6 +159,8 @@ export const DATASETS: readonly DatasetDefinition[] = [
     envelopeSchema: "service-metrics-bca.schema.json",
     recordsKey: null,
     identity: [],
+    recordNoun: "Brand",
+    marketingStateKey: null,
   },
 ];
 
@@ -190,6 +213,27 @@ export function openBankingAliases(dataset: Pick<DatasetDefinition, "path">): Ma
     }));
   }
   return [];
+}
+
+/** The record keys of the product data sets: those whose records have marketing states. */
+export type ProductRecordsKey = "PCA" | "BCA" | "SMELoan" | "CCC";
+
+const STATE_KEYS = new Map(
+  DATASETS.flatMap((d) =>
+    d.recordsKey !== null && d.marketingStateKey !== null
+      ? [[d.recordsKey as string, d.marketingStateKey] as const]
+      : [],
+  ),
+);
+
+/** The marketing states' key of the data set whose records are under `recordsKey`, if it has one. */
+export function marketingStateKeyOf(recordsKey: string | null): string | undefined {
+  return recordsKey === null ? undefined : STATE_KEYS.get(recordsKey);
+}
+
+/** Whether `key` is a product data set's record key (its records have marketing states). */
+export function isProductRecordsKey(key: string | null): key is ProductRecordsKey {
+  return marketingStateKeyOf(key) !== undefined;
 }
 
 /** The data set with this id, if there is one. */

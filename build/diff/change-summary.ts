@@ -6,7 +6,7 @@ import { DATASETS } from "../core/datasets.js";
 import { DEFAULT_MAX_SHRINK, findShrinks, type Shrink } from "../guard/policy.js";
 import { diffDataset, diffSite } from "./compare.js";
 import { renderSummary, type SummaryLimits } from "./markdown.js";
-import { buildRevision, buildWorkTree, type BuiltRevision } from "./revision.js";
+import { buildRevision, buildWorkTree, type BuiltRevision } from "../revision.js";
 
 interface SummaryRequest {
   /** The work tree's content folder (its place in the repository says what to take). */

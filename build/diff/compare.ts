@@ -63,16 +63,6 @@ export interface DatasetDiff {
   readonly changed: readonly ChangedRecord[];
 }
 
-/** How a record of each data set is called in a sentence. */
-const RECORD_NOUN: Readonly<Record<string, string>> = {
-  Branch: "Branch",
-  ATM: "ATM",
-  PCA: "Product",
-  BCA: "Product",
-  SMELoan: "Product",
-  CCC: "Product",
-};
-
 /**
  * Fields that name a list item, in order of preference. A field is used for a list only when
  * every item on both sides has it as text and no two items of one side share it.
@@ -167,7 +157,7 @@ function recordsOf(dataset: DatasetDefinition, body: Envelope | undefined): Map<
           ? String(record.SequenceNumber)
           : "0";
         const label =
-          `${RECORD_NOUN[dataset.recordsKey] ?? dataset.recordsKey} ${String(record.Identification)}` +
+          `${dataset.recordNoun} ${String(record.Identification)}` +
           (sequence === "0" ? "" : `, sequence ${sequence}`) +
           ` (${brandName})`;
         const name = typeof record.Name === "string" ? record.Name : undefined;

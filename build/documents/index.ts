@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AnySchemaObject } from "ajv";
 import { planForPath } from "../../contract/rate-limits.js";
-import type { Site } from "../assemble/envelope.js";
+import type { Site } from "../read/site.js";
 import type { BuildCache } from "../core/cache.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import type { EncodedBody } from "../encode/variants.js";

@@ -5,7 +5,7 @@
  */
 import type { DatasetDefinition } from "../core/datasets.js";
 import { openBankingAliases } from "../core/datasets.js";
-import type { Site } from "../assemble/envelope.js";
+import type { Site } from "../read/site.js";
 import { type LastUpdated, type LastUpdatedSource } from "../assemble/last-updated.js";
 import { toRfc3339 } from "../core/dates.js";
 import type { EncodedBody } from "./variants.js";

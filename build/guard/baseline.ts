@@ -14,7 +14,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DATASETS } from "../core/datasets.js";
-import { buildRevision } from "../diff/revision.js";
+import { buildRevision } from "../revision.js";
 import {
   BASELINE_FLAG,
   BASELINE_REF_FLAG,

@@ -6,7 +6,7 @@
 import type { Diagnostic } from "../core/diagnostics.js";
 import { pointerJoin } from "../core/json-pointer.js";
 import { fieldOf, listAt, objectAt, textOf } from "../core/json-value.js";
-import { MARKETING_STATE_KEYS, isProductRecordsKey } from "../check/product-rules.js";
+import { marketingStateKeyOf } from "../core/datasets.js";
 
 /** Where a value stands in its file. */
 export interface Spot {
@@ -135,7 +135,7 @@ export function recordFacts(
   const services = listAt(record, "ServiceAndFacility");
   const nonStandard = objectAt(objectAt(record, "Availability"), "NonStandardAvailability");
   const endDate = textOf(nonStandard?.EndDate);
-  const stateKey = isProductRecordsKey(recordsKey) ? MARKETING_STATE_KEYS[recordsKey] : undefined;
+  const stateKey = marketingStateKeyOf(recordsKey);
   const name = textOf(fieldOf(record, "Name"));
   return {
     pointer: at,

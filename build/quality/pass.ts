@@ -3,18 +3,29 @@
  * each file's check left, across all data sets. What it finds are warnings, which never stop a
  * build, unless site.yaml's QualityErrors names the rule (or "all"): those become errors.
  */
-import type { CheckedUnit } from "../check/across-files.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import type { RecordInContext } from "./context.js";
-import { textPointer } from "./facts.js";
+import { textPointer, type FileFacts, type Spot } from "./facts.js";
 import { checkDuplicates } from "./duplicates.js";
 import { checkEnded } from "./hours.js";
 import { checkLinks } from "./links.js";
 import { checkSpellings, type NameUse } from "./names.js";
 
+/**
+ * What the pass reads of one brand's checked files, in join order: the shape of check's
+ * CheckedUnit, declared here because quality sits below check (check runs its per-file part).
+ */
+export interface QualityUnit {
+  readonly files: readonly {
+    readonly file: string;
+    readonly brandName: (Spot & { readonly value: string }) | undefined;
+    readonly facts?: FileFacts | undefined;
+  }[];
+}
+
 export interface QualityInput {
-  readonly units: ReadonlyMap<DatasetDefinition, readonly CheckedUnit[]>;
+  readonly units: ReadonlyMap<DatasetDefinition, readonly QualityUnit[]>;
   /** Today, YYYY-MM-DD (UTC), for dates that have passed. */
   readonly today: string;
   /** site.yaml's QualityErrors: rule ids, or "all", to treat as errors. */

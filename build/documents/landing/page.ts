@@ -2,7 +2,7 @@
  * The landing page at /: static HTML written at build time, for the developers who use the APIs.
  * No script, no request to another origin; the only other request is the same-origin stylesheet.
  */
-import { publisherName, type Site } from "../../assemble/envelope.js";
+import { publisherName, type Site } from "../../read/site.js";
 import type { DatasetDefinition } from "../../core/datasets.js";
 import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";

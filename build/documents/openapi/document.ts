@@ -20,7 +20,7 @@ import {
   SECURITY_HEADERS,
   VARY,
 } from "../../../contract/headers.js";
-import { publisherName, type Site } from "../../assemble/envelope.js";
+import { publisherName, type Site } from "../../read/site.js";
 import {
   OPEN_DATA_MEDIA_TYPE,
   SERVICE_METRICS_MEDIA_TYPE,

@@ -5,13 +5,13 @@
  * results parse them on first use). A rebuild after one edit therefore assembles and encodes only
  * the data set that was edited.
  */
-import { assembleDataset, datasetUpdated, type AssembleInput } from "./dataset.js";
-import { datasetResult, type BodySummary, type DatasetResult } from "../encode/manifest-entry.js";
-import type { BuildCache } from "../core/cache.js";
-import type { Diagnostic } from "../core/diagnostics.js";
-import type { Encoder } from "../encode/cached-encoder.js";
-import { locatedRecords, type LocatedRecord } from "./locations.js";
-import type { LastUpdated } from "./last-updated.js";
+import { assembleDataset, datasetUpdated, type AssembleInput } from "./assemble/dataset.js";
+import { datasetResult, type BodySummary, type DatasetResult } from "./encode/manifest-entry.js";
+import type { BuildCache } from "./core/cache.js";
+import type { Diagnostic } from "./core/diagnostics.js";
+import type { Encoder } from "./encode/cached-encoder.js";
+import { locatedRecords, type LocatedRecord } from "./assemble/locations.js";
+import type { LastUpdated } from "./assemble/last-updated.js";
 
 export interface DatasetStep {
   readonly cache: BuildCache | undefined;

@@ -9,11 +9,11 @@ import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { promisify } from "node:util";
-import type { Envelope } from "../assemble/envelope.js";
-import type { DatasetId } from "../core/datasets.js";
-import type { Diagnostic } from "../core/diagnostics.js";
-import type { Manifest } from "../../contract/manifest.js";
-import { runBuild } from "../pipeline.js";
+import type { Envelope } from "./assemble/envelope.js";
+import type { DatasetId } from "./core/datasets.js";
+import type { Diagnostic } from "./core/diagnostics.js";
+import type { Manifest } from "../contract/manifest.js";
+import { runBuild } from "./pipeline.js";
 
 const run = promisify(execFile);
 
