@@ -18,7 +18,7 @@ import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
 import { emptyTimings, timeAsync, type StepTimings } from "./core/timings.js";
-import { writeAtomically } from "./write/atomic.js";
+import { writeAtomically, type OutputFile } from "./write/atomic.js";
 import { MANIFEST_FORMAT_VERSION, type Manifest } from "../contract/manifest.js";
 
 export type { DatasetResult } from "./encode/manifest-entry.js";
@@ -58,6 +58,13 @@ export interface BuildResult {
   readonly timings: StepTimings;
   /** The data-quality pass's findings (empty when the content has errors), and their counts. */
   readonly quality: Pick<QualityResult, "warnings" | "counts">;
+  /**
+   * Why this build could reuse nothing from the cache (it is empty, the build's code or the
+   * schemas changed), in words; undefined when it could, or when there is no cache.
+   */
+  readonly cacheMiss: string | undefined;
+  /** What was written, or would have been with `write: false`; empty when the build failed. */
+  readonly files: readonly OutputFile[];
 }
 
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
@@ -71,6 +78,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const ajv = createAjv(schemas);
   const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas);
   const encoder = createEncoder(cache, timings.parts);
+  const cacheMiss = await cache?.missReason();
   let quality: BuildResult["quality"] = { warnings: [], counts: [] };
   const failed = (diagnostics: Diagnostic[], datasets: DatasetResult[] = []): BuildResult => ({
     ok: false,
@@ -80,6 +88,8 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     manifest: undefined,
     timings,
     quality,
+    cacheMiss,
+    files: [],
   });
 
   // 1. read, 2. check each file (in parallel, cached), 3. check across files
@@ -163,5 +173,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     manifest,
     timings,
     quality,
+    cacheMiss,
+    files,
   };
 }
