@@ -159,6 +159,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   if (overLimits.length > 0) return failed(overLimits, results);
   const objections = (await options.beforeWrite?.(manifest)) ?? [];
   if (objections.length > 0) return failed(objections, results);
+  await cache?.remember();
   if (options.write !== false) {
     await timed("write", async () => {
       await writeAtomically(outDir, files);

@@ -62,7 +62,7 @@ function fingerprintParts(schemas: ReadonlyMap<string, AnySchemaObject>): Finger
 const sourceName = (path: string) => path.replace(/^\.out\/(.*)\.js$/, "$1.ts");
 
 // Where the cache notes what its entries were made with, to say why a build could not use them.
-const FINGERPRINT_FILE = "fingerprint.json";
+const FINGERPRINT = { key: "fingerprint", kind: "json" } as const;
 
 /**
  * Why a build can reuse none of the cache's entries (`previous`: what they were made with, or
@@ -123,7 +123,9 @@ export class BuildCache {
     if (!this.parts) return undefined;
     let previous: FingerprintParts | undefined;
     try {
-      previous = JSON.parse(await readFile(join(this.dir, FINGERPRINT_FILE), "utf8"));
+      previous = JSON.parse(
+        await readFile(join(this.dir, `${FINGERPRINT.key}.${FINGERPRINT.kind}`), "utf8"),
+      );
     } catch {
       previous = undefined;
     }
@@ -159,13 +161,14 @@ export class BuildCache {
     this.used.add(`${key}.${kind}`);
   }
 
-  /** Removes every entry this run did not read or write, and notes what the rest were made with. */
+  /** Notes what this run's entries are made with, for the next run's missReason. */
+  async remember(): Promise<void> {
+    if (!this.parts) return;
+    await this.set(FINGERPRINT.key, FINGERPRINT.kind, JSON.stringify(this.parts));
+  }
+
+  /** Removes every entry this run did not read or write. */
   async prune(): Promise<void> {
-    if (this.parts) {
-      await mkdir(this.dir, { recursive: true });
-      await writeFile(join(this.dir, FINGERPRINT_FILE), JSON.stringify(this.parts));
-      this.used.add(FINGERPRINT_FILE);
-    }
     let names: string[];
     try {
       names = await readdir(this.dir);
