@@ -14,6 +14,7 @@ import type { LocatedRecord } from "./assemble/locations.js";
 import { checkAssetLimits, PLATFORM_LIMITS, type AssetLimits } from "./write/asset-limits.js";
 import { assetFiles, outputFiles } from "./write/output-files.js";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
+import type { AnySchemaObject } from "ajv";
 import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
@@ -75,7 +76,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const timed = <T>(step: Exclude<keyof StepTimings, "parts">, work: () => Promise<T> | T) =>
     timeAsync(timings, step, work);
   const schemas = readSchemas(SCHEMA_DIR);
-  const ajv = createAjv(schemas);
+  const ajv = ajvFor(schemas);
   const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas);
   const encoder = createEncoder(cache, timings.parts);
   const cacheMiss = await cache?.missReason();
@@ -177,4 +178,14 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     cacheMiss,
     files,
   };
+}
+
+// The last ajv instance and the schemas' text it holds: a process that builds again (the live
+// preview) reuses its compiled validators while the schemas are unchanged; compiling them is most
+// of what a rebuild after one edit would otherwise cost.
+let lastAjv: { readonly key: string; readonly ajv: ReturnType<typeof createAjv> } | undefined;
+function ajvFor(schemas: Map<string, AnySchemaObject>): ReturnType<typeof createAjv> {
+  const key = JSON.stringify([...schemas]);
+  if (lastAjv?.key !== key) lastAjv = { key, ajv: createAjv(schemas) };
+  return lastAjv.ajv;
 }
