@@ -44,6 +44,8 @@ export interface BuildOptions {
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
   /** The static-asset limits checked before writing; the platform's unless a test lowers them. */
   readonly limits?: AssetLimits;
+  /** For the live preview (build/preview/): the landing page is left uncompressed. */
+  readonly preview?: boolean;
   /** The clock the data-quality pass dates "has passed" by; the system's by default. */
   readonly now?: () => Date;
 }
@@ -142,6 +144,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       site,
       cache,
       encode: encoder.bytes,
+      pageUncompressed: options.preview,
     }),
   );
 

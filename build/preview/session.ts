@@ -43,7 +43,7 @@ export class PreviewSession {
 
   async rebuild(): Promise<Rebuilt> {
     const started = performance.now();
-    const result = await runBuild({ ...this.options, write: false });
+    const result = await runBuild({ ...this.options, write: false, preview: true });
     if (result.cacheMiss) this.log(cacheMissLine(result.cacheMiss));
     if (result.ok) this.good = { files: result.files, manifest: result.manifest! };
     // The first build of a session can only fail if the content changed since `npm run build`
