@@ -4,60 +4,39 @@
  * dist/ of its own) so the project's dist/ is left alone. An edit, an invalid edit and its fix,
  * while a client keeps asking: every answer is a 200 or a 304.
  */
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
-import { startPreview, type RunningPreview } from "../../build/preview/serve.js";
+import type { RunningPreview } from "../../build/preview/serve.js";
 import type { Rebuilt } from "../../build/preview/session.js";
-import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import type { Fixture } from "../helpers/fixtures.js";
+import { startScratchPreview, type ScratchPreview } from "../helpers/preview.js";
 import { DECIDED } from "../helpers/spec-values.js";
 import { request, type RawResponse } from "./http.js";
 
 const BRANCHES = "/std/v2.2/branches";
 
+let scratch: ScratchPreview;
 let content: Fixture;
-let root: string;
 let preview: RunningPreview;
-const rebuilds: Rebuilt[] = [];
-const logged: string[] = [];
+let rebuilds: Rebuilt[];
+let logged: string[];
 // The branch file edited, as the sample has it, and the name in it that is changed.
 let file: string;
 let original: string;
 let name: string;
 
 beforeAll(async () => {
-  content = await sampleFixture();
-  root = await mkdtemp(join(tmpdir(), "opendata-edge-preview-"));
-  for (const folder of WORKER_SOURCE_FOLDERS) {
-    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
-  }
-  await cp(join(PROJECT_ROOT, "wrangler.toml"), join(root, "wrangler.toml"));
-  await cp(join(PROJECT_ROOT, "tsconfig.base.json"), join(root, "tsconfig.base.json"));
+  // Longer than npm start's quiet time, so five saves in a row fall within it on a loaded machine.
+  scratch = await startScratchPreview(250);
+  ({ content, preview, rebuilds, logged } = scratch);
   file = join(content.content, "branches", "pennyfold-building-society.yaml");
   original = await readFile(file, "utf8");
   name = /^ {4}Name: "([^"]+)"$/m.exec(original)![1]!;
-  preview = await startPreview({
-    root,
-    contentDir: content.content,
-    outDir: join(root, "dist"),
-    cwd: content.root,
-    env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
-    cacheDir: join(root, ".cache"),
-    port: 0,
-    persist: false,
-    // Longer than npm start's, so five saves in a row fall within it on a loaded machine too.
-    quietMs: 250,
-    log: (line) => logged.push(line),
-    onRebuilt: (rebuilt) => rebuilds.push(rebuilt),
-  });
 }, 120_000);
 
 afterAll(async () => {
-  await preview?.close();
-  await content?.cleanup();
-  if (root) await rm(root, { recursive: true, force: true });
+  await scratch?.dispose();
 });
 
 let nextAddress = 0;
