@@ -74,14 +74,8 @@ describe.skipIf(!existsSync(CHROMIUM))("the live preview in Chromium", () => {
     const name = /^ {4}Name: "([^"]+)"$/m.exec(original)![1]!;
 
     await writeFile(file, original.replace(`Name: "${name}"`, `Name: "${name} and Sons"`));
-    await page.waitForFunction(
-      (old) =>
-        document
-          .querySelector('tr[data-path="/std/v2.2/branches"] td[data-bytes]')
-          ?.getAttribute("data-bytes") !== old,
-      before,
-      { timeout: FOLLOW_MS },
-    );
+    // The page reloads itself: its table then shows the new body's size.
+    await expect.poll(bytesOfBranches, { timeout: FOLLOW_MS, interval: 100 }).not.toBe(before);
 
     await writeFile(file, original.replace(`    Name: "${name}"`, "    Name: 12"));
     const panel = page.locator("section.problems");
