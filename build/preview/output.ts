@@ -9,6 +9,7 @@ import { formatDiagnostic } from "../core/diagnostics.js";
 import type { OutputFile } from "../write/atomic.js";
 import {
   MANIFEST_FILE,
+  STORED_CODINGS,
   variantAsset,
   type DocumentEntry,
   type Manifest,
@@ -95,7 +96,7 @@ export function previewOutput(good: GoodBuild, problems: readonly Diagnostic[]):
   // The landing page's stored variants and the manifest are replaced; everything else is kept.
   const replaced = new Set([
     MANIFEST_FILE,
-    ...(["identity", "br", "gzip"] as const).map((c) => variantAsset(LANDING_ASSET, c).slice(1)),
+    ...STORED_CODINGS.map((c) => variantAsset(LANDING_ASSET, c).slice(1)),
   ]);
   const files: OutputFile[] = [
     { path: MANIFEST_FILE, bytes: `${JSON.stringify(manifest, null, 2)}\n` },

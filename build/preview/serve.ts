@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { FSWatcher } from "node:fs";
 import { CONTENT_DIR, DIST_DIR, PROJECT_ROOT } from "../core/paths.js";
-import { coalesce, watchContent } from "./watch.js";
+import { coalesce, watchContent, type Coalescer } from "./watch.js";
 import { PreviewSession, type PreviewBuildOptions, type Rebuilt } from "./session.js";
 import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
 
@@ -44,42 +44,58 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     { contentDir: CONTENT_DIR, outDir: DIST_DIR, ...options },
     log,
   );
-  const first = await session.rebuild();
-  // The same settings as scripts/wrangler.mjs: nothing leaves the machine.
-  process.env.WRANGLER_SEND_METRICS ??= "false";
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
-  process.env.WRANGLER_HIDE_BANNER ??= "true";
-  const { unstable_startWorker } = await import("wrangler");
-  const worker = await unstable_startWorker({
-    config: join(root, "wrangler.toml"),
-    entrypoint: join(root, "worker", "preview.ts"),
-    assets: first.generation,
-    dev: {
-      inspector: false,
-      persist: options.persist ?? false,
-      // The preview decides when the Worker reloads: after a whole generation is written.
-      watch: false,
-      logLevel: "warn",
-      server: { hostname: "127.0.0.1", port: options.port },
-    },
-  });
-  const url = await worker.url;
+  // Watching starts first, so a save made while the Worker starts is not missed.
+  let saved = false;
+  let runs: Coalescer | undefined;
+  const watcher: FSWatcher = watchContent(options.contentDir ?? CONTENT_DIR, () =>
+    runs ? runs.poke() : (saved = true),
+  );
+  let worker: Awaited<ReturnType<typeof import("wrangler").unstable_startWorker>> | undefined;
+  let url: URL;
+  try {
+    const first = await session.rebuild();
+    // The same settings as scripts/wrangler.mjs: nothing leaves the machine.
+    process.env.WRANGLER_SEND_METRICS ??= "false";
+    process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+    process.env.WRANGLER_HIDE_BANNER ??= "true";
+    const { unstable_startWorker } = await import("wrangler");
+    worker = await unstable_startWorker({
+      config: join(root, "wrangler.toml"),
+      entrypoint: join(root, "worker", "preview.ts"),
+      assets: first.generation,
+      dev: {
+        inspector: false,
+        persist: options.persist ?? false,
+        // The preview decides when the Worker reloads: after a whole generation is written.
+        watch: false,
+        logLevel: "warn",
+        server: { hostname: "127.0.0.1", port: options.port },
+      },
+    });
+    url = await worker.url;
+  } catch (error) {
+    // Nothing left running when the preview cannot start (a port in use, say).
+    watcher.close();
+    await worker?.dispose();
+    throw error;
+  }
+  const started = worker;
 
   const rebuild = async () => {
     const rebuilt = await session.rebuild();
     if (rebuilt.generation) {
       // A new assets folder makes wrangler bundle the Worker again (with the new manifest,
       // through the output link) and reload it on that folder: manifest and bytes stay together.
-      await worker.patchConfig({ assets: rebuilt.generation });
+      await started.patchConfig({ assets: rebuilt.generation });
       await servedVersion(url, rebuilt.version);
     }
     options.onRebuilt?.(rebuilt);
   };
-  const runs = coalesce(
+  runs = coalesce(
     () => rebuild().catch((error: unknown) => log(`preview: ${String(error)}`)),
     options.quietMs ?? 30,
   );
-  const watcher: FSWatcher = watchContent(options.contentDir ?? CONTENT_DIR, () => runs.poke());
+  if (saved) runs.poke();
   log(
     `Serving on ${url.origin}/ and rebuilding on every save under ${options.contentDir ?? CONTENT_DIR}`,
   );
@@ -88,8 +104,8 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     idle: () => runs.idle(),
     async close() {
       watcher.close();
-      await runs.close();
-      await worker.dispose();
+      await runs!.close();
+      await started.dispose();
     },
   };
 }
