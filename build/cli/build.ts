@@ -38,6 +38,7 @@ import { qualityMarkdown, qualitySummary } from "../quality/report.js";
 import { problemReport } from "./problem-report.js";
 import { RevisionError } from "../diff/revision.js";
 import { summaryTable } from "./published-table.js";
+import { cacheMissLine } from "./cache-note.js";
 
 const USAGE = `usage: node .out/build/cli/build.js <build|validate> [--content DIR] [--out DIR] [--${PUBLISH_FLAG}]
          [--${BASELINE_FLAG} FILE | --${BASELINE_REF_FLAG} REF | --${BASELINE_URL_FLAG} URL]
@@ -166,6 +167,9 @@ async function main(argv: string[]): Promise<number> {
         }
       : undefined,
   });
+  // One line on why a build was slow: it could use nothing the cache holds.
+  const cacheMiss = values["no-cache"] ? "--no-cache was given" : result.cacheMiss;
+  if (cacheMiss) console.error(cacheMissLine(cacheMiss));
   if (values.timings) {
     const { parts, ...steps } = result.timings;
     const show = (entries: [string, number][]) =>
