@@ -51,7 +51,8 @@ export function problemReport(
   options: ProblemReportOptions,
 ): ProblemReport {
   const files = new Set(problems.map((d) => d.file)).size;
-  const count = `${plural(problems.length, "problem")} in ${plural(files, options.fileNoun)}.`;
+  const n = problems.length;
+  const count = `${thousands(n)} problem${n === 1 ? "" : "s"} in ${plural(files, options.fileNoun)}.`;
   const lines = diagnosticLines(problems, options);
   const kinds = new Set(problems.map(problemKind)).size;
   const grouped = lines.length < problems.length;

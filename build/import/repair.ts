@@ -1,9 +1,9 @@
 /**
  * The repairs of `npm run import -- --repair`: changes to a feed's values that lose nothing and
  * invent nothing, found from the brand schema's own complaints. A repair is proposed only where
- * the schema rejects a value, and kept only when it makes the record check with fewer errors and
- * removes no field the schema requires; so a repair can never turn a valid value into another, and
- * what the schema says (not a list of field names here) decides where a list or one value belongs.
+ * the schema rejects a value, and kept only when that complaint goes, no new one comes, and no
+ * field the schema requires is removed; so a repair never touches a valid value, and what the
+ * schema says (not a list of field names here) decides where a list or one value belongs.
  *
  * Records are repaired one at a time, each checked inside a copy of its brand holding it alone, so
  * trying a repair costs the check of one record, not of the whole feed.
@@ -90,7 +90,7 @@ export function repairBrand(
   return { value, repairs };
 }
 
-/** Repairs `unit` in place, round by round, keeping each repair that leaves fewer errors. */
+/** Repairs `unit` in place, round by round, keeping each repair that answers its complaint. */
 function repairUnit(
   unit: Record<string, unknown>,
   validate: ValidateFunction,
@@ -109,7 +109,7 @@ function repairUnit(
       if (!candidate) continue;
       const undo = apply(unit, candidate);
       const after = check(unit, validate);
-      if (after.length < errors.length && !dropsRequired(candidate, after)) {
+      if (better(errors, after, error) && !dropsRequired(candidate, after)) {
         made.push(candidate);
         errors = after;
         changed = true;
@@ -118,6 +118,25 @@ function repairUnit(
     if (!changed) break;
   }
   return made;
+}
+
+/**
+ * Whether a repair answered `error`: it is gone, no more errors are left at or under its value
+ * (a wrapped code may still need its own repair, in the next round), and none came elsewhere.
+ */
+function better(
+  before: readonly ErrorObject[],
+  after: readonly ErrorObject[],
+  error: ErrorObject,
+): boolean {
+  const at = error.instancePath;
+  const inside = (e: ErrorObject) => e.instancePath === at || e.instancePath.startsWith(`${at}/`);
+  const count = (list: readonly ErrorObject[], where: boolean) =>
+    list.filter((e) => inside(e) === where).length;
+  const gone = !after.some((e) => e.instancePath === at && e.keyword === error.keyword);
+  return (
+    gone && count(after, true) <= count(before, true) && count(after, false) <= count(before, false)
+  );
 }
 
 function check(unit: unknown, validate: ValidateFunction): ErrorObject[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { problemReport } from "../../build/cli/problem-report.js";
+import { diagnosticLines, foldPointer, problemReport } from "../../build/cli/problem-report.js";
 
 const enumProblem = {
   file: "content/branches/zz.yaml",
@@ -56,5 +56,75 @@ describe("the report of content problems", () => {
         -1,
       ),
     ).toBe("\n1 problem in 1 file.");
+  });
+});
+
+describe("grouping problems of one kind", () => {
+  const bad = (i: number) => ({
+    file: "content/atms/lloyds.yaml",
+    line: 10 + i * 20,
+    column: 9,
+    pointer: `/ATM/${i}/SupportedLanguages/0`,
+    rule: "pattern",
+    message: `must be a two-letter language code in lower case, like en or cy (found "eng")`,
+  });
+  const many = Array.from({ length: 8234 }, (_, i) => bad(i));
+
+  it.each([
+    ["/ATM/12/SupportedLanguages/0", "/ATM/*/SupportedLanguages/*"],
+    ["/PCA/0/PCAMarketingState/3/Eligibility", "/PCA/*/PCAMarketingState/*/Eligibility"],
+    ["/BrandName", "/BrandName"],
+    ["", ""],
+  ])("folds the list indexes of %j to %j", (pointer, folded) => {
+    expect(foldPointer(pointer)).toBe(folded);
+  });
+
+  it("prints the first three of a kind seen thousands of times, then one line for the rest", () => {
+    const report = problemReport([...many, yamlProblem], {
+      annotate: false,
+      fileNoun: "file",
+      nextStep: "",
+    });
+    expect(report.stderr).toEqual([
+      'content/atms/lloyds.yaml:10:9: /ATM/0/SupportedLanguages/0: must be a two-letter language code in lower case, like en or cy (found "eng")',
+      'content/atms/lloyds.yaml:30:9: /ATM/1/SupportedLanguages/0: must be a two-letter language code in lower case, like en or cy (found "eng")',
+      'content/atms/lloyds.yaml:50:9: /ATM/2/SupportedLanguages/0: must be a two-letter language code in lower case, like en or cy (found "eng")',
+      "  … and 8,231 more like these (8,234 in all, rule pattern at /ATM/*/SupportedLanguages/* in content/atms/lloyds.yaml); --verbose lists every one",
+      "content/atms/a.yaml:1:1: /: is not valid YAML",
+      "\n8,235 problems in 2 files. 2 kinds of problem; --verbose lists every one.",
+    ]);
+  });
+
+  it("prints a kind seen a handful of times in full", () => {
+    const five = many.slice(0, 5);
+    expect(diagnosticLines(five, {})).toHaveLength(5);
+    expect(diagnosticLines(many.slice(0, 6), {})).toHaveLength(4);
+  });
+
+  it("names how many files a kind is in when it is in several", () => {
+    const spread = many.slice(0, 6).map((d, i) => ({ ...d, file: `content/atms/${i % 2}.yaml` }));
+    expect(diagnosticLines(spread, {}).at(-1)).toBe(
+      "  … and 3 more like these (6 in all, rule pattern at /ATM/*/SupportedLanguages/* in 2 files); --verbose lists every one",
+    );
+  });
+
+  it("prints every problem when verbose", () => {
+    const report = problemReport(many, {
+      annotate: false,
+      fileNoun: "file",
+      nextStep: "",
+      verbose: true,
+    });
+    expect(report.stderr).toHaveLength(8235);
+    expect(report.stderr.at(-1)).toBe("\n8,234 problems in 1 file.");
+  });
+
+  it("annotates every problem under GitHub Actions, grouped or not", () => {
+    const report = problemReport(many.slice(0, 10), {
+      annotate: true,
+      fileNoun: "file",
+      nextStep: "",
+    });
+    expect(report.stdout).toHaveLength(10);
   });
 });
