@@ -1,4 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { BUILD_CLI, ensureCompiled, runNode } from "./support.js";
 import { diagnosticLines, foldPointer, problemReport } from "../../build/cli/problem-report.js";
 
 const enumProblem = {
@@ -126,5 +128,38 @@ describe("grouping problems of one kind", () => {
       nextStep: "",
     });
     expect(report.stdout).toHaveLength(10);
+  });
+});
+
+describe("npm run validate groups a kind seen more than a handful of times", () => {
+  beforeAll(ensureCompiled, 120_000);
+  let fixture: Fixture;
+  afterEach(async () => fixture?.cleanup());
+
+  // Twenty ATMs, each with a three-letter language code: twenty problems of one kind.
+  const atms = Array.from(
+    { length: 20 },
+    (_, i) =>
+      `  - Identification: "Z${i}"\n    SupportedLanguages: ["eng"]\n    SupportedCurrencies: ["GBP"]\n    Location:\n      PostalAddress:\n        Country: "GB"\n`,
+  ).join("");
+  const file = `BrandName: "Zed Bank"\nATM:\n${atms}`;
+
+  it("prints three, a line for the other seventeen, and every one with --verbose", async () => {
+    fixture = await sampleFixture({ "atms/zed-bank.yaml": file });
+    const run = await runNode(BUILD_CLI, ["validate", "--content", "content"], {
+      cwd: fixture.root,
+    });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines).toHaveLength(6);
+    expect(lines[3]).toBe(
+      "  … and 17 more like these (20 in all, rule pattern at /ATM/*/SupportedLanguages/* in content/atms/zed-bank.yaml); --verbose lists every one",
+    );
+    expect(lines[5]).toBe("20 problems in 1 file. 1 kind of problem; --verbose lists every one.");
+    const verbose = await runNode(BUILD_CLI, ["validate", "--verbose", "--content", "content"], {
+      cwd: fixture.root,
+    });
+    expect(verbose.code).toBe(1);
+    expect(verbose.stderr.trim().split("\n")).toHaveLength(22);
   });
 });
