@@ -5,8 +5,9 @@
  *
  * A feed can have thousands of problems of one kind (8,234 three-letter language codes in one
  * network of ATMs); printed one a line nobody reads them. So problems are grouped by kind, the rule
- * and the field path with every list index folded to `*`: a kind seen more than a handful of times prints its first few problems and one line with how
- * many more there are, where, and how to see them all. `verbose` prints every problem.
+ * and the field path with every list index folded to `*`: a kind seen more than a handful of
+ * times prints its first few problems and one line with how many more there are, where, and how
+ * to see them all. `verbose` prints every problem.
  */
 import { diagnosticAnnotation } from "./annotations.js";
 import { formatDiagnostic, type Diagnostic } from "../core/diagnostics.js";

@@ -112,7 +112,8 @@ describe("repairs", () => {
     expect(text.split("\n")[1]).toBe(
       "# Imported by npm run import from f.json at 2026-11-22T09:30:00Z, with 4 repairs (--repair).",
     );
-    const records = (parseYaml("x", text).value as typeof OLD_STYLE).ATM;
+    type Atm = { SupportedLanguages: string[]; Location: unknown };
+    const records = (parseYaml("x", text).value as { ATM: Atm[] }).ATM;
     expect(records.map((r) => r.SupportedLanguages)).toEqual([["en", "cy"], ["en"]]);
     expect(records[1]!.Location).toEqual({
       LocationCategory: ["BranchInternal"],
