@@ -54,8 +54,14 @@ export function checkParsed(source: YamlSource, rules: FileRules): CheckedFile {
   }
   const { value } = source;
   if (!rules.validate(value)) {
+    // Two keywords can fail for one reason (a list where one code belongs fails type and enum),
+    // and are then worded alike: say it once.
+    const said = new Set<string>();
     for (const error of rules.validate.errors ?? []) {
       const problem = describeSchemaError(error);
+      const key = `${problem.pointer}\u0000${problem.message}`;
+      if (said.has(key)) continue;
+      said.add(key);
       const { line, column } = locate(source, problem.pointer, problem.atKey);
       diagnostics.push({
         file,

@@ -53,10 +53,32 @@ export const OTHER_COMPANIONS: Readonly<Record<string, string>> = {
   Scheme: "OtherScheme",
   CardScheme: "OtherCardScheme",
   TariffType: "OtherTariffType",
-  RepaymentType: "OtherRepaymentType",
   RepaymentFrequency: "OtherRepaymentFrequency",
   AmountType: "OtherAmountType",
 };
+
+/**
+ * Rule 3's exception: a companion whose field has no code `Other` in 2.2.1. SME loans'
+ * RepaymentType lists none (the products spec's corrections: 2.3 added it), yet the standard keeps
+ * OtherRepaymentType, so the code object stands in for the field rather than beside it.
+ */
+export const STANDALONE_COMPANIONS: Readonly<Record<string, string>> = {
+  RepaymentType: "OtherRepaymentType",
+};
+
+/**
+ * Rule 3 for the product's own Segment: only SME loans define its companion in 2.2.1 (one
+ * `OtherSegment` code object; PCA, BCA and CCC gained theirs in 2.3), so elsewhere a Segment may
+ * say `Other` alone.
+ */
+const SEGMENT_COMPANIONS: Partial<Record<ProductRecordsKey, Readonly<Record<string, string>>>> = {
+  SMELoan: { Segment: "OtherSegment" },
+};
+
+const COMPANION_NAMES = new Set([
+  ...Object.values(OTHER_COMPANIONS),
+  ...Object.values(STANDALONE_COMPANIONS),
+]);
 
 /** Rule 7: the standard's placeholders for an unknown start and for no end. */
 export const UNKNOWN_START_DATE = "1900-01-01";
@@ -83,6 +105,8 @@ export function checkProductRules(brand: unknown, recordsKey: ProductRecordsKey)
     const states = Array.isArray(product[stateKey]) ? (product[stateKey] as unknown[]) : [];
     checkMarketingStates(states, pointerJoin(at, stateKey), findings);
     checkOnSale(product, at, recordsKey, stateKey, findings);
+    const segment = SEGMENT_COMPANIONS[recordsKey];
+    if (segment) checkOtherCodes(product, at, findings, segment);
     walk(product, at, findings);
   });
   return findings;
@@ -142,7 +166,7 @@ function checkMarketingStates(states: unknown[], at: string, findings: RuleFindi
   });
 }
 
-// Rules 4 and 8: what an on-sale product must publish.
+// Rules 4, 8 and 9: what an on-sale product must publish.
 function checkOnSale(
   product: Record<string, unknown>,
   at: string,
@@ -159,6 +183,20 @@ function checkOnSale(
       message: "a product on sale (OnSaleIndicator: true) must give its Segment",
     });
   const states = Array.isArray(product[stateKey]) ? (product[stateKey] as unknown[]) : [];
+  // Rule 9 (constraints C42 and C48 of the 2.2.1 back-book amendment): the current accounts' fees
+  // are optional in the schema so that a back-book product may leave them out, and required here
+  // for a product on sale, at each marketing state that lacks them.
+  if (recordsKey === "PCA" || recordsKey === "BCA")
+    states.forEach((state, index) => {
+      if (!isObject(state) || state.OtherFeesCharges !== undefined) return;
+      const name =
+        typeof state.Identification === "string" ? ` ${showValue(state.Identification)}` : "";
+      findings.push({
+        pointer: pointerJoin(pointerJoin(at, stateKey), index),
+        rule: "other-fees-charges",
+        message: `marketing state${name} has no OtherFeesCharges, which a product on sale (OnSaleIndicator: true) must give in each marketing state: add its fees, or set OnSaleIndicator: false if the product is no longer sold`,
+      });
+    });
   // A product without marketing states is the schema's error; saying more here would be noise.
   if (recordsKey !== "PCA" || states.length === 0) return;
   const published = states.some(
@@ -194,7 +232,7 @@ function walk(value: unknown, at: string, findings: RuleFinding[]): void {
     else if (key === "FeeApplicableRange") checkRange(child, here, findings);
     // A companion code object is the explanation of an `Other`, not a place for more of them
     // (the fee type companion carries its own FeeCategory, which has no companion).
-    if (!Object.values(OTHER_COMPANIONS).includes(key)) walk(child, here, findings);
+    if (!COMPANION_NAMES.has(key)) walk(child, here, findings);
   }
 }
 
@@ -202,8 +240,9 @@ function checkOtherCodes(
   object: Record<string, unknown>,
   at: string,
   findings: RuleFinding[],
+  companions: Readonly<Record<string, string>> = OTHER_COMPANIONS,
 ): void {
-  for (const [field, companion] of Object.entries(OTHER_COMPANIONS)) {
+  for (const [field, companion] of Object.entries(companions)) {
     const code = object[field];
     const saysOther = code === OTHER || (Array.isArray(code) && code.includes(OTHER));
     const given = object[companion];
@@ -224,6 +263,18 @@ function checkOtherCodes(
         rule: "other-code",
         message: `${companion} is given, but ${field} ${code === undefined ? "is missing" : `is ${showValue(code)}`}; it explains a ${field} of "${OTHER}": add "${OTHER}" to ${field} or remove ${companion}`,
       });
+  }
+  if (companions !== OTHER_COMPANIONS) return;
+  for (const [field, companion] of Object.entries(STANDALONE_COMPANIONS)) {
+    // A field saying `Other` here is the schema's error (not in its list); nothing to add.
+    if (object[field] === undefined || object[field] === OTHER || object[companion] === undefined)
+      continue;
+    findings.push({
+      pointer: pointerJoin(at, companion),
+      related: pointerJoin(at, field),
+      rule: "other-code",
+      message: `${companion} is given beside ${field} ${showValue(object[field])}; ${field} has no code "${OTHER}" in 2.2.1, so ${companion} stands instead of it: remove ${field} if the kind is not in its list, otherwise remove ${companion}`,
+    });
   }
 }
 

@@ -4,7 +4,7 @@
  * has a case here; anything else falls back to ajv's own message.
  */
 import type { ErrorObject } from "ajv";
-import { pointerJoin } from "../core/json-pointer.js";
+import { pointerJoin, pointerSegments } from "../core/json-pointer.js";
 import { closest } from "../core/closest.js";
 import { plural, showValue } from "../core/format.js";
 
@@ -66,6 +66,55 @@ export const MOVED_FIELDS: readonly MovedField[] = [
   },
 ];
 
+/** The command that rewrites content written to the old shapes below (build/cli/migrate.ts). */
+export const MIGRATE_COMMAND = "npm run migrate";
+
+/** A field 2.2.1 defines as one value that older content of ours wrote as a list. */
+export interface SingleField {
+  /** One plain value (a code) or one set of fields (an object). */
+  readonly kind: "value" | "object";
+  /** How an editor writes the one value, for the message. */
+  readonly example: string;
+  /** What to do when the old list held more than one, which 2.2.1 cannot say. */
+  readonly many: string;
+}
+
+/**
+ * Fields that are one value, not a list, in 2.2.1 (open-data-api-v2.2-products.md, the
+ * corrections in its header): PCA card Scheme and PCA ResidencyEligibility. Content written to the
+ * later standard's list shape is told what to write instead, and which command rewrites it.
+ */
+export const SINGLE_FIELDS: Readonly<Record<string, SingleField>> = {
+  Scheme: {
+    kind: "value",
+    example: 'Scheme: "Visa"',
+    many: "describe each scheme's card as its own Card item, or keep only the scheme the card is issued on",
+  },
+  ResidencyEligibility: {
+    kind: "object",
+    example:
+      "its fields (ResidencyIncluded, …) directly under ResidencyEligibility, without the “- ”",
+    many: "merge them into one, with every country in its ResidencyIncluded",
+  },
+};
+
+/** The sentence for an old list where 2.2.1 has one value, or undefined for any other error. */
+function singleFieldMessage(pointer: string, data: unknown): string | undefined {
+  const field = pointerSegments(pointer).at(-1);
+  const single = field === undefined ? undefined : SINGLE_FIELDS[field];
+  if (!single || !Array.isArray(data)) return undefined;
+  const one = single.kind === "value" ? "one value" : "one set of fields";
+  const start = `${field} is ${one} in 2.2.1, not a list`;
+  if (data.length === 0)
+    return single.kind === "value"
+      ? `${start}: write ${single.example}`
+      : `${start}: leave ${field} out if there is none`;
+  if (data.length > 1)
+    return `${start}, and this lists ${data.length} (${data.map((item) => showValue(item, 40)).join(", ")}), which 2.2.1 cannot say: ${single.many}; ${MIGRATE_COMMAND} stops here rather than drop one`;
+  const written = single.kind === "value" ? `${field}: ${JSON.stringify(data[0])}` : single.example;
+  return `${start}: write ${written} (${MIGRATE_COMMAND} rewrites old content in place)`;
+}
+
 /** The move that explains an unknown `field` on an object whose allowed fields are `allowed`. */
 function movedField(field: string, allowed: readonly string[]): MovedField | undefined {
   return MOVED_FIELDS.find((m) => m.fields.includes(field) && allowed.includes(m.to));
@@ -111,6 +160,10 @@ export function describeSchemaError(error: ErrorObject): SchemaProblem {
       };
     }
     case "enum": {
+      // A one-value field written as a list fails its code list too; the type error says it all,
+      // and one-file.ts drops the repeat.
+      const single = singleFieldMessage(at, error.data);
+      if (single) return { ...base, rule: "type", message: single };
       const allowed = (params.allowedValues as unknown[]).map(String);
       const guess = typeof error.data === "string" ? closest(error.data, allowed) : undefined;
       return {
@@ -121,7 +174,10 @@ export function describeSchemaError(error: ErrorObject): SchemaProblem {
     case "const":
       return { ...base, message: `must be exactly ${showValue(params.allowedValue, 200)}${found}` };
     case "type":
-      return { ...base, message: typeMessage(String(params.type), error.data) };
+      return {
+        ...base,
+        message: singleFieldMessage(at, error.data) ?? typeMessage(String(params.type), error.data),
+      };
     case "minLength":
     case "maxLength": {
       const limit = Number(params.limit);

@@ -213,6 +213,56 @@ describe("every served body", () => {
   });
 });
 
+describe("the product shapes of 2.2.1 in the document (open-data-api-v2.2-products.md)", () => {
+  async function body(path: string): Promise<Json> {
+    const entry = manifest.datasets.find((d) => d.path === path)!;
+    return JSON.parse(await readFile(join(fixture.out, entry.variants.identity.asset), "utf8"));
+  }
+  function valid(path: string, value: Json): boolean {
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    ajv.addSchema(doc, "openapi.json");
+    const mediaType = "application/prs.std.opendata.v2.2+json";
+    const at = pointer("paths", path, "get", "responses", "200", "content", mediaType, "schema");
+    return ajv.compile({ $ref: `openapi.json#${at}` })(value);
+  }
+  const PCA = "/std/v2.2/personal-current-accounts";
+  const firstState = (b: Json) => b.data[0].Brand[0].PCA[0].PCAMarketingState[0];
+
+  it("serves a PCA card's Scheme as one value, and rejects the later standard's list", async () => {
+    const served = await body(PCA);
+    const card = firstState(served).FeaturesAndBenefits.Card[0];
+    expect(["MasterCard", "Other", "Visa"]).toContain(card.Scheme);
+    card.Scheme = [card.Scheme];
+    expect(valid(PCA, served)).toBe(false);
+  });
+
+  it("serves a PCA ResidencyEligibility as one object, and rejects a list of one", async () => {
+    const served = await body(PCA);
+    const eligibility = firstState(served).Eligibility;
+    expect(eligibility.ResidencyEligibility.ResidencyIncluded).toEqual(["GB"]);
+    eligibility.ResidencyEligibility = [eligibility.ResidencyEligibility];
+    expect(valid(PCA, served)).toBe(false);
+  });
+
+  it("accepts a PCA marketing state without OtherFeesCharges, which only rule 9 asks for", async () => {
+    const served = await body(PCA);
+    delete firstState(served).OtherFeesCharges;
+    expect(valid(PCA, served)).toBe(true);
+  });
+
+  it("rejects an empty BCA OtherFeesCharges list and an SME RepaymentType Other", async () => {
+    const BCA = "/std/v2.2/business-current-accounts";
+    const bca = await body(BCA);
+    bca.data[0].Brand[0].BCA[0].BCAMarketingState[0].OtherFeesCharges = [];
+    expect(valid(BCA, bca)).toBe(false);
+    const SME = "/std/v2.2/unsecured-sme-loans";
+    const sme = await body(SME);
+    sme.data[0].Brand[0].SMELoan[0].SMELoanMarketingState[0].Repayment[0].RepaymentType = "Other";
+    expect(valid(SME, sme)).toBe(false);
+  });
+});
+
 describe("the rate limits the documents state", () => {
   it("come from wrangler.toml's [vars], so a changed limit is what consumers read", async () => {
     const toml = join(fixture.root, "wrangler.toml");

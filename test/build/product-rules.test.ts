@@ -143,7 +143,6 @@ describe("rule 3: a code value Other comes with its companion code object, and o
       ["Scheme", "OtherScheme"],
       ["CardScheme", "OtherCardScheme"],
       ["TariffType", "OtherTariffType"],
-      ["RepaymentType", "OtherRepaymentType"],
       ["RepaymentFrequency", "OtherRepaymentFrequency"],
       ["AmountType", "OtherAmountType"],
       ["ResidencyType", "OtherResidencyType"],
@@ -190,6 +189,56 @@ describe("rule 3: a code value Other comes with its companion code object, and o
       const detail = { FeeType: "Other", OtherFeeType: { ...code, FeeCategory: "Other" } };
       expect(found("CCC", fee(detail))).toEqual([]);
     });
+  });
+});
+
+describe("rule 3 for RepaymentType, which has no code Other in 2.2.1", () => {
+  const code = { Name: "Seasonal", Description: "Repayments follow the seasons." };
+  const repayment = (r: Product) => ({
+    SMELoanMarketingState: [{ Identification: "M", Repayment: [r] }],
+  });
+  const at = "/SMELoan/0/SMELoanMarketingState/0/Repayment/0";
+
+  it("accepts OtherRepaymentType standing in place of RepaymentType", () => {
+    expect(found("SMELoan", repayment({ OtherRepaymentType: code }))).toEqual([]);
+  });
+
+  it("rejects OtherRepaymentType beside a RepaymentType, at both", () => {
+    expect(
+      found("SMELoan", repayment({ RepaymentType: "Bullet", OtherRepaymentType: code })),
+    ).toEqual([`${at}/OtherRepaymentType other-code (and ${at}/RepaymentType)`]);
+  });
+
+  it("leaves RepaymentType Other to the schema, which does not list it", () => {
+    expect(
+      found("SMELoan", repayment({ RepaymentType: "Other", OtherRepaymentType: code })),
+    ).toEqual([]);
+    expect(found("SMELoan", repayment({ RepaymentType: "Other" }))).toEqual([]);
+  });
+});
+
+describe("rule 3 for an SME loan's Segment, whose companion is one OtherSegment", () => {
+  const code = { Name: "Rural enterprise", Description: "Businesses run from a farm." };
+  const loan = (fields: Product) => ({
+    Identification: "L1",
+    SMELoanMarketingState: [],
+    ...fields,
+  });
+
+  it("rejects Segment Other without OtherSegment, at Segment", () => {
+    expect(found("SMELoan", loan({ Segment: ["Business", "Other"] }))).toEqual([
+      "/SMELoan/0/Segment other-code",
+    ]);
+  });
+
+  it("rejects OtherSegment without Other in Segment, at both", () => {
+    expect(found("SMELoan", loan({ Segment: ["Business"], OtherSegment: code }))).toEqual([
+      "/SMELoan/0/OtherSegment other-code (and /SMELoan/0/Segment)",
+    ]);
+  });
+
+  it("accepts Segment Other with its OtherSegment", () => {
+    expect(found("SMELoan", loan({ Segment: ["Other"], OtherSegment: code }))).toEqual([]);
   });
 });
 
@@ -406,5 +455,49 @@ describe("the rule book in a build of the sample content", () => {
     } finally {
       await fixture.cleanup();
     }
+  });
+});
+
+describe("rule 9: each marketing state of an on-sale current account has OtherFeesCharges", () => {
+  const fees = { FeeChargeDetail: [{ FeeCategory: "Servicing" }] };
+  const state = (id: string, extra: Product = {}) => ({
+    Identification: id,
+    MarketingState: "Regular",
+    CoreProduct: { MonthlyMaximumCharge: "20.00" },
+    ...extra,
+  });
+  const onSale = { OnSaleIndicator: true, Segment: ["General"] };
+
+  describe.each([
+    ["PCA", "PCAMarketingState", { OtherFeesCharges: fees }],
+    ["BCA", "BCAMarketingState", { OtherFeesCharges: [fees] }],
+  ] as const)("%s", (key, stateKey, withFees) => {
+    it("rejects an on-sale product's marketing state without it, at that marketing state", () => {
+      const product = {
+        Identification: "P1",
+        ...onSale,
+        [stateKey]: [state("MS1", withFees), state("MS2")],
+      };
+      expect(found(key, product)).toEqual([`/${key}/0/${stateKey}/1 other-fees-charges`]);
+    });
+
+    it("accepts a back-book product's marketing states without it", () => {
+      const product = { Identification: "P1", OnSaleIndicator: false, [stateKey]: [state("MS1")] };
+      expect(found(key, product)).toEqual([]);
+    });
+
+    it("accepts a product that says nothing about being on sale without it", () => {
+      expect(found(key, { Identification: "P1", [stateKey]: [state("MS1")] })).toEqual([]);
+    });
+
+    it("accepts an on-sale product with it in every marketing state", () => {
+      const product = { Identification: "P1", ...onSale, [stateKey]: [state("MS1", withFees)] };
+      expect(found(key, product)).toEqual([]);
+    });
+  });
+
+  it("does not ask it of SME loans or commercial credit cards, whose schemas decide", () => {
+    expect(found("SMELoan", { ...onSale, SMELoanMarketingState: [state("MS1")] })).toEqual([]);
+    expect(found("CCC", { ...onSale, CCCMarketingState: [state("MS1")] })).toEqual([]);
   });
 });

@@ -196,9 +196,9 @@ const MATRIX: readonly (readonly [DatasetId, readonly string[], readonly Case[]]
       ],
       [
         "required",
-        "rejects a marketing state without OtherFeesCharges, at the marketing state",
-        edit(PCA, 13, 19),
-        'content/personal-current-accounts/zed-bank.yaml:8:9: /PCA/0/PCAMarketingState/0/OtherFeesCharges: required field "OtherFeesCharges" is missing',
+        "rejects a marketing state without MarketingState, at the marketing state",
+        edit(PCA, 9, 9),
+        'content/personal-current-accounts/zed-bank.yaml:8:9: /PCA/0/PCAMarketingState/0/MarketingState: required field "MarketingState" is missing',
       ],
       [
         "extra field",
@@ -333,7 +333,7 @@ const MATRIX: readonly (readonly [DatasetId, readonly string[], readonly Case[]]
         "extra field",
         "rejects OnSaleIndicator, which an SME loan does not have",
         insert(SME, 5, "    OnSaleIndicator: true"),
-        'content/unsecured-sme-loans/zed-bank.yaml:6:5: /SMELoan/0/OnSaleIndicator: "OnSaleIndicator" is not a field here; the fields allowed here are Name, Identification, Segment, SMELoanMarketingState',
+        'content/unsecured-sme-loans/zed-bank.yaml:6:5: /SMELoan/0/OnSaleIndicator: "OnSaleIndicator" is not a field here; the fields allowed here are Name, Identification, Segment, OtherSegment, SMELoanMarketingState',
       ],
       [
         "item count",
@@ -510,5 +510,199 @@ describe("PCA content written in the old shape", () => {
     } finally {
       await fixture.cleanup();
     }
+  });
+});
+
+describe("the shapes 2.2.1 defines where later versions differ (open-data-api-v2.2-products.md)", () => {
+  const PCA_FILE = "content/personal-current-accounts/zed-bank.yaml";
+  const BCA_FILE = "content/business-current-accounts/zed-bank.yaml";
+  const SME_FILE = "content/unsecured-sme-loans/zed-bank.yaml";
+  /** The PCA file with a card whose Scheme is written as `scheme` (from line 23). */
+  const withScheme = (...scheme: string[]) =>
+    insert(
+      PCA,
+      19,
+      "        FeaturesAndBenefits:",
+      "          Card:",
+      '            - Type: "DebitCard"',
+      ...scheme,
+      "              ContactlessIndicator: true",
+    );
+  /** The PCA file with the residency eligibility written as `residency` (from line 22). */
+  const withResidency = (...residency: string[]) =>
+    insert(PCA, 19, "        Eligibility:", "          ResidencyEligibility:", ...residency);
+
+  describe("PCA card Scheme: one value (MasterCard, Other or Visa)", () => {
+    it("accepts a single Scheme", () => {
+      expect(
+        report("personal-current-accounts", withScheme('              Scheme: "Visa"')),
+      ).toEqual([]);
+    });
+
+    it("rejects a one-item list and says what to write and which command rewrites it", () => {
+      expect(
+        report(
+          "personal-current-accounts",
+          withScheme("              Scheme:", '                - "Visa"'),
+        ),
+      ).toEqual([
+        `${PCA_FILE}:24:17: /PCA/0/PCAMarketingState/0/FeaturesAndBenefits/Card/0/Scheme: Scheme is one value in 2.2.1, not a list: write Scheme: "Visa" (npm run migrate rewrites old content in place)`,
+      ]);
+    });
+
+    it("rejects a list of two schemes and says that 2.2.1 cannot say it", () => {
+      expect(
+        report(
+          "personal-current-accounts",
+          withScheme('              Scheme: ["Visa", "MasterCard"]'),
+        ),
+      ).toEqual([
+        `${PCA_FILE}:23:23: /PCA/0/PCAMarketingState/0/FeaturesAndBenefits/Card/0/Scheme: Scheme is one value in 2.2.1, not a list, and this lists 2 ("Visa", "MasterCard"), which 2.2.1 cannot say: describe each scheme's card as its own Card item, or keep only the scheme the card is issued on; npm run migrate stops here rather than drop one`,
+      ]);
+    });
+
+    it("rejects a scheme outside the list", () => {
+      expect(
+        report("personal-current-accounts", withScheme('              Scheme: "Amex"')),
+      ).toEqual([
+        `${PCA_FILE}:23:23: /PCA/0/PCAMarketingState/0/FeaturesAndBenefits/Card/0/Scheme: must be one of MasterCard, Other, Visa (found "Amex")`,
+      ]);
+    });
+  });
+
+  describe("PCA ResidencyEligibility: one object", () => {
+    it("accepts a single residency object", () => {
+      const one = withResidency(
+        '            ResidencyType: "Householder"',
+        '            ResidencyIncluded: ["GB"]',
+      );
+      expect(report("personal-current-accounts", one)).toEqual([]);
+    });
+
+    it("rejects a one-item list and says what to write instead", () => {
+      expect(
+        report(
+          "personal-current-accounts",
+          withResidency('            - ResidencyIncluded: ["GB"]'),
+        ),
+      ).toEqual([
+        `${PCA_FILE}:22:13: /PCA/0/PCAMarketingState/0/Eligibility/ResidencyEligibility: ResidencyEligibility is one set of fields in 2.2.1, not a list: write its fields (ResidencyIncluded, …) directly under ResidencyEligibility, without the “- ” (npm run migrate rewrites old content in place)`,
+      ]);
+    });
+
+    it("rejects a list of two and asks for them to be merged", () => {
+      const two = withResidency(
+        '            - ResidencyIncluded: ["GB"]',
+        '            - ResidencyIncluded: ["IE"]',
+      );
+      expect(report("personal-current-accounts", two)).toEqual([
+        `${PCA_FILE}:22:13: /PCA/0/PCAMarketingState/0/Eligibility/ResidencyEligibility: ResidencyEligibility is one set of fields in 2.2.1, not a list, and this lists 2 ({"ResidencyIncluded":["GB"]}, {"ResidencyIncluded":["IE"]}), which 2.2.1 cannot say: merge them into one, with every country in its ResidencyIncluded; npm run migrate stops here rather than drop one`,
+      ]);
+    });
+  });
+
+  describe("PCA and BCA OtherFeesCharges: required only of a product on sale (rule 9)", () => {
+    const RULE_9 =
+      "has no OtherFeesCharges, which a product on sale (OnSaleIndicator: true) must give in each marketing state: add its fees, or set OnSaleIndicator: false if the product is no longer sold";
+
+    it("accepts a back-book PCA without OtherFeesCharges", () => {
+      const backBook = edit(edit(PCA, 13, 19), 6, 6, "    OnSaleIndicator: false");
+      expect(report("personal-current-accounts", backBook)).toEqual([]);
+    });
+
+    it("rejects an on-sale PCA without OtherFeesCharges, at the marketing state", () => {
+      expect(report("personal-current-accounts", edit(PCA, 13, 19))).toEqual([
+        `${PCA_FILE}:8:9: /PCA/0/PCAMarketingState/0: marketing state "ZED-PCA-1-REG" ${RULE_9}`,
+      ]);
+    });
+
+    it("accepts a back-book BCA without OtherFeesCharges", () => {
+      const backBook = edit(edit(BCA, 17, 24), 6, 6, "    OnSaleIndicator: false");
+      expect(report("business-current-accounts", backBook)).toEqual([]);
+    });
+
+    it("rejects an on-sale BCA without OtherFeesCharges, at the marketing state", () => {
+      expect(report("business-current-accounts", edit(BCA, 17, 24))).toEqual([
+        `${BCA_FILE}:10:9: /BCA/0/BCAMarketingState/0: marketing state "ZED-BCA-1-REG" ${RULE_9}`,
+      ]);
+    });
+
+    it("rejects an empty BCA OtherFeesCharges list, even on a back-book product", () => {
+      const empty = edit(
+        edit(BCA, 17, 24, "        OtherFeesCharges: []"),
+        6,
+        6,
+        "    OnSaleIndicator: false",
+      );
+      expect(report("business-current-accounts", empty)).toEqual([
+        `${BCA_FILE}:17:27: /BCA/0/BCAMarketingState/0/OtherFeesCharges: must list at least 1 item (it has 0)`,
+      ]);
+    });
+  });
+
+  describe("SME loans: no RepaymentType Other, one OtherSegment on the product", () => {
+    it("rejects RepaymentType Other", () => {
+      expect(
+        report("unsecured-sme-loans", edit(SME, 21, 21, '          - RepaymentType: "Other"')),
+      ).toEqual([
+        `${SME_FILE}:21:28: /SMELoan/0/SMELoanMarketingState/0/Repayment/0/RepaymentType: must be one of Balloon, Bullet, CapitalAndInterest, CustomSchedule, EarlyRepayment, FixedCapitalFullyAmortising, FixedCapitalWithBullet, FixedCapitalAndInterestReducingBalance, InterestOnly, PrepaymentFee, RepaymentWithBullet, StraightLineInterestOnly (found "Other")`,
+      ]);
+    });
+
+    it("accepts an OtherRepaymentType in place of RepaymentType", () => {
+      const standalone = edit(
+        SME,
+        21,
+        21,
+        "          - OtherRepaymentType:",
+        '              Name: "Seasonal"',
+        '              Description: "Repayments follow the seasons"',
+      );
+      expect(report("unsecured-sme-loans", standalone)).toEqual([]);
+    });
+
+    it("rejects an OtherRepaymentType beside a RepaymentType, at both", () => {
+      const both = insert(
+        SME,
+        21,
+        "            OtherRepaymentType:",
+        '              Name: "Seasonal"',
+        '              Description: "Repayments follow the seasons"',
+      );
+      const message =
+        'OtherRepaymentType is given beside RepaymentType "CapitalAndInterest"; RepaymentType has no code "Other" in 2.2.1, so OtherRepaymentType stands instead of it: remove RepaymentType if the kind is not in its list, otherwise remove OtherRepaymentType';
+      expect(report("unsecured-sme-loans", both)).toEqual([
+        `${SME_FILE}:23:15: /SMELoan/0/SMELoanMarketingState/0/Repayment/0/OtherRepaymentType: ${message}; the other is at ${SME_FILE}:21:28`,
+        `${SME_FILE}:21:28: /SMELoan/0/SMELoanMarketingState/0/Repayment/0/RepaymentType: ${message}; the other is at ${SME_FILE}:23:15`,
+      ]);
+    });
+
+    it("accepts one OtherSegment code object on the product", () => {
+      const other = edit(
+        SME,
+        5,
+        5,
+        '    Segment: ["Business", "Other"]',
+        "    OtherSegment:",
+        '      Code: "RURL"',
+        '      Name: "Rural enterprise"',
+        '      Description: "Businesses run from a farm"',
+      );
+      expect(report("unsecured-sme-loans", other)).toEqual([]);
+    });
+
+    it("rejects a list of OtherSegment objects", () => {
+      const list = edit(
+        SME,
+        5,
+        5,
+        '    Segment: ["Other"]',
+        "    OtherSegment:",
+        '      - Name: "Rural enterprise"',
+      );
+      expect(report("unsecured-sme-loans", list)).toEqual([
+        `${SME_FILE}:7:7: /SMELoan/0/OtherSegment: must be a set of fields (found a list of 1 item)`,
+      ]);
+    });
   });
 });

@@ -648,7 +648,8 @@ describe("rules of the personal current account data set", () => {
       delete brand.PCA;
       expectRejected(schema, brand, "required", "");
     });
-    it.each(["Identification", "MarketingState", "OtherFeesCharges"])(
+    // OtherFeesCharges is required only of a product on sale: rule 9, in product-rules.test.ts.
+    it.each(["Identification", "MarketingState"])(
       "rejects a marketing state without %s",
       (field) => {
         fresh();

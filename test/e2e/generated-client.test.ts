@@ -7,7 +7,7 @@
  */
 import createClient from "openapi-fetch";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { paths } from "../generated/opendata-api.js";
+import type { components, paths } from "../generated/opendata-api.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 
 let worker: RunningWorker;
@@ -87,5 +87,37 @@ describe("a client generated from /openapi.json", () => {
       "personal-current-accounts",
       "unsecured-sme-loans",
     ]);
+  });
+});
+
+describe("the generated client's product types (open-data-api-v2.2-products.md)", () => {
+  type PcaCard = components["schemas"]["pca-brand.Card"];
+  type PcaEligibility = components["schemas"]["pca-brand.Eligibility"];
+
+  it("types a PCA card's Scheme as one value and ResidencyEligibility as one object, as served", async () => {
+    const { data } = await client.GET("/std/v2.2/personal-current-accounts");
+    const states = data!.data
+      .flatMap((d) => d.Brand)
+      .flatMap((b) => b.PCA)
+      .flatMap((p) => p.PCAMarketingState);
+    // Assigned to the 2.2.1 shapes, so a list type in the document fails the type check.
+    const schemes: ("MasterCard" | "Other" | "Visa")[] = states.flatMap((s) =>
+      (s.FeaturesAndBenefits?.Card ?? []).map((card) => card.Scheme),
+    );
+    const residencies: { ResidencyIncluded: string[] }[] = states.flatMap((s) =>
+      s.Eligibility?.ResidencyEligibility ? [s.Eligibility.ResidencyEligibility] : [],
+    );
+    expect(schemes.length).toBeGreaterThan(0);
+    for (const scheme of schemes) expect(["MasterCard", "Other", "Visa"]).toContain(scheme);
+    expect(residencies.length).toBeGreaterThan(0);
+    for (const residency of residencies) expect(Array.isArray(residency)).toBe(false);
+  });
+
+  it("does not type the later standard's lists as valid", () => {
+    // @ts-expect-error a list is not a 2.2.1 Scheme
+    const scheme: PcaCard["Scheme"] = ["Visa"];
+    // @ts-expect-error a list is not a 2.2.1 ResidencyEligibility
+    const residency: PcaEligibility["ResidencyEligibility"] = [{ ResidencyIncluded: ["GB"] }];
+    expect([scheme, residency]).toHaveLength(2);
   });
 });
