@@ -65,8 +65,8 @@ async function editOneProduct(content: string, n: number): Promise<void> {
   await writeFile(file, text.replace(/^(\s*- Name: .*?)( edit \d+)?$/m, `$1 edit ${n}`));
 }
 
-/** Changes one value in one content file, a different one each time, as an editor would. */
-async function editOneFile(content: string, n: number): Promise<void> {
+/** Changes one value in one ATM file of generated content, a different one each time, as an editor would. */
+export async function editOneFile(content: string, n: number): Promise<void> {
   const file = join(
     content,
     "atms",

@@ -2,15 +2,17 @@
  * `npm run bench`: the build benchmarks, then the edge benchmarks, printed as one Markdown report
  * headed by the machine and the date, as BENCHMARKS.md records it. Progress goes to stderr.
  *
- *   npm run bench [-- --quick] [-- --runs N]
+ *   npm run bench [-- --quick] [-- --runs N] [-- --preview]
  *
- * --quick: smaller build sets and shorter edge measurements; --runs: cold builds per build set.
+ * --quick: smaller build sets and shorter edge measurements; --runs: cold builds per build set;
+ * --preview: only the live preview's figures (npm start: save to new ETag served).
  */
 import { cpus, totalmem } from "node:os";
 import { buildBenchmarks } from "./build-bench.js";
 import { edgeBenchmarks } from "./edge-bench.js";
 import { importBenchmarks } from "./import-bench.js";
 import { nearBenchmarks } from "./near-bench.js";
+import { previewBenchmarks } from "./preview-bench.js";
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -25,7 +27,8 @@ if (!Number.isInteger(runs) || runs < 1) {
 }
 
 const cpu = cpus();
-const command = `npm run bench${quick || option("--runs") ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+const onlyPreview = process.argv.includes("--preview");
+const command = `npm run bench${quick || option("--runs") || onlyPreview ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 console.log(
   [
     "# Benchmarks",
@@ -47,3 +50,17 @@ console.log(await edgeBenchmarks({ quick }));
 console.log("\n## Near me (extension endpoints)\n");
 process.stderr.write("near-me benchmarks...\n");
 console.log(await nearBenchmarks({ quick }));
+if (onlyPreview) {
+  process.stderr.write("live preview benchmarks...\n");
+  console.log(await previewBenchmarks({ runs }));
+} else {
+  process.stderr.write("build benchmarks...\n");
+  console.log(await buildBenchmarks({ quick, runs }));
+  process.stderr.write("live preview benchmarks...\n");
+  console.log(`\n${await previewBenchmarks({ runs })}`);
+  console.log("\n## Import of a published feed\n");
+  process.stderr.write("import benchmarks...\n");
+  console.log(await importBenchmarks({ quick, runs }));
+  console.log("\n## Edge\n");
+  console.log(await edgeBenchmarks({ quick }));
+}

@@ -15,11 +15,12 @@ import { checkAssetLimits, PLATFORM_LIMITS, type AssetLimits } from "./write/ass
 import { assetFiles, outputFiles } from "./write/output-files.js";
 import { join } from "node:path";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
+import type { AnySchemaObject } from "ajv";
 import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
 import { emptyTimings, timeAsync, type StepTimings } from "./core/timings.js";
-import { writeAtomically } from "./write/atomic.js";
+import { writeAtomically, type OutputFile } from "./write/atomic.js";
 import { MANIFEST_FORMAT_VERSION, type Manifest } from "../contract/manifest.js";
 import { nearIndexes } from "./near/index.js";
 import { POSTCODE_CENTROIDS_FILE, readPostcodeCentroids } from "./near/postcodes.js";
@@ -46,6 +47,8 @@ export interface BuildOptions {
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
   /** The static-asset limits checked before writing; the platform's unless a test lowers them. */
   readonly limits?: AssetLimits;
+  /** For the live preview (build/preview/): the landing page is left uncompressed. */
+  readonly preview?: boolean;
   /** The clock the data-quality pass dates "has passed" by; the system's by default. */
   readonly now?: () => Date;
 }
@@ -61,6 +64,13 @@ export interface BuildResult {
   readonly timings: StepTimings;
   /** The data-quality pass's findings (empty when the content has errors), and their counts. */
   readonly quality: Pick<QualityResult, "warnings" | "counts">;
+  /**
+   * Why this build could reuse nothing from the cache (it is empty, the build's code or the
+   * schemas changed), in words; undefined when it could, or when there is no cache.
+   */
+  readonly cacheMiss: string | undefined;
+  /** What was written, or would have been with `write: false`; empty when the build failed. */
+  readonly files: readonly OutputFile[];
 }
 
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
@@ -71,9 +81,10 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const timed = <T>(step: Exclude<keyof StepTimings, "parts">, work: () => Promise<T> | T) =>
     timeAsync(timings, step, work);
   const schemas = readSchemas(SCHEMA_DIR);
-  const ajv = createAjv(schemas);
+  const ajv = ajvFor(schemas);
   const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas);
   const encoder = createEncoder(cache, timings.parts);
+  const cacheMiss = await cache?.missReason();
   let quality: BuildResult["quality"] = { warnings: [], counts: [] };
   const failed = (diagnostics: Diagnostic[], datasets: DatasetResult[] = []): BuildResult => ({
     ok: false,
@@ -83,6 +94,8 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     manifest: undefined,
     timings,
     quality,
+    cacheMiss,
+    files: [],
   });
 
   // 1. read, 2. check each file (in parallel, cached), 3. check across files
@@ -148,6 +161,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       cache,
       encode: encoder.bytes,
       near: near.indexes.map((n) => n.entry),
+      pageUncompressed: options.preview,
     }),
   );
 
@@ -169,6 +183,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   if (overLimits.length > 0) return failed(overLimits, results);
   const objections = (await options.beforeWrite?.(manifest)) ?? [];
   if (objections.length > 0) return failed(objections, results);
+  await cache?.remember();
   if (options.write !== false) {
     await timed("write", async () => {
       await writeAtomically(outDir, files);
@@ -183,5 +198,17 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     manifest,
     timings,
     quality,
+    cacheMiss,
+    files,
   };
+}
+
+// The last ajv instance and the schemas' text it holds: a process that builds again (the live
+// preview) reuses its compiled validators while the schemas are unchanged; compiling them is most
+// of what a rebuild after one edit would otherwise cost.
+let lastAjv: { readonly key: string; readonly ajv: ReturnType<typeof createAjv> } | undefined;
+function ajvFor(schemas: Map<string, AnySchemaObject>): ReturnType<typeof createAjv> {
+  const key = JSON.stringify([...schemas]);
+  if (lastAjv?.key !== key) lastAjv = { key, ajv: createAjv(schemas) };
+  return lastAjv.ajv;
 }

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// `npm start` after the build: serves the Worker and dist/ with workerd on http://127.0.0.1:$PORT
-// (8787 by default), local KV under .wrangler/state, through scripts/wrangler.mjs so nothing
-// leaves the machine.
-import { spawn } from "node:child_process";
+// `npm start` after the build: the live preview (build/preview/serve.ts). Serves the Worker and
+// dist/ with workerd on http://127.0.0.1:$PORT (8787 by default), local KV under .wrangler/state,
+// and rebuilds on every save under content/. Nothing leaves the machine.
 import { fileURLToPath } from "node:url";
 
 const port = process.env.PORT || "8787";
@@ -11,10 +10,18 @@ if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
   process.exit(2);
 }
 
-const wrangler = fileURLToPath(new URL("./wrangler.mjs", import.meta.url));
-const args = ["dev", "--ip", "127.0.0.1", "--port", port, "--show-interactive-dev-session=false"];
-const child = spawn(process.execPath, [wrangler, ...args, ...process.argv.slice(2)], {
-  stdio: "inherit",
+const serve = new URL("../.out/build/preview/serve.js", import.meta.url);
+const { startPreview } = await import(serve.href);
+const preview = await startPreview({
+  port: Number(port),
+  persist: fileURLToPath(new URL("../.wrangler/state", import.meta.url)),
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => process.exit(signal ? 1 : (code ?? 1)));
+console.error("Edit the files under content/: the page in the browser follows. Ctrl+C stops.");
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    preview.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}

@@ -33,11 +33,11 @@ import {
 import type { Manifest } from "../../contract/manifest.js";
 import { CONTENT_DIR, DIST_DIR } from "../core/paths.js";
 import { runBuild, type BuildResult } from "../pipeline.js";
-import { formatDiagnostic } from "../core/diagnostics.js";
 import { qualityMarkdown, qualitySummary } from "../quality/report.js";
-import { problemReport } from "./problem-report.js";
+import { diagnosticLines, problemReport } from "./problem-report.js";
 import { RevisionError } from "../revision.js";
 import { summaryTable } from "./published-table.js";
+import { cacheMissLine } from "./cache-note.js";
 
 const USAGE = `usage: node .out/build/cli/build.js <build|validate> [--content DIR] [--out DIR] [--${PUBLISH_FLAG}]
          [--${BASELINE_FLAG} FILE | --${BASELINE_REF_FLAG} REF | --${BASELINE_URL_FLAG} URL]
@@ -63,7 +63,11 @@ speed:
   --timings       print the time spent in each step
 
 data quality (warnings; site.yaml's QualityErrors makes rules errors):
-  --quality FILE  also write the data-quality findings as a Markdown report to FILE`;
+  --quality FILE  also write the data-quality findings as a Markdown report to FILE
+
+output:
+  --verbose       print every problem and warning; otherwise a kind seen more than a handful of
+                  times prints its first few and how many more there are`;
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandLine(
@@ -82,6 +86,7 @@ async function main(argv: string[]): Promise<number> {
       threads: { type: "string" },
       timings: { type: "boolean" },
       quality: { type: "string" },
+      verbose: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     USAGE,
@@ -166,6 +171,9 @@ async function main(argv: string[]): Promise<number> {
         }
       : undefined,
   });
+  // One line on why a build was slow: it could use nothing the cache holds.
+  const cacheMiss = values["no-cache"] ? "--no-cache was given" : result.cacheMiss;
+  if (cacheMiss) console.error(cacheMissLine(cacheMiss));
   if (values.timings) {
     const { parts, ...steps } = result.timings;
     const show = (entries: [string, number][]) =>
@@ -178,12 +186,18 @@ async function main(argv: string[]): Promise<number> {
       annotate,
       fileNoun: "file",
       nextStep: command === "build" ? "Nothing was published: dist/ is unchanged." : "",
+      verbose: values.verbose === true,
     });
     for (const line of report.stdout) console.log(line);
     for (const line of report.stderr) console.error(line);
     return 1;
   }
-  await reportQuality(result.quality, annotate, values.quality as string | undefined);
+  await reportQuality(
+    result.quality,
+    annotate,
+    values.quality as string | undefined,
+    values.verbose === true,
+  );
   if (command === "validate") {
     console.log(`${result.filesChecked} content files are valid.`);
   } else {
@@ -199,9 +213,10 @@ async function reportQuality(
   quality: BuildResult["quality"],
   annotate: boolean,
   reportFile: string | undefined,
+  verbose: boolean,
 ): Promise<void> {
   if (annotate) for (const d of quality.warnings) console.log(diagnosticAnnotation(d));
-  for (const d of quality.warnings) console.error(formatDiagnostic(d));
+  for (const line of diagnosticLines(quality.warnings, { verbose })) console.error(line);
   for (const line of qualitySummary(quality.counts)) console.log(line);
   if (reportFile !== undefined) {
     await writeFile(resolve(reportFile), qualityMarkdown(quality.counts, quality.warnings));

@@ -13,6 +13,7 @@ import { extname, join } from "node:path";
 import type { AnySchemaObject } from "ajv";
 import { fileURLToPath } from "node:url";
 import { moduleClosure } from "./code-fingerprint.js";
+import { displayPath, PROJECT_ROOT } from "./paths.js";
 
 // Bump when the shape of cached entries changes.
 const CACHE_FORMAT = 1;
@@ -23,24 +24,75 @@ export function sha256(...parts: (string | Uint8Array)[]): string {
   return hash.digest("hex");
 }
 
-// Everything outside a file that decides what checking it gives, or what body a data set gets:
-// the parsers' versions, the schemas, and the code of every module the build runs (pipeline.ts
-// and what it imports), so editing a message, a rule or the serialising can never let a rebuild
-// reuse results made by the old code.
-function cacheFingerprint(schemaTexts: readonly string[]): string {
+/**
+ * Everything outside a file that decides what checking it gives, or what body a data set gets,
+ * each part hashed on its own so a rebuild can say which one changed: the cache's format, the
+ * parsers' versions, the code of every module the build runs (pipeline.ts and what it imports,
+ * so editing a message, a rule or the serialising can never let a rebuild reuse results made by
+ * the old code), and the schemas.
+ */
+export interface FingerprintParts {
+  readonly format: number;
+  /** Package name to version. */
+  readonly packages: Readonly<Record<string, string>>;
+  /** Module path (relative to the project, `/`-separated) to the hash of its text. */
+  readonly code: Readonly<Record<string, string>>;
+  /** Schema name to the hash of its text. */
+  readonly schemas: Readonly<Record<string, string>>;
+}
+
+function fingerprintParts(schemas: ReadonlyMap<string, AnySchemaObject>): FingerprintParts {
   const require = createRequire(import.meta.url);
   const version = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
   const code = moduleClosure(
     new URL(`../pipeline${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
   );
-  return sha256(
-    String(CACHE_FORMAT),
-    version("yaml"),
-    version("ajv"),
-    version("ajv-formats"),
-    ...code.map(([, text]) => text),
-    ...schemaTexts,
-  );
+  const packages = ["yaml", "ajv", "ajv-formats"];
+  return {
+    format: CACHE_FORMAT,
+    packages: Object.fromEntries(packages.map((p) => [p, version(p)])),
+    code: Object.fromEntries(
+      code.map(([path, text]) => [sourceName(displayPath(PROJECT_ROOT, path)), sha256(text)]),
+    ),
+    schemas: Object.fromEntries([...schemas].map(([name, s]) => [name, sha256(JSON.stringify(s))])),
+  };
+}
+
+// The source file a compiled module comes from (.out/build/x.js is build/x.ts), as editors know it.
+const sourceName = (path: string) => path.replace(/^\.out\/(.*)\.js$/, "$1.ts");
+
+// Where the cache notes what its entries were made with, to say why a build could not use them.
+const FINGERPRINT = { key: "fingerprint", kind: "json" } as const;
+
+/**
+ * Why a build can reuse none of the cache's entries (`previous`: what they were made with, or
+ * undefined for an empty cache), in words for one line; undefined when nothing changed.
+ */
+export function cacheMissReason(
+  previous: FingerprintParts | undefined,
+  current: FingerprintParts,
+): string | undefined {
+  if (!previous) return "the cache is empty";
+  if (previous.format !== current.format) return "the cache's format changed";
+  // What differs between two name-to-hash tables: changed, added and removed names, sorted.
+  const changed = (a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>) =>
+    [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).sort();
+  const list = (names: string[]) =>
+    names.length <= 3
+      ? names.join(", ")
+      : `${names.slice(0, 3).join(", ")} and ${names.length - 3} more`;
+  const reasons: string[] = [];
+  const packages = changed(previous.packages, current.packages);
+  if (packages.length > 0) {
+    const was = (p: string) =>
+      `${p} ${previous.packages[p] ?? "none"} to ${current.packages[p] ?? "none"}`;
+    reasons.push(`a parser was updated (${packages.map(was).join(", ")})`);
+  }
+  const code = changed(previous.code, current.code);
+  if (code.length > 0) reasons.push(`the build's code changed (${list(code)})`);
+  const schemas = changed(previous.schemas, current.schemas);
+  if (schemas.length > 0) reasons.push(`the schemas changed (${list(schemas)})`);
+  return reasons.length > 0 ? reasons.join("; ") : undefined;
 }
 
 /** The cache in `dir` for checks against these schemas, or none when `dir` is false. */
@@ -49,7 +101,8 @@ export function openCache(
   schemas: ReadonlyMap<string, AnySchemaObject>,
 ): BuildCache | undefined {
   if (dir === false) return undefined;
-  return new BuildCache(dir, cacheFingerprint([...schemas.values()].map((s) => JSON.stringify(s))));
+  const parts = fingerprintParts(schemas);
+  return new BuildCache(dir, sha256(JSON.stringify(parts)), parts);
 }
 
 export class BuildCache {
@@ -58,7 +111,26 @@ export class BuildCache {
   constructor(
     private readonly dir: string,
     private readonly fingerprint: string,
+    /** What the fingerprint is made of; without it, the cache never says why it missed. */
+    private readonly parts?: FingerprintParts,
   ) {}
+
+  /**
+   * Why this build can reuse none of the entries (see cacheMissReason), or undefined when it can.
+   * Reads what the cache's entries were made with; the next prune records the current parts.
+   */
+  async missReason(): Promise<string | undefined> {
+    if (!this.parts) return undefined;
+    let previous: FingerprintParts | undefined;
+    try {
+      previous = JSON.parse(
+        await readFile(join(this.dir, `${FINGERPRINT.key}.${FINGERPRINT.kind}`), "utf8"),
+      );
+    } catch {
+      previous = undefined;
+    }
+    return cacheMissReason(previous, this.parts);
+  }
 
   key(...parts: (string | Uint8Array)[]): string {
     return sha256(this.fingerprint, ...parts);
@@ -87,6 +159,12 @@ export class BuildCache {
     await mkdir(this.dir, { recursive: true });
     await writeFile(join(this.dir, `${key}.${kind}`), bytes);
     this.used.add(`${key}.${kind}`);
+  }
+
+  /** Notes what this run's entries are made with, for the next run's missReason. */
+  async remember(): Promise<void> {
+    if (!this.parts) return;
+    await this.set(FINGERPRINT.key, FINGERPRINT.kind, JSON.stringify(this.parts));
   }
 
   /** Removes every entry this run did not read or write. */

@@ -8,6 +8,11 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
+/** A count with commas between thousands, as the reports write large counts: 8234 → "8,234". */
+export function thousands(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
 /** A share from 0 to 1 as a percentage with at most one decimal: 0.2 → "20%", 0.9483 → "94.8%". */
 export function percent(share: number): string {
   return `${Number((share * 100).toFixed(1))}%`;

@@ -10,7 +10,7 @@ import { planForPath } from "../../contract/rate-limits.js";
 import type { Site } from "../read/site.js";
 import type { BuildCache } from "../core/cache.js";
 import type { DatasetDefinition } from "../core/datasets.js";
-import type { EncodedBody } from "../encode/variants.js";
+import { entityTag, type EncodedBody } from "../encode/variants.js";
 import type { EncodeBytes } from "../encode/cached-encoder.js";
 import type { LocatedRecord } from "../assemble/locations.js";
 import { loadOutline } from "./landing/map.js";
@@ -50,11 +50,17 @@ export interface DocumentInput {
   readonly encode: EncodeBytes;
   /** The manifest's near-me indexes, for /openapi.json's extension paths. */
   readonly near?: readonly NearEntry[];
+  /**
+   * Store the landing page uncompressed (identity only): the live preview replaces the page on
+   * every save, and compressing a page with thousands of map marks would cost it a second.
+   */
+  readonly pageUncompressed?: boolean;
 }
 
 export interface DocumentResult {
   readonly entry: DocumentEntry;
-  readonly encoded: EncodedBody;
+  /** Every coding the entry lists (only identity for an uncompressed page). */
+  readonly encoded: Pick<EncodedBody, "identity"> & Partial<EncodedBody>;
 }
 
 // The asset file a document's identity bytes are stored in; "/" has no file name of its own.
@@ -95,7 +101,11 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
   const ms = Math.max(0, ...input.datasets.map(({ entry }) => entry.lastModifiedMs));
   return Promise.all(
     sources.map(async ([path, mediaType, text]) => {
-      const encoded = await input.encode(Buffer.from(text, "utf8"));
+      const bytes = Buffer.from(text, "utf8");
+      const uncompressed = input.pageUncompressed === true && path === LANDING_PATH;
+      const encoded = uncompressed
+        ? { identity: { bytes, etag: entityTag(bytes) } }
+        : await input.encode(bytes);
       const entry: DocumentEntry = {
         path,
         mediaType,

@@ -28,14 +28,21 @@ export interface DatasetResult {
 /** A manifest entry's variants: where each coding of `encoded` is stored, its ETag and length. */
 export function manifestVariants(
   identityAsset: string,
-  encoded: EncodedBody,
+  encoded: Pick<EncodedBody, "identity"> & Partial<EncodedBody>,
 ): ServedFile["variants"] {
-  const variant = (coding: ContentCoding) => ({
-    asset: variantAsset(identityAsset, coding),
-    etag: encoded[coding].etag,
-    length: encoded[coding].bytes.length,
-  });
-  return { identity: variant("identity"), br: variant("br"), gzip: variant("gzip") };
+  const variant = (coding: ContentCoding) => {
+    const body = encoded[coding];
+    return (
+      body && {
+        asset: variantAsset(identityAsset, coding),
+        etag: body.etag,
+        length: body.bytes.length,
+      }
+    );
+  };
+  const [br, gzip] = [variant("br"), variant("gzip")];
+  // Only the codings stored: a variant listed is a file written.
+  return { identity: variant("identity")!, ...(br && { br }), ...(gzip && { gzip }) };
 }
 
 /** What the manifest says of an assembled body besides its bytes. */

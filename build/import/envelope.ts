@@ -53,42 +53,50 @@ export function readFeed(
   input: string,
   wanted: DatasetDefinition | undefined,
 ): Feed {
-  if (!isObject(envelope) || !Array.isArray(envelope.data)) {
+  // Open Data API v2.2 makes `data` a list of objects each holding a Brand list; banks have also
+  // served (and consumers saved) `data` as that one object, {"Brand": […]}. Both say the same.
+  const data = isObject(envelope) ? envelope.data : undefined;
+  const items: [unknown, string][] = Array.isArray(data)
+    ? data.map((item: unknown, i) => [item, `data/${i}`])
+    : isObject(data) && "Brand" in data
+      ? [[data, "data"]]
+      : [];
+  if (items.length === 0 && !Array.isArray(data)) {
     throw new ImportError(
-      `${input} is not a response envelope: expected a JSON object with a "data" list ({"meta": …, "data": [{"Brand": […]}]})`,
+      `${input} is not a response envelope: expected a JSON object whose "data" is a list of {"Brand": […]} objects (or one such object), as in {"meta": …, "data": [{"Brand": […]}]}`,
     );
   }
-  const brands: FeedBrand[] = [];
-  envelope.data.forEach((item: unknown, i) => {
+  const parts: FeedBrand[] = [];
+  for (const [item, at] of items) {
     if (!isObject(item) || !Array.isArray(item.Brand)) {
-      throw new ImportError(`${input} is not a response envelope: data/${i} has no "Brand" list`);
+      throw new ImportError(`${input} is not a response envelope: ${at} has no "Brand" list`);
     }
     item.Brand.forEach((brand: unknown, j) => {
-      const where = `data/${i}/Brand/${j}`;
+      const where = `${at}/Brand/${j}`;
       if (!isObject(brand)) throw new ImportError(`${input}: ${where} is not a brand object`);
       if (typeof brand.BrandName !== "string" || brand.BrandName.trim() === "") {
         throw new ImportError(
           `${input}: ${where} has no BrandName; every brand needs one, its file is named from it`,
         );
       }
-      brands.push({ value: brand, where });
+      parts.push({ value: brand, where });
     });
-  });
-  if (brands.length === 0) throw new ImportError(`${input} has no brands: "data" holds none`);
+  }
+  if (parts.length === 0) throw new ImportError(`${input} has no brands: "data" holds none`);
 
-  const dataset = wanted ?? detect(brands, input);
+  const dataset = wanted ?? detect(parts, input);
   const key = dataset.recordsKey;
   if (key === null) {
-    const found = brands.flatMap((b) => recordKeysOf(b.value));
+    const found = parts.flatMap((b) => recordKeysOf(b.value));
     if (found.length > 0) {
       throw new ImportError(
         `${input} holds ${found[0]} records, not ${dataset.id}; leave out --dataset or pass the data set of ${found[0]}`,
       );
     }
-    return { dataset, brands, records: brands.length };
+    return { dataset, brands: parts, records: parts.length };
   }
   let records = 0;
-  for (const brand of brands) {
+  for (const brand of parts) {
     const list = brand.value[key];
     if (!Array.isArray(list)) {
       const other = recordKeysOf(brand.value)[0];
@@ -101,7 +109,45 @@ export function readFeed(
     records += list.length;
   }
   if (records === 0) throw new ImportError(`${input} has no records: every ${key} list is empty`);
-  return { dataset, brands, records };
+  return { dataset, brands: mergeParts(parts, key, input), records };
+}
+
+/**
+ * One brand per BrandName: banks have served a brand as many Brand objects with the same name
+ * (one per product), which the spec's envelope allows and which say what one Brand object with
+ * all their records says. The records keep the feed's order; the brand's other fields must agree.
+ */
+export function mergeParts(parts: readonly FeedBrand[], key: string, input: string): FeedBrand[] {
+  const byName = new Map<
+    string,
+    { value: Record<string, unknown>; where: string; count: number }
+  >();
+  const merged: { value: Record<string, unknown>; where: string; count: number }[] = [];
+  for (const part of parts) {
+    const name = part.value.BrandName as string;
+    const first = byName.get(name);
+    if (!first) {
+      const entry = { value: { ...part.value }, where: part.where, count: 1 };
+      byName.set(name, entry);
+      merged.push(entry);
+      continue;
+    }
+    for (const [field, value] of Object.entries(part.value)) {
+      if (field === key) continue;
+      if (!(field in first.value)) first.value[field] = value;
+      else if (JSON.stringify(first.value[field]) !== JSON.stringify(value)) {
+        throw new ImportError(
+          `${input}: ${part.where} and ${first.where} are both brand ${JSON.stringify(name)} but give different ${field}; make them agree or give the brands different names`,
+        );
+      }
+    }
+    first.value[key] = [...(first.value[key] as unknown[]), ...(part.value[key] as unknown[])];
+    first.count += 1;
+  }
+  return merged.map(({ value, where, count }) => ({
+    value,
+    where: count === 1 ? where : `${where} (and ${count - 1} more Brand objects named so)`,
+  }));
 }
 
 function recordKeysOf(brand: Record<string, unknown>): string[] {

@@ -4,6 +4,7 @@
  * plan the files, refuse before writing if anything is wrong, write brand by brand, then check
  * what was written as `npm run validate` does.
  */
+import { writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { underGitHubActions } from "../cli/annotations.js";
 import { parseCommandLine } from "../cli/args.js";
@@ -15,18 +16,34 @@ import { dateToRfc3339 } from "../core/dates.js";
 import { DEFAULT_FETCH_TIMEOUT_SECONDS, loadFeed } from "./feed.js";
 import { parseFieldPath, planImport } from "./plan.js";
 import { checkWritten } from "./validate.js";
-import { formatDiagnostic } from "../core/diagnostics.js";
 import { qualitySummary } from "../quality/report.js";
 import { refuseExisting, writeBrand, type BrandWrite } from "./write.js";
 import { renderYaml, schemaModeline } from "./yaml-out.js";
 import { plural } from "../core/format.js";
-import { problemReport } from "../cli/problem-report.js";
+import { diagnosticLines, problemReport } from "../cli/problem-report.js";
+import { createAjv, readSchemas, validatorFor } from "../check/schemas.js";
+import { locate, locator, parseYaml, type YamlSource } from "../read/yaml-source.js";
+import { repairBrand } from "./repair.js";
+import {
+  importReportText,
+  repairDiagnostic,
+  repairLines,
+  type FileRepair,
+} from "./repair-report.js";
+import type { Ajv } from "ajv";
 
-export const USAGE = `usage: npm run import -- [--dataset ID] [--force] [--split-by FIELD.PATH] <feed.json | http(s) URL>...
+export const USAGE = `usage: npm run import -- [--repair] [--dataset ID] [--force] [--split-by FIELD.PATH] <feed.json | http(s) URL>...
 
-Writes each brand of a published feed (a response envelope, {"meta", "data": [{"Brand": [...]}]})
-as content: content/<data set>/<brand>.yaml, named from BrandName. Then checks what it wrote as
+Writes each brand of a published feed (a response envelope, {"meta", "data": [{"Brand": [...]}]}
+or "data": {"Brand": [...]}) as content: content/<data set>/<brand>.yaml, named from BrandName
+(Brand objects with the same BrandName are one brand). Then checks what it wrote as
 npm run validate does, and exits 1 if there are problems (fix them in place).
+
+  --repair            make the repairs that lose nothing and invent nothing (three-letter language
+                      codes, one value where a list belongs, a currency sign on an amount, spaces
+                      around values, empty optional values); without it they are only listed
+  --verbose           print every problem, not the first few of each kind
+  --report FILE       write every repair and every problem, one a line, to FILE
 
   --dataset ID        the data set (a manifest id, e.g. atms); needed for service metrics feeds,
                       otherwise told from the feed's record key (Branch, ATM, PCA, ...)
@@ -59,6 +76,9 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
       content: { type: "string" },
       timeout: { type: "string" },
       "no-cache": { type: "boolean" },
+      repair: { type: "boolean" },
+      verbose: { type: "boolean" },
+      report: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
     USAGE,
@@ -77,6 +97,11 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
   }
   const contentDir = values.content ? resolve(io.cwd, values.content) : CONTENT_DIR;
 
+  const repair = values.repair === true;
+  // Repairs are found for every feed, so an import without --repair can say what it would do.
+  const repairs: FileRepair[] = [];
+  const texts = new Map<string, string>();
+  let ajv: Ajv | undefined;
   let writes: BrandWrite[];
   try {
     const wanted = values.dataset === undefined ? undefined : datasetById(values.dataset);
@@ -100,15 +125,23 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
           );
         }
         const files = new Map<string, string>();
+        ajv ??= createAjv(readSchemas(SCHEMA_DIR));
+        const validate = validatorFor(ajv, feed.dataset.brandSchema);
         for (const file of brand.files) {
           const path = join(contentDir, feed.dataset.contentDir, ...file.path.split("/"));
-          files.set(
-            file.path,
-            renderYaml(file.value, modelineFor(path, contentDir, feed.dataset), [
-              `Imported by npm run import from ${loaded.source} at ${importedAt}.`,
+          const found = repairBrand(file.value, validate, feed.dataset.recordsKey);
+          const text = renderYaml(
+            repair ? found.value : file.value,
+            modelineFor(path, contentDir, feed.dataset),
+            [
+              `Imported by npm run import from ${loaded.source} at ${importedAt}${repair && found.repairs.length > 0 ? `, with ${plural(found.repairs.length, "repair")} (--repair)` : ""}.`,
               ...(file.note ? [`${brand.brandName}: ${file.note}.`] : []),
-            ]),
+            ],
           );
+          files.set(file.path, text);
+          const shown = displayPath(io.cwd, path);
+          texts.set(shown, text);
+          for (const r of found.repairs) repairs.push({ ...r, file: shown });
         }
         writes.push({ ...brand, dataset: feed.dataset, files });
       }
@@ -144,6 +177,22 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     );
   }
 
+  // The repairs, by kind, at their places in the files just written.
+  const sources = new Map<string, YamlSource>();
+  const sourceOf = (file: string) => {
+    let source = sources.get(file);
+    if (!source) sources.set(file, (source = parseYaml(file, texts.get(file) ?? "")));
+    return source;
+  };
+  repairLines(repairs, repair, (file, pointer) => locate(sourceOf(file), pointer)).forEach((line) =>
+    io.stdout(line),
+  );
+  if (!repair && repairs.length > 0) {
+    io.stdout(
+      `These repairs lose nothing and invent nothing (docs/editing.md, "Repairs"). To make them, run the import again with --repair (and --force to replace what this run wrote).`,
+    );
+  }
+
   const datasets = [...new Set<DatasetDefinition>(writes.map((w) => w.dataset))];
   const { problems, quality } = await checkWritten(datasets, written, {
     contentDir,
@@ -151,9 +200,24 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     cacheDir: values["no-cache"] ? false : (io.cacheDir ?? CACHE_DIR),
     today: io.now().toISOString().slice(0, 10),
   });
+  const verbose = values.verbose === true;
+  const howToSeeAll = "--verbose or --report FILE lists every one";
+  if (values.report !== undefined) {
+    const locators = new Map<string, ReturnType<typeof locator>>();
+    const at = (file: string, pointer: string) => {
+      let find = locators.get(file);
+      if (!find) locators.set(file, (find = locator(sourceOf(file))));
+      return find(pointer);
+    };
+    const told = repairs.map((r) => repairDiagnostic(r, repair, at(r.file, r.pointer)));
+    await writeFile(
+      resolve(io.cwd, values.report),
+      importReportText(told, [...problems, ...quality.findings]),
+    );
+  }
   if (problems.length === 0) {
     io.stdout(`${written.size} imported file${written.size === 1 ? " is" : "s are"} valid.`);
-    quality.findings.forEach((d) => io.stderr(formatDiagnostic(d)));
+    diagnosticLines(quality.findings, { verbose, howToSeeAll }).forEach((line) => io.stderr(line));
     qualitySummary(quality.counts).forEach((line) => io.stdout(line));
     return 0;
   }
@@ -162,6 +226,8 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     annotate: underGitHubActions(io.env),
     fileNoun: "imported file",
     nextStep: "The files are written: fix them in place, then run npm run validate.",
+    verbose,
+    howToSeeAll,
   });
   report.stdout.forEach((line) => io.stdout(line));
   report.stderr.forEach((line) => io.stderr(line));

@@ -1,10 +1,22 @@
 /**
- * Step 6, write: all or nothing. Every file goes into a fresh sibling folder first; only when all
- * of them are written does it take the place of the output folder, so a failed or interrupted
- * build leaves the previous output exactly as it was.
+ * Step 6, write: all or nothing, and never a moment without output. Every build writes into a
+ * fresh generation folder beside the output folder; only when all of its files are written does
+ * the output path, a symbolic link, switch to it with one rename. A reader therefore sees the old
+ * generation or the new one, whole, at every instant, and a failed or interrupted build leaves the
+ * previous output exactly as it was.
  */
-import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 
 export interface OutputFile {
   /** Path inside the output folder, `/`-separated, no leading slash. */
@@ -12,35 +24,69 @@ export interface OutputFile {
   readonly bytes: Uint8Array | string;
 }
 
-export async function writeAtomically(outDir: string, files: readonly OutputFile[]): Promise<void> {
-  const parent = dirname(outDir);
+/** What a write left behind. */
+export interface WrittenOutput {
+  /** The generation folder the output path now points to (absolute, no link in it). */
+  readonly generation: string;
+}
+
+/**
+ * Writes `files` as the new content of `outDir`. `outDir` becomes (or stays) a symbolic link to a
+ * hidden sibling generation folder (`.dist-gen-*`, git-ignored as `.dist-*`). The generation the
+ * link pointed to before is kept until the next write, so a reader that resolved the link a moment
+ * ago (a Worker still serving it, a copy half-way through) can finish; older ones are removed.
+ * One write at a time per output folder.
+ */
+export async function writeAtomically(
+  outDir: string,
+  files: readonly OutputFile[],
+): Promise<WrittenOutput> {
+  const parent = dirname(resolve(outDir));
+  const name = basename(outDir);
   await mkdir(parent, { recursive: true });
-  // Hidden siblings of the output folder (git-ignored as .dist-*), on the same file system so the
-  // final renames are cheap and cannot fail half-way through a copy.
-  const staging = await mkdtemp(join(parent, `.${basename(outDir)}-new-`));
+  // On the same file system as the link, so nothing is copied and the switch is one rename.
+  const generation = await mkdtemp(join(parent, `.${name}-gen-`));
   try {
     for (const file of files) {
-      const target = join(staging, file.path);
+      const target = join(generation, file.path);
       await mkdir(dirname(target), { recursive: true });
       await writeFile(target, file.bytes);
     }
   } catch (error) {
-    await rm(staging, { recursive: true, force: true });
+    await rm(generation, { recursive: true, force: true });
     throw error;
   }
-  const retired = `${staging.replace(/-new-/, "-old-")}`;
-  let hadPrevious = true;
+  const previous = await currentTarget(outDir);
+  // rename(2) replaces a link atomically (POSIX: "a link named new shall remain visible to other
+  // threads throughout the renaming operation"), but not a real folder: output written before
+  // generations existed is moved aside first, the one moment without it, once per checkout.
+  if (previous === "folder") await rename(outDir, await mkdtemp(join(parent, `.${name}-old-`)));
+  const link = join(parent, `.${name}-link-${basename(generation)}`);
   try {
-    await rename(outDir, retired);
+    // Relative, so the checkout can be moved or mounted elsewhere.
+    await symlink(basename(generation), link, "dir");
+    await rename(link, outDir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    hadPrevious = false;
-  }
-  try {
-    await rename(staging, outDir);
-  } catch (error) {
-    if (hadPrevious) await rename(retired, outDir);
+    await rm(link, { force: true });
+    await rm(generation, { recursive: true, force: true });
     throw error;
   }
-  if (hadPrevious) await rm(retired, { recursive: true, force: true });
+  const keep = new Set([basename(generation), typeof previous === "string" ? previous : ""]);
+  for (const entry of await readdir(parent)) {
+    const ours = entry.startsWith(`.${name}-gen-`) || entry.startsWith(`.${name}-old-`);
+    if (ours && !keep.has(entry)) await rm(join(parent, entry), { recursive: true, force: true });
+  }
+  return { generation };
+}
+
+/** The generation folder's name `outDir` links to, "folder" for a real folder, or "none". */
+async function currentTarget(outDir: string): Promise<string | "folder" | "none"> {
+  try {
+    const info = await lstat(outDir);
+    if (!info.isSymbolicLink()) return "folder";
+    return basename(await readlink(outDir));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "none";
+    throw error;
+  }
 }

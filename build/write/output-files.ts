@@ -16,7 +16,10 @@ import {
 /** Anything published: its manifest entry and the bytes of each coding. */
 export interface Published {
   readonly entry: Pick<ServedFile, "variants">;
-  readonly encoded: Readonly<Record<ContentCoding, { readonly bytes: Uint8Array | string }>>;
+  /** Every coding the entry lists; a coding it does not list (none stored) may be absent. */
+  readonly encoded: Readonly<
+    Partial<Record<ContentCoding, { readonly bytes: Uint8Array | string }>>
+  >;
 }
 
 export function outputFiles(results: readonly Published[], manifest: Manifest): OutputFile[] {
@@ -25,7 +28,9 @@ export function outputFiles(results: readonly Published[], manifest: Manifest): 
   ];
   for (const { entry, encoded } of results) {
     for (const coding of STORED_CODINGS) {
-      files.push({ path: entry.variants[coding]!.asset.slice(1), bytes: encoded[coding].bytes });
+      const variant = entry.variants[coding];
+      const body = encoded[coding];
+      if (variant && body) files.push({ path: variant.asset.slice(1), bytes: body.bytes });
     }
   }
   return files;

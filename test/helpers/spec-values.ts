@@ -166,6 +166,13 @@ export const DECIDED = {
   counterTtlSeconds: 120,
   /** An isolate shares a count once it holds back this share of what it believes is left. */
   shareFraction: 0.25,
+  /** The live preview (npm start only): its version document, its script, the page's policy. */
+  preview: {
+    versionPath: "/_preview/version",
+    scriptPath: "/_preview/reload.js",
+    policy:
+      "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  },
 } as const;
 
 /** Every response's fields: the security headers the specs require and CORS. */

@@ -303,7 +303,7 @@ describe("bad input: a clear error and nothing written", () => {
       "JSON that is not an envelope",
       [1, 2],
       [],
-      'import: f.json is not a response envelope: expected a JSON object with a "data" list ({"meta": …, "data": [{"Brand": […]}]})',
+      'import: f.json is not a response envelope: expected a JSON object whose "data" is a list of {"Brand": […]} objects (or one such object), as in {"meta": …, "data": [{"Brand": […]}]}',
     ],
     [
       "a data item without a Brand list",

@@ -1,0 +1,138 @@
+/**
+ * The live preview (`npm start`): time from saving a content file to the Worker serving the new
+ * ETag, through the real watcher, build and Worker, for the sample content and for set P.
+ */
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CONTENT_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../build/core/paths.js";
+import { startPreview } from "../build/preview/serve.js";
+import { editOneFile } from "./build-bench.js";
+import { generateContent, type Sizes } from "./generate.js";
+import { median, table } from "./report.js";
+
+// The large publisher of the build benchmarks (set P).
+const P: Sizes = {
+  branches: 3000,
+  atms: 10000,
+  products: 0,
+  metricsBrands: 2,
+  fullProducts: { pca: 300, bca: 200, sme: 100, ccc: 50 },
+};
+// Bounds: no wait for one served ETag longer than this, no more polls than this per edit.
+const SERVE_TIMEOUT_MS = 30_000;
+const POLL_MS = 5;
+
+interface PreviewRun {
+  /** From the save to the new ETag being served. */
+  readonly servedMs: number;
+  /** The part spent building and writing the generation (the rest: watcher, Worker reload). */
+  readonly buildMs: number;
+}
+
+async function measure(
+  fill: (content: string) => Promise<void>,
+  edit: (content: string, n: number) => Promise<void>,
+  path: string,
+  runs: number,
+): Promise<PreviewRun[]> {
+  const root = await mkdtemp(join(tmpdir(), "opendata-edge-preview-bench-"));
+  for (const folder of WORKER_SOURCE_FOLDERS) {
+    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
+  }
+  for (const file of ["wrangler.toml", "tsconfig.base.json"]) {
+    await cp(join(PROJECT_ROOT, file), join(root, file));
+  }
+  const content = join(root, "content");
+  await fill(content);
+  const builds: number[] = [];
+  const preview = await startPreview({
+    root,
+    contentDir: content,
+    outDir: join(root, "dist"),
+    cwd: root,
+    cacheDir: join(root, "cache"),
+    port: 0,
+    persist: false,
+    log: () => undefined,
+    onRebuilt: (rebuilt) => builds.push(rebuilt.ms),
+  });
+  let client = 0;
+  const etag = async () => {
+    const response = await fetch(new URL(path, preview.url), {
+      method: "HEAD",
+      // A fresh client address each time, so the rate limit never answers.
+      headers: { "CF-Connecting-IP": `198.18.${client >> 8}.${client++ & 255}` },
+    });
+    return response.headers.get("etag");
+  };
+  const results: PreviewRun[] = [];
+  try {
+    for (let n = 0; n < runs; n++) {
+      await preview.idle();
+      const before = await etag();
+      const built = builds.length;
+      await edit(content, n);
+      const saved = performance.now();
+      while ((await etag()) === before) {
+        if (performance.now() - saved > SERVE_TIMEOUT_MS) throw new Error(`${path}: no new ETag`);
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      }
+      const servedMs = performance.now() - saved;
+      await preview.idle();
+      results.push({ servedMs, buildMs: builds[built] ?? Number.NaN });
+    }
+  } finally {
+    await preview.close();
+    await rm(root, { recursive: true, force: true });
+  }
+  return results;
+}
+
+/** Renames the first branch of the sample's first branch file, a different name each time. */
+async function editSampleBranch(content: string, n: number): Promise<void> {
+  const file = join(content, "branches", "pennyfold-building-society.yaml");
+  const text = await readFile(file, "utf8");
+  await writeFile(file, text.replace(/^( {4}Name: "[^"]*?)( edit \d+)?"$/m, `$1 edit ${n}"`));
+}
+
+/** The preview's section of the report. */
+export async function previewBenchmarks(options: { runs: number }): Promise<string> {
+  const runs = Math.max(7, options.runs);
+  const sets: [string, PreviewRun[], number][] = [];
+  process.stderr.write("  preview: sample content...\n");
+  const sample = await measure(
+    (content) => cp(CONTENT_DIR, content, { recursive: true }),
+    editSampleBranch,
+    "/std/v2.2/branches",
+    runs,
+  );
+  sets.push(["sample content (one branch file)", sample, 500]);
+  process.stderr.write("  preview: set P...\n");
+  const large = await measure(
+    (content) => generateContent(content, P),
+    editOneFile,
+    "/std/v2.2/atms",
+    runs,
+  );
+  sets.push(["set P, about 13,000 records (one ATM file)", large, 1500]);
+  const ms = (values: number[]) => `${Math.round(median(values))} ms`;
+  return [
+    "### Live preview: from a save to the new ETag served (`npm start`'s code path)",
+    "",
+    table(
+      ["content", "edits", "median", "min", "max", "of which build and write (median)", "target"],
+      sets.map(([name, results, target]) => [
+        name,
+        results.length,
+        ms(results.map((r) => r.servedMs)),
+        `${Math.round(Math.min(...results.map((r) => r.servedMs)))} ms`,
+        `${Math.round(Math.max(...results.map((r) => r.servedMs)))} ms`,
+        ms(results.map((r) => r.buildMs)),
+        `under ${target} ms`,
+      ]),
+    ),
+    "",
+    "The rest of each figure is the watcher's quiet time (30 ms), wrangler bundling the Worker again with the new manifest and workerd reloading it on the new generation, and the client's next poll.",
+  ].join("\n");
+}

@@ -1,0 +1,107 @@
+/**
+ * What the live preview publishes: the last good build's files, with the landing page made into
+ * the preview's page (its script, its version and the content's problems, if any) and the two
+ * preview documents added to the manifest. A deployed build never goes through here.
+ */
+import { createHash } from "node:crypto";
+import type { Diagnostic } from "../core/diagnostics.js";
+import { formatDiagnostic } from "../core/diagnostics.js";
+import type { OutputFile } from "../write/atomic.js";
+import {
+  MANIFEST_FILE,
+  STORED_CODINGS,
+  variantAsset,
+  type DocumentEntry,
+  type Manifest,
+} from "../../contract/manifest.js";
+import {
+  PREVIEW_SCRIPT_PATH,
+  PREVIEW_VERSION_PATH,
+  previewPage,
+  previewScript,
+} from "../documents/landing/preview.js";
+
+/** A build that passed: everything it would write, and its manifest. */
+export interface GoodBuild {
+  readonly files: readonly OutputFile[];
+  readonly manifest: Manifest;
+}
+
+/** The preview's files, its manifest, and the version its page reloads on. */
+export interface PreviewOutput {
+  readonly files: OutputFile[];
+  readonly manifest: Manifest;
+  readonly version: string;
+}
+
+// The landing page's path and the asset its bytes are stored in (documents/index.ts).
+const LANDING_PATH = "/";
+const LANDING_ASSET = "/index.html";
+
+/**
+ * The version of what is served: a hash of every data set's and document's ETags but the landing
+ * page's own (which will contain the version), and of the problems shown. Same data and same
+ * problems give the same version, so a save that changes nothing reloads nothing.
+ */
+export function previewVersion(manifest: Manifest, problems: readonly Diagnostic[]): string {
+  const hash = createHash("sha256");
+  for (const entry of [...manifest.datasets, ...(manifest.documents ?? [])]) {
+    if (entry.path === LANDING_PATH) continue;
+    for (const variant of Object.values(entry.variants)) hash.update(`${variant.etag}\n`);
+  }
+  for (const problem of problems) hash.update(`${formatDiagnostic(problem)}\n`);
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The preview of `good`, showing `problems` (none when `good` is the content as it is now). */
+export function previewOutput(good: GoodBuild, problems: readonly Diagnostic[]): PreviewOutput {
+  const landing = good.manifest.documents?.find((d) => d.path === LANDING_PATH);
+  const html = good.files.find((f) => `/${f.path}` === LANDING_ASSET);
+  if (!landing || !html) throw new Error("the build wrote no landing page to preview");
+  const version = previewVersion(good.manifest, problems);
+  const text = (bytes: Uint8Array | string) =>
+    typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("utf8");
+  const page = previewPage(text(html.bytes), { version, problems });
+  // Served as written, identity only: compressing the page again on every save would cost more
+  // than sending it on loopback does.
+  const document = (path: string, asset: string, mediaType: string, body: string) => {
+    const bytes = Buffer.from(body, "utf8");
+    const etag = `"${createHash("sha256").update(bytes).digest("hex")}"`;
+    const entry: DocumentEntry = {
+      path,
+      mediaType,
+      lastModified: landing.lastModified,
+      lastModifiedMs: landing.lastModifiedMs,
+      variants: { identity: { asset, etag, length: bytes.length } },
+    };
+    return { entry, file: { path: asset.slice(1), bytes } };
+  };
+  const added = [
+    document(LANDING_PATH, LANDING_ASSET, landing.mediaType, page),
+    document(PREVIEW_VERSION_PATH, "/_preview/version.txt", "text/plain; charset=utf-8", version),
+    document(
+      PREVIEW_SCRIPT_PATH,
+      "/_preview/reload.js",
+      "text/javascript; charset=utf-8",
+      previewScript(),
+    ),
+  ];
+  const manifest: Manifest = {
+    ...good.manifest,
+    documents: [
+      ...(good.manifest.documents ?? []).filter((d) => d.path !== LANDING_PATH),
+      ...added.map((a) => a.entry),
+    ],
+  };
+  // The landing page's stored variants and the manifest are replaced; everything else is kept.
+  const replaced = new Set([
+    MANIFEST_FILE,
+    ...STORED_CODINGS.map((c) => variantAsset(LANDING_ASSET, c).slice(1)),
+  ]);
+  const files: OutputFile[] = [
+    { path: MANIFEST_FILE, bytes: `${JSON.stringify(manifest, null, 2)}\n` },
+    ...good.files.filter((f) => !replaced.has(f.path)),
+    ...added.map((a) => a.file),
+  ];
+  return { files, manifest, version };
+}

@@ -1,0 +1,126 @@
+/**
+ * `npm start`: the live preview. Builds the content, serves it with the Worker in workerd over
+ * loopback, and on every save under content/ rebuilds through the cache and has the Worker serve
+ * the new generation, with no restart. While a rebuild runs, requests are answered from the
+ * generation served before; wrangler holds them while the Worker reloads, so each gets the old
+ * data or the new, whole.
+ */
+import { join } from "node:path";
+import type { FSWatcher } from "node:fs";
+import { CONTENT_DIR, DIST_DIR, PROJECT_ROOT } from "../core/paths.js";
+import { coalesce, watchContent, type Coalescer } from "./watch.js";
+import { PreviewSession, type PreviewBuildOptions, type Rebuilt } from "./session.js";
+import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
+
+export interface PreviewOptions extends PreviewBuildOptions {
+  /** Folder holding wrangler.toml and the Worker's sources (the project, or a scratch copy). */
+  readonly root?: string;
+  /** Port on 127.0.0.1; 0 picks a free one. */
+  readonly port: number;
+  /** Where local KV is kept, or false for memory only. */
+  readonly persist?: string | false;
+  /** Quiet time after a save before rebuilding, in milliseconds. */
+  readonly quietMs?: number;
+  readonly log?: (line: string) => void;
+  /** Called after each rebuild, once what it published is served. */
+  readonly onRebuilt?: (rebuilt: Rebuilt) => void;
+}
+
+export interface RunningPreview {
+  readonly url: URL;
+  /** Settles when no rebuild is under way or waiting. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// How long a reloaded Worker may take to serve the new version before the preview says so.
+const RELOAD_TIMEOUT_MS = 30_000;
+
+/** Starts the preview: one build, the Worker, then the watcher. */
+export async function startPreview(options: PreviewOptions): Promise<RunningPreview> {
+  const root = options.root ?? PROJECT_ROOT;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const session = new PreviewSession(
+    { contentDir: CONTENT_DIR, outDir: DIST_DIR, ...options },
+    log,
+  );
+  // Watching starts first, so a save made while the Worker starts is not missed.
+  let saved = false;
+  let runs: Coalescer | undefined;
+  const watcher: FSWatcher = watchContent(options.contentDir ?? CONTENT_DIR, () =>
+    runs ? runs.poke() : (saved = true),
+  );
+  let worker: Awaited<ReturnType<typeof import("wrangler").unstable_startWorker>> | undefined;
+  let url: URL;
+  try {
+    const first = await session.rebuild();
+    // The same settings as scripts/wrangler.mjs: nothing leaves the machine.
+    process.env.WRANGLER_SEND_METRICS ??= "false";
+    process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+    process.env.WRANGLER_HIDE_BANNER ??= "true";
+    const { unstable_startWorker } = await import("wrangler");
+    worker = await unstable_startWorker({
+      config: join(root, "wrangler.toml"),
+      entrypoint: join(root, "worker", "preview.ts"),
+      assets: first.generation,
+      dev: {
+        inspector: false,
+        persist: options.persist ?? false,
+        // The preview decides when the Worker reloads: after a whole generation is written.
+        watch: false,
+        logLevel: "warn",
+        server: { hostname: "127.0.0.1", port: options.port },
+      },
+    });
+    url = await worker.url;
+  } catch (error) {
+    // Nothing left running when the preview cannot start (a port in use, say).
+    watcher.close();
+    await worker?.dispose();
+    throw error;
+  }
+  const started = worker;
+
+  const rebuild = async () => {
+    const rebuilt = await session.rebuild();
+    if (rebuilt.generation) {
+      // A new assets folder makes wrangler bundle the Worker again (with the new manifest,
+      // through the output link) and reload it on that folder: manifest and bytes stay together.
+      await started.patchConfig({ assets: rebuilt.generation });
+      await servedVersion(url, rebuilt.version);
+    }
+    options.onRebuilt?.(rebuilt);
+  };
+  runs = coalesce(
+    () => rebuild().catch((error: unknown) => log(`preview: ${String(error)}`)),
+    options.quietMs ?? 30,
+  );
+  if (saved) runs.poke();
+  log(
+    `Serving on ${url.origin}/ and rebuilding on every save under ${options.contentDir ?? CONTENT_DIR}`,
+  );
+  return {
+    url,
+    idle: () => runs.idle(),
+    async close() {
+      watcher.close();
+      await runs!.close();
+      await started.dispose();
+    },
+  };
+}
+
+/** Waits until the Worker at `url` serves `version`, bounded by RELOAD_TIMEOUT_MS. */
+async function servedVersion(url: URL, version: string): Promise<void> {
+  const until = Date.now() + RELOAD_TIMEOUT_MS;
+  while (Date.now() < until) {
+    try {
+      const response = await fetch(new URL(PREVIEW_VERSION_PATH, url));
+      if ((await response.text()) === version) return;
+    } catch {
+      // The Worker is reloading; ask again.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`the Worker did not serve version ${version} within ${RELOAD_TIMEOUT_MS} ms`);
+}

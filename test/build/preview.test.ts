@@ -1,0 +1,194 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { coalesce, isContentChange } from "../../build/preview/watch.js";
+import { previewPage, problemsPanel } from "../../build/documents/landing/preview.js";
+import { previewOutput, previewVersion } from "../../build/preview/output.js";
+import type { Diagnostic } from "../../build/core/diagnostics.js";
+import type { Manifest } from "../../contract/manifest.js";
+import { DECIDED } from "../helpers/spec-values.js";
+
+describe("which changes under content/ the preview rebuilds for", () => {
+  const cases: [path: string | null, rebuilds: boolean][] = [
+    ["site.yaml", true],
+    ["branches/pennyfold.yaml", true],
+    ["atms/big-bank/part-0001.yml", true],
+    ["branches/.pennyfold.yaml.swp", false],
+    ["branches/.pennyfold.yaml.swx", false],
+    ["branches/pennyfold.yaml~", false],
+    ["branches/4913", false],
+    [".git/index", false],
+    [".git/refs/heads/main.yaml", false],
+    ["branches/notes.txt", false],
+    ["branches", false],
+    [null, true],
+  ];
+  for (const [path, rebuilds] of cases) {
+    it(`${rebuilds ? "rebuilds" : "does not rebuild"} for a change at ${JSON.stringify(path)}`, () => {
+      expect(isContentChange(path)).toBe(rebuilds);
+    });
+  }
+});
+
+describe("coalescing saves into rebuilds", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("makes one run of several pokes within the quiet time", async () => {
+    vi.useFakeTimers();
+    let runs = 0;
+    const c = coalesce(async () => void runs++, 30);
+    for (let i = 0; i < 5; i++) {
+      c.poke();
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    await vi.advanceTimersByTimeAsync(30);
+    await c.idle();
+    expect(runs).toBe(1);
+  });
+
+  it("runs once more after a run during which saves arrived, never two at once", async () => {
+    vi.useFakeTimers();
+    let running = 0;
+    let most = 0;
+    let runs = 0;
+    let finish: (() => void) | undefined;
+    const c = coalesce(async () => {
+      runs++;
+      most = Math.max(most, ++running);
+      await new Promise<void>((resolve) => (finish = resolve));
+      running--;
+    }, 30);
+    c.poke();
+    await vi.advanceTimersByTimeAsync(30);
+    expect(runs).toBe(1);
+    c.poke();
+    await vi.advanceTimersByTimeAsync(30);
+    c.poke();
+    await vi.advanceTimersByTimeAsync(30);
+    expect(runs).toBe(1);
+    finish!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(runs).toBe(2);
+    finish!();
+    await c.idle();
+    expect(runs).toBe(2);
+    expect(most).toBe(1);
+  });
+
+  it("starts nothing once closed", async () => {
+    vi.useFakeTimers();
+    let runs = 0;
+    const c = coalesce(async () => void runs++, 30);
+    c.poke();
+    await c.close();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(runs).toBe(0);
+  });
+});
+
+const problem: Diagnostic = {
+  file: "content/branches/a&b.yaml",
+  line: 7,
+  column: 11,
+  pointer: "/Branch/0/Name",
+  message: 'must be text, but YAML read the number 12; put it in quotes: <"12">',
+  rule: "type",
+};
+const page =
+  "<!doctype html>\n<html>\n<head>\n<title>t</title>\n</head>\n<body>\n<main></main>\n</body>\n</html>\n";
+
+describe("the preview's landing page", () => {
+  it("loads the preview's script and carries its version in the head", () => {
+    const html = previewPage(page, { version: "abc", problems: [] });
+    expect(html).toContain(`<script src="${DECIDED.preview.scriptPath}" defer></script>\n</head>`);
+    expect(html).toContain('<meta name="preview-version" content="abc">');
+    expect(html).not.toContain("problems");
+  });
+
+  it("puts the problems first in the body, each with its file, line, column and pointer, escaped", () => {
+    const html = previewPage(page, { version: "abc", problems: [problem] });
+    const body = html.slice(html.indexOf("<body>"));
+    expect(body.indexOf('class="problems"')).toBeLessThan(body.indexOf("<main>"));
+    expect(html).toContain("<code>content/branches/a&amp;b.yaml:7:11</code>");
+    expect(html).toContain("<code>/Branch/0/Name</code>");
+    expect(html).toContain('&lt;"12"&gt;');
+  });
+
+  it("counts the problems in the panel's heading", () => {
+    expect(problemsPanel([problem])).toContain("1 problem:");
+    expect(problemsPanel([problem, problem])).toContain("2 problems:");
+  });
+});
+
+const etag = (c: string) => `"${c.repeat(64)}"`;
+const manifest: Manifest = {
+  formatVersion: 1,
+  datasets: [
+    {
+      dataset: "branches",
+      path: "/std/v2.2/branches",
+      mediaType: "application/prs.std.opendata.v2.2+json",
+      lastModified: "Mon, 21 Sep 2026 14:13:20 GMT",
+      lastModifiedMs: 1790000000000,
+      lastUpdated: "2026-09-21T14:13:20Z",
+      totalResults: 1,
+      brands: 1,
+      aliases: [],
+      variants: { identity: { asset: "/std/v2.2/branches.json", etag: etag("a"), length: 2 } },
+    },
+  ],
+  documents: [
+    {
+      path: "/",
+      mediaType: "text/html; charset=utf-8",
+      lastModified: "Mon, 21 Sep 2026 14:13:20 GMT",
+      lastModifiedMs: 1790000000000,
+      variants: {
+        identity: { asset: "/index.html", etag: etag("b"), length: page.length },
+        br: { asset: "/index.html.br", etag: etag("c"), length: 1 },
+      },
+    },
+  ],
+};
+const files = [
+  { path: "manifest.json", bytes: JSON.stringify(manifest) },
+  { path: "std/v2.2/branches.json", bytes: "{}" },
+  { path: "index.html", bytes: page },
+  { path: "index.html.br", bytes: "x" },
+];
+
+describe("what the preview publishes", () => {
+  it("keeps every data set's bytes and replaces the page with the preview's, identity only", () => {
+    const out = previewOutput({ files, manifest }, [problem]);
+    expect(out.files.find((f) => f.path === "std/v2.2/branches.json")?.bytes).toBe("{}");
+    expect(out.files.map((f) => f.path)).not.toContain("index.html.br");
+    const landing = out.manifest.documents!.find((d) => d.path === "/")!;
+    expect(Object.keys(landing.variants)).toEqual(["identity"]);
+    const html = String(out.files.find((f) => f.path === "index.html")!.bytes);
+    expect(html).toContain('class="problems"');
+    expect(out.manifest.datasets).toEqual(manifest.datasets);
+  });
+
+  it("serves the version and the script as documents of the manifest", () => {
+    const out = previewOutput({ files, manifest }, []);
+    const paths = out.manifest.documents!.map((d) => d.path);
+    expect(paths).toContain(DECIDED.preview.versionPath);
+    expect(paths).toContain(DECIDED.preview.scriptPath);
+    const written = JSON.parse(String(out.files.find((f) => f.path === "manifest.json")!.bytes));
+    expect(written).toEqual(out.manifest);
+  });
+
+  it("changes the version with the data or the problems, and only then", () => {
+    const same = previewVersion(manifest, []);
+    expect(previewVersion(manifest, [])).toBe(same);
+    expect(previewVersion(manifest, [problem])).not.toBe(same);
+    const edited: Manifest = {
+      ...manifest,
+      datasets: [
+        {
+          ...manifest.datasets[0]!,
+          variants: { identity: { ...manifest.datasets[0]!.variants.identity, etag: etag("d") } },
+        },
+      ],
+    };
+    expect(previewVersion(edited, [])).not.toBe(same);
+  });
+});
