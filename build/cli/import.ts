@@ -1,5 +1,5 @@
-/** `npm run import`: see run.ts and docs/editing.md#importing-a-published-feed. */
-import { runImport } from "../import/run.js";
+/** `npm run import`: see import-run.ts and docs/editing.md#importing-a-published-feed. */
+import { runImport } from "./import-run.js";
 
 runImport(process.argv.slice(2), {
   cwd: process.cwd(),

@@ -1,5 +1,5 @@
 /** Runs `npm run import` in-process over a fixture, capturing what it prints. */
-import { runImport } from "../../build/import/run.js";
+import { runImport } from "../../build/cli/import-run.js";
 
 /** The clock every test import reads: 2026-11-22T09:30:00Z. */
 export const IMPORTED_AT = new Date("2026-11-22T09:30:00.123Z");

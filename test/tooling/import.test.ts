@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseYaml } from "../../build/read/yaml-source.js";
 import { buildFixture, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 import { atm, envelopeOf, IMPORTED_AT, importFeeds } from "../helpers/import.js";
-import { runImport } from "../../build/import/run.js";
+import { runImport } from "../../build/cli/import-run.js";
 import { ensureCompiled, runNode } from "./support.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
 

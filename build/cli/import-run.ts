@@ -6,30 +6,30 @@
  */
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { underGitHubActions } from "../cli/annotations.js";
-import { parseCommandLine } from "../cli/args.js";
+import { underGitHubActions } from "./annotations.js";
+import { parseCommandLine } from "./args.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { CACHE_DIR, CONTENT_DIR, displayPath, SCHEMA_DIR } from "../core/paths.js";
-import { datasetById, readFeed } from "./envelope.js";
-import { ImportError } from "./errors.js";
+import { datasetById, readFeed } from "../import/envelope.js";
+import { ImportError } from "../import/errors.js";
 import { dateToRfc3339 } from "../core/dates.js";
-import { DEFAULT_FETCH_TIMEOUT_SECONDS, loadFeed } from "./feed.js";
-import { parseFieldPath, planImport } from "./plan.js";
-import { checkWritten } from "./validate.js";
+import { DEFAULT_FETCH_TIMEOUT_SECONDS, loadFeed } from "../import/feed.js";
+import { parseFieldPath, planImport } from "../import/plan.js";
+import { checkWritten } from "../import/validate.js";
 import { qualitySummary } from "../quality/report.js";
-import { refuseExisting, writeBrand, type BrandWrite } from "./write.js";
-import { renderYaml, schemaModeline } from "./yaml-out.js";
+import { refuseExisting, writeBrand, type BrandWrite } from "../import/write.js";
+import { renderYaml, schemaModeline } from "../import/yaml-out.js";
 import { plural } from "../core/format.js";
-import { diagnosticLines, problemReport } from "../cli/problem-report.js";
+import { diagnosticLines, problemReport } from "./problem-report.js";
 import { createAjv, readSchemas, validatorFor } from "../check/schemas.js";
 import { locate, locator, parseYaml, type YamlSource } from "../read/yaml-source.js";
-import { repairBrand } from "./repair.js";
+import { repairBrand } from "../import/repair.js";
 import {
   importReportText,
   repairDiagnostic,
   repairLines,
   type FileRepair,
-} from "./repair-report.js";
+} from "../import/repair-report.js";
 import type { Ajv } from "ajv";
 
 export const USAGE = `usage: npm run import -- [--repair] [--dataset ID] [--force] [--split-by FIELD.PATH] <feed.json | http(s) URL>...
