@@ -78,7 +78,12 @@ async function generatedSet() {
   const { indexes } = await nearIndexes([result], readSchemas(), []);
   const buildMs = performance.now() - started;
   const index = indexes[0]!;
-  const manifest: Manifest = { formatVersion: 1, datasets: [entry], near: [index.entry] };
+  const manifest: Manifest = {
+    formatVersion: 1,
+    datasets: [entry],
+    documents: [],
+    near: [index.entry],
+  };
   const files = new Map<string, Uint8Array>([
     [identity.asset, body],
     [index.entry.index.asset, index.bytes],

@@ -85,12 +85,15 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas);
   const encoder = createEncoder(cache, timings.parts);
   const cacheMiss = await cache?.missReason();
+  // What a failed build reports, as far as it got: declared before the first step that can fail,
+  // so a return added above any step finds them set.
   let quality: BuildResult["quality"] = { warnings: [], counts: [] };
+  let filesChecked = 0;
   const failed = (diagnostics: Diagnostic[], datasets: DatasetResult[] = []): BuildResult => ({
     ok: false,
     diagnostics: diagnostics.sort(compareDiagnostics),
     datasets,
-    filesChecked: jobs.length,
+    filesChecked,
     manifest: undefined,
     timings,
     quality,
@@ -108,6 +111,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     timings,
   });
   const { jobs, keys, units, site, diagnostics } = checked;
+  filesChecked = jobs.length;
   if (diagnostics.length > 0 || !site) return failed(diagnostics);
 
   // The data-quality pass: warnings, or errors where site.yaml says so.

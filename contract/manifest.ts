@@ -94,8 +94,11 @@ export type DocumentEntry = ServedFile;
 export interface Manifest {
   readonly formatVersion: typeof MANIFEST_FORMAT_VERSION;
   readonly datasets: readonly ManifestEntry[];
-  /** Absent in manifests written before documents existed; read as none. */
-  readonly documents?: readonly DocumentEntry[];
+  /**
+   * Required: the Worker imports the manifest of the very build it is deployed with, so a
+   * manifest from before documents existed can never reach it.
+   */
+  readonly documents: readonly DocumentEntry[];
   /** The extension endpoints' indexes (contract/near.ts); absent in older manifests: none. */
   readonly near?: readonly NearEntry[];
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Compiles the build CLI (build/, with the worker/ modules it imports; tsconfig in build/) and, with
-// --bench, the benchmarks (bench/, own tsconfig) into .out/, each only when a source is newer than
-// its last compile: tsc takes 2-4 s even with nothing to do, which would dwarf a rebuild after one
-// content edit (well under a second). `--force` compiles regardless.
+// Compiles the build CLIs (build/, with the contract/ modules they import; tsconfig in build/) and,
+// with --bench, the benchmarks (bench/, own tsconfig, which also import worker/) into .out/, each
+// only when a source is newer than its last compile: tsc takes 2-4 s even with nothing to do, which
+// would dwarf a rebuild after one content edit (well under a second). `--force` compiles regardless.
+// The build imports nothing from worker/ (test/tooling/stage-order.test.ts), so an edit there
+// recompiles only the benchmarks.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -10,12 +12,12 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const shared = ["build", "contract", "worker", "tsconfig.base.json", "package-lock.json"];
+const shared = ["build", "contract", "tsconfig.base.json", "package-lock.json"];
 // Each project: what it compiles from, and a file it emits (to tell a first compile).
 const projects = {
   build: { inputs: shared, emits: join(".out", "build", "cli", "build.js") },
   bench: {
-    inputs: [...shared, "bench", join("test", "fakes"), "worker-configuration.d.ts"],
+    inputs: [...shared, "worker", "bench", join("test", "fakes"), "worker-configuration.d.ts"],
     emits: join(".out", "bench", "run.js"),
   },
 };

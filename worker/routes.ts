@@ -60,7 +60,7 @@ export function routeTable(manifest: Manifest): ReadonlyMap<string, Route> {
       );
     }
   }
-  for (const entry of manifest.documents ?? []) {
+  for (const entry of manifest.documents) {
     add(entry, { plan: null, name: entry.path, extraHeaders: DOCUMENT_HEADERS });
   }
   return routes;

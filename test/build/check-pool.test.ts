@@ -1,11 +1,13 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { BuildCache } from "../../build/core/cache.js";
 import { checkFiles } from "../../build/check/cached-checks.js";
 import type { CheckJob } from "../../build/read/check-jobs.js";
 import { createAjv } from "../../build/check/schemas.js";
+import { PROJECT_ROOT } from "../../build/core/paths.js";
+import { ensureCompiled } from "../tooling/support.js";
 
 const SITE = [
   'License: "https://www.openbanking.org.uk/open-licence"',
@@ -33,7 +35,27 @@ afterEach(async () => {
   await Promise.all(folders.splice(0).map((f) => rm(f, { recursive: true, force: true })));
 });
 
+// Under vitest the pool's threads run the compiled check code in .out/ (check/pool.ts): compile
+// what changed first, so these tests never run thread code older than the source they test.
+beforeAll(ensureCompiled, 120_000);
+
+/** The newest modification time under `path`, in ms. */
+async function newest(path: string): Promise<number> {
+  const info = await stat(path);
+  if (!info.isDirectory()) return info.mtimeMs;
+  const names = await readdir(path);
+  return Math.max(info.mtimeMs, ...(await Promise.all(names.map((n) => newest(join(path, n))))));
+}
+
 describe("checking files on worker threads", () => {
+  it("runs thread code compiled no earlier than the last edit of the build's source", async () => {
+    const compiled = (await stat(join(PROJECT_ROOT, ".out", ".compiled-build"))).mtimeMs;
+    const sources = await Promise.all(
+      ["build", "contract"].map((d) => newest(join(PROJECT_ROOT, d))),
+    );
+    expect(compiled).toBeGreaterThanOrEqual(Math.max(...sources));
+  });
+
   it("returns each file's result in the order of the jobs, whichever thread finished first", async () => {
     const checked = await checkFiles(LARGE_JOBS, { ajv, cache: undefined, threads: 2 });
     expect(checked.map((c) => [c.file, c.valid])).toEqual([

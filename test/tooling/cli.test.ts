@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GITHUB_ACTIONS_ENV } from "../../build/cli/annotations.js";
 import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
-import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG } from "../../build/guard/flags.js";
 import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 import { BUILD_CLI, commitAll, DIFF_CLI, ensureCompiled, runNode } from "./support.js";
 
@@ -122,7 +121,7 @@ describe("npm run build with the publication guard", () => {
     expect(run.stderr).toMatch(
       /^content\/branches:1:1: \/: Branches would shrink from 14 to 6 records \(57\.1% fewer\), more than the 20% allowed, against dist\/manifest\.json\./m,
     );
-    expect(run.stderr).toContain(`--${ALLOW_SHRINK_FLAG} or ${ALLOW_SHRINK_ENV}=1`);
+    expect(run.stderr).toContain(`--allow-shrink or OPENDATA_ALLOW_SHRINK=1`);
     expect(run.stderr).toContain("Nothing was published: dist/ is unchanged.");
     expect(await snapshotFolder(fixture.out)).toEqual(before);
   });
@@ -144,8 +143,8 @@ describe("npm run build with the publication guard", () => {
   });
 
   it.each([
-    ["the flag", [`--${ALLOW_SHRINK_FLAG}`], {}],
-    ["the environment variable", [], { [ALLOW_SHRINK_ENV]: "1" }],
+    ["the flag", [`--allow-shrink`], {}],
+    ["the environment variable", [], { OPENDATA_ALLOW_SHRINK: "1" }],
   ])("publishes the shrink when told to with %s, and says so", async (_, flags, env) => {
     await builtThenShrunk();
     const before = await snapshotFolder(fixture.out);
@@ -167,10 +166,10 @@ describe("npm run build with the publication guard", () => {
     fixture = await sampleFixture();
     const run = await runNode(BUILD_CLI, ["build", "--content", "content", "--out", "dist"], {
       cwd: fixture.root,
-      env: { [ALLOW_SHRINK_ENV]: "perhaps" },
+      env: { OPENDATA_ALLOW_SHRINK: "perhaps" },
     });
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${ALLOW_SHRINK_ENV} must be 1`);
+    expect(run.stderr).toContain(`OPENDATA_ALLOW_SHRINK must be 1`);
   });
 });
 

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
 import { allowShrinkFromEnv, parseMaxShrink } from "../../build/guard/settings.js";
-import { ALLOW_SHRINK_ENV, ALLOW_SHRINK_FLAG, MAX_SHRINK_FLAG } from "../../build/guard/flags.js";
 import {
   DEFAULT_MAX_SHRINK,
   findShrinks,
@@ -26,6 +25,7 @@ import { commitAll } from "./support.js";
 function manifest(totals: Partial<Record<string, number>>): Manifest {
   return {
     formatVersion: 1,
+    documents: [],
     datasets: DATASETS.map(
       (d) => ({ dataset: d.id, totalResults: totals[d.id] ?? 10 }) as unknown as ManifestEntry,
     ),
@@ -45,7 +45,7 @@ describe("the publication guard", () => {
     expect(problems[0]).toMatchObject({ file: "content/atms", line: 1, column: 1, rule: "guard" });
     expect(problems[0]!.message).toBe(
       "ATMs would shrink from 1200 to 62 records (94.8% fewer), more than the 20% allowed, against dist/manifest.json. " +
-        `If this is intended, build again with --${ALLOW_SHRINK_FLAG} or ${ALLOW_SHRINK_ENV}=1 (the limit is set with --${MAX_SHRINK_FLAG}, default 20%).`,
+        `If this is intended, build again with --allow-shrink or OPENDATA_ALLOW_SHRINK=1 (the limit is set with --max-shrink, default 20%).`,
     );
   });
 
@@ -147,6 +147,7 @@ describe("the publication guard", () => {
     expect(guardPublication(undefined, manifest({ atms: 0 }), defaults)).toEqual([]);
     const previous: Manifest = {
       formatVersion: 1,
+      documents: [],
       datasets: manifest({ atms: 0 }).datasets.slice(0, 2),
     };
     expect(
@@ -171,11 +172,11 @@ describe("the publication guard", () => {
   });
 
   it("reads the override from the environment, and rejects a value it cannot read", () => {
-    expect(allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "1" })).toBe(true);
-    expect(allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "true" })).toBe(true);
-    expect(allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "0" })).toBe(false);
+    expect(allowShrinkFromEnv({ OPENDATA_ALLOW_SHRINK: "1" })).toBe(true);
+    expect(allowShrinkFromEnv({ OPENDATA_ALLOW_SHRINK: "true" })).toBe(true);
+    expect(allowShrinkFromEnv({ OPENDATA_ALLOW_SHRINK: "0" })).toBe(false);
     expect(allowShrinkFromEnv({})).toBe(false);
-    expect(() => allowShrinkFromEnv({ [ALLOW_SHRINK_ENV]: "maybe" })).toThrow(GuardUsageError);
+    expect(() => allowShrinkFromEnv({ OPENDATA_ALLOW_SHRINK: "maybe" })).toThrow(GuardUsageError);
   });
 });
 

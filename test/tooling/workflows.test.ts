@@ -10,12 +10,6 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
-import {
-  ALLOW_SHRINK_ENV,
-  BASELINE_REF_FLAG,
-  DEPLOYMENT_URL_ENV,
-  PUBLISH_FLAG,
-} from "../../build/guard/flags.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { commitAll } from "./support.js";
 
@@ -173,7 +167,7 @@ describe("the deploy workflow", () => {
     const test = runs(steps, /^npm test$/m);
     const build = runs(
       steps,
-      new RegExp(`npm run build -- --publish --${BASELINE_REF_FLAG} "\\$PREVIOUS_SHA"`),
+      new RegExp(`npm run build -- --publish --baseline-ref "\\$PREVIOUS_SHA"`),
     );
     const deploy = runs(steps, /^node scripts\/wrangler\.mjs deploy\b/m);
     expect(test).toBeGreaterThan(runs(steps, /^npm ci\b/));
@@ -181,11 +175,11 @@ describe("the deploy workflow", () => {
     expect(deploy).toBeGreaterThan(build);
     expect(steps[deploy]!.run).not.toContain("--dry-run");
     expect(steps[build]!.env?.PREVIOUS_SHA).toBe("${{ steps.previous.outputs.sha }}");
-    expect(steps[build]!.env?.[DEPLOYMENT_URL_ENV]).toBe(`\${{ vars.${DEPLOYMENT_URL_ENV} }}`);
+    expect(steps[build]!.env?.OPENDATA_DEPLOYMENT_URL).toBe(`\${{ vars.OPENDATA_DEPLOYMENT_URL }}`);
     // Every build command of the step publishes, so a shrink stops the deploy.
     const commands = steps[build]!.run!.split("\n").filter((l) => l.includes("npm run build"));
     expect(commands).toHaveLength(3);
-    for (const command of commands) expect(command).toContain(`-- --${PUBLISH_FLAG}`);
+    for (const command of commands) expect(command).toContain(`-- --publish`);
     expect(steps.find((s) => s.id === "previous")?.run).toContain("gh run list");
   });
 
@@ -196,7 +190,7 @@ describe("the deploy workflow", () => {
     };
     expect(dispatch.inputs.allow_shrink).toMatchObject({ type: "boolean", default: false });
     const build = steps[runs(steps, /npm run build/)]!;
-    expect(build.env?.[ALLOW_SHRINK_ENV]).toBe("${{ inputs.allow_shrink && '1' || '0' }}");
+    expect(build.env?.OPENDATA_ALLOW_SHRINK).toBe("${{ inputs.allow_shrink && '1' || '0' }}");
   });
 
   it("stops before deploying while wrangler.toml has REPLACE_ placeholders", async () => {
@@ -333,7 +327,7 @@ describe("the deploy workflow's scripts, run here with a stand-in for gh", () =>
     const script = steps[runs(steps, /npm run build/)]!.run!;
     const run = await runStep(script, dir, {
       PATH: `${bin}:${process.env.PATH}`,
-      [DEPLOYMENT_URL_ENV]: url,
+      OPENDATA_DEPLOYMENT_URL: url,
       PREVIOUS_SHA: sha,
     });
     expect(run.stdout.trim()).toBe(`npm run ${expected}`);

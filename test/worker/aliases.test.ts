@@ -19,7 +19,7 @@ beforeAll(async () => {
     ...entry,
     aliases: (ALIASES[entry.dataset] ?? []).map(([path, mediaType]) => ({ path, mediaType })),
   }));
-  withAliases = { manifest: { formatVersion: 1, datasets }, files: plain.files };
+  withAliases = { manifest: { formatVersion: 1, datasets, documents: [] }, files: plain.files };
   cases = datasets.flatMap((entry) =>
     entry.aliases.map((a) => [a.path, a.mediaType, entry] as [string, string, ManifestEntry]),
   );
@@ -186,6 +186,7 @@ describe("building the routes", () => {
     const [first, second] = plain.manifest.datasets;
     const manifest: Manifest = {
       formatVersion: 1,
+      documents: [],
       datasets: [
         first!,
         {

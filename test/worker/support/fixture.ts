@@ -75,7 +75,7 @@ export async function makeFixture(): Promise<Fixture> {
       },
     });
   }
-  return { manifest: { formatVersion: 1, datasets }, files };
+  return { manifest: { formatVersion: 1, datasets, documents: [] }, files };
 }
 
 /** A Worker's dependencies over the fixture, with handles on every stand-in. */
