@@ -1,5 +1,5 @@
 /**
- * Steps 4 and 5 for one data set, through the cache. A data set whose files, site settings and
+ * Steps 5 and 6 for one data set, through the cache. A data set whose files, site settings and
  * LastUpdated are exactly what an earlier build saw takes its published body from the cache: it is
  * not assembled or serialised again, and the values of its files are never parsed (cached check
  * results parse them on first use). A rebuild after one edit therefore assembles and encodes only

@@ -1,7 +1,9 @@
 /**
- * The build, step by step: read the content, check each file, check across files, look at the
- * data's quality, assemble each data set's envelope, encode it, and write dist/ with its manifest. Problems from every step and
- * every file are collected, so one run reports them all; nothing is written unless there are none.
+ * The build, step by step, numbered as docs/architecture.md numbers them: 1 read the content,
+ * 2 check each file (with quality's per-file rules), 3 check across files, 4 the quality rules
+ * across files, 5 assemble and 6 encode each data set, 7 index the near-me data sets, 8 make the
+ * documents about the APIs, 9 write dist/ with its manifest. Problems from every step and every
+ * file are collected, so one run reports them all; nothing is written unless there are none.
  */
 import type { DatasetResult } from "./encode/manifest-entry.js";
 import { openCache } from "./core/cache.js";
@@ -101,7 +103,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     files: [],
   });
 
-  // 1. read, 2. check each file (in parallel, cached), 3. check across files
+  // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
   const checked = await checkContent({
     contentDir,
     cwd,
@@ -114,7 +116,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   filesChecked = jobs.length;
   if (diagnostics.length > 0 || !site) return failed(diagnostics);
 
-  // The data-quality pass: warnings, or errors where site.yaml says so.
+  // 4. the quality rules across files: warnings, or errors where site.yaml says so.
   const today = (options.now?.() ?? new Date()).toISOString().slice(0, 10);
   const found = await timed("quality", () =>
     checkQuality({ units, today, asErrors: site.QualityErrors }),
@@ -122,7 +124,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   quality = { warnings: found.warnings.sort(compareDiagnostics), counts: found.counts };
   if (found.errors.length > 0) return failed(found.errors);
 
-  // 4. assemble and 5. encode, each data set (unchanged ones from the cache)
+  // 5. assemble and 6. encode, each data set (unchanged ones from the cache)
   const results: DatasetResult[] = [];
   const located: LocatedRecord[] = [];
   const brandNames = new Set<string>();
@@ -141,7 +143,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     results.push(built.result);
   }
   if (diagnostics.length > 0) return failed(diagnostics);
-  // 6. the extension endpoints' indexes, from the encoded bodies
+  // 7. the extension endpoints' indexes, from the encoded bodies
   const centroids = await readPostcodeCentroids(
     contentDir,
     displayPath(cwd, join(contentDir, POSTCODE_CENTROIDS_FILE)),
@@ -154,7 +156,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     }),
   );
   if (near.problems.length > 0) return failed(near.problems, results);
-  // The documents about the APIs (landing page, /openapi.json), from what was just assembled.
+  // 8. the documents about the APIs (landing page, /openapi.json), from what was just assembled.
   const documents = await timed("encode", () =>
     makeDocuments({
       datasets: results,
@@ -169,7 +171,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     }),
   );
 
-  // 7. check the platform's limits, then write, unless a last check objects
+  // 9. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
     datasets: results.map((r) => r.entry),

@@ -70,7 +70,7 @@ export interface ServedFile {
 
 /** One data set: a path of the APIs, counted under a rate-limit plan. */
 export interface ManifestEntry extends ServedFile {
-  /** Data set id, as in build/datasets.ts. */
+  /** Data set id, as in build/core/datasets.ts. */
   readonly dataset: string;
   /** meta.LastUpdated as written in the body (RFC 3339, UTC, whole seconds). */
   readonly lastUpdated: string;

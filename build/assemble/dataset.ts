@@ -1,5 +1,5 @@
 /**
- * Step 4 for one data set, as the pipeline runs it: when its content last changed, its brands
+ * Step 5 for one data set, as the pipeline runs it: when its content last changed, its brands
  * joined and wrapped in the envelope, and that envelope checked against the spec's envelope schema
  * (meta, data) before anything is encoded.
  */

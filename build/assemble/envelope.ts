@@ -1,5 +1,5 @@
 /**
- * Step 4, assemble: joins each brand's files into one brand object and wraps the brands of a data
+ * Step 5, assemble: joins each brand's files into one brand object and wraps the brands of a data
  * set in the response envelope both specs define ({meta, data}).
  */
 import { AGREEMENT, type DatasetDefinition } from "../core/datasets.js";

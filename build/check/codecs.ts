@@ -28,7 +28,7 @@ export function toCacheEntry(data: TransferableCheck): string {
 
 /**
  * A CheckedFile from its cache entry. The value is parsed when first read: a rebuild whose data
- * set is unchanged takes its body from the cache (cached-dataset.ts) and never needs the values
+ * set is unchanged takes its body from the cache (one-dataset.ts) and never needs the values
  * of that data set's files, which are most of what the cache holds.
  */
 export function fromCacheEntry(entry: string): CheckedFile {

@@ -58,7 +58,7 @@ function fingerprintParts(schemas: ReadonlyMap<string, AnySchemaObject>): Finger
   };
 }
 
-// The source file a compiled module comes from (.out/build/x.js is build/x.ts), as editors know it.
+// The source file a compiled module comes from (.out/build/pipeline.js is build/pipeline.ts), as editors know it.
 const sourceName = (path: string) => path.replace(/^\.out\/(.*)\.js$/, "$1.ts");
 
 // Where the cache notes what its entries were made with, to say why a build could not use them.

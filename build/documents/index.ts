@@ -1,5 +1,5 @@
 /**
- * The documents about the APIs, built after the data sets: the landing page at /, its stylesheet,
+ * Step 8, the documents about the APIs, built after the data sets: the landing page at /, its stylesheet,
  * /openapi.json and the directory entry /participant_store.json. Each is encoded like a data set (identity, br, gzip, each with its strong
  * ETag) and listed in the manifest's `documents`, so the Worker serves it with no work per request.
  */

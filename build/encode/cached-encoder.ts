@@ -1,5 +1,5 @@
 /**
- * Step 5 as the pipeline runs it: variants.ts's serialising, hashing and compressing, with the
+ * Step 6 as the pipeline runs it: variants.ts's serialising, hashing and compressing, with the
  * compressed bytes reused from the cache when the same bytes were compressed with the same
  * settings before, and each part timed.
  */

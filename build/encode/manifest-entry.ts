@@ -1,5 +1,5 @@
 /**
- * Step 5's last part: what the manifest says of an encoded body. Where each coding is stored, its
+ * Step 6's last part: what the manifest says of an encoded body. Where each coding is stored, its
  * ETag and length, and for a data set the rest of its entry (paths, dates, counts), which the
  * Worker answers every header question from.
  */

@@ -1,5 +1,5 @@
 /**
- * Step 5, encode: the exact bytes to serve, their precompressed variants, and for each a strong
+ * Step 6, encode: the exact bytes to serve, their precompressed variants, and for each a strong
  * ETag, the SHA-256 of exactly those bytes. The edge does not compress `application/prs.*+json`
  * itself, and the Worker never compresses or hashes per request, so all of it happens here.
  */

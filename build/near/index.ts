@@ -1,5 +1,5 @@
 /**
- * Step 6, after encode: the index of each data set the extension endpoints filter (branches and
+ * Step 7, after encode: the index of each data set the extension endpoints filter (branches and
  * ATMs by place, branches by sort code, products by segment), from the bytes encode produced, so
  * the Worker answers them by selecting byte ranges of the published body with no parsing per
  * request (docs/architecture.md). Its manifest entries and files are added to what write writes.

@@ -1,5 +1,5 @@
 /**
- * The data-quality pass, run after the content is valid (steps 1 to 3): every rule on the facts
+ * Step 4, the data-quality pass across files, run after the content is valid (steps 1 to 3): every rule on the facts
  * each file's check left, across all data sets. What it finds are warnings, which never stop a
  * build, unless site.yaml's QualityErrors names the rule (or "all"): those become errors.
  */

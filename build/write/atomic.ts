@@ -1,5 +1,5 @@
 /**
- * Step 6, write: all or nothing, and never a moment without output. Every build writes into a
+ * Step 9, write: all or nothing, and never a moment without output. Every build writes into a
  * fresh generation folder beside the output folder; only when all of its files are written does
  * the output path, a symbolic link, switch to it with one rename. A reader therefore sees the old
  * generation or the new one, whole, at every instant, and a failed or interrupted build leaves the

@@ -1,5 +1,5 @@
 /**
- * Step 6's input: every file dist/ will hold (the manifest, then each data set's and document's
+ * Step 9's input: every file dist/ will hold (the manifest, then each data set's and document's
  * variants), and each one's size with the data set and coding it is a variant of, for the limits.
  */
 import type { DatasetDefinition } from "../core/datasets.js";

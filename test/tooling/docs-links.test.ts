@@ -108,6 +108,61 @@ describe("citations of the documents in code", () => {
   });
 });
 
+// Where a cited source path may be written from: the project's root, the citing file's folder, or
+// build/ (steps cite each other as "check/steps.ts"). A bare file name must name some source file.
+function citedSourceExists(path: string, citing: string, names: ReadonlySet<string>): boolean {
+  if (!path.includes("/")) return names.has(path);
+  const bases = ["", dirname(citing), "build"];
+  return bases.some((base) => existsSync(join(PROJECT_ROOT, base, path)));
+}
+
+// Source paths in comments (`//`, `/*`, ` *` lines) and in the documents' code spans.
+const SOURCE_PATH = /(?<![\w./-])((?:\.\.?\/)*[\w-]+(?:\/[\w.-]+)*\.(?:ts|mjs))(?![\w/-])/g;
+
+function citedSourcePaths(file: string, text: string): { line: number; path: string }[] {
+  const found: { line: number; path: string }[] = [];
+  text.split("\n").forEach((line, i) => {
+    const cited = file.endsWith(".md")
+      ? [...line.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).join(" ")
+      : (/\/\/.*|\/\*.*|^\s*\*.*/.exec(line)?.[0] ?? "");
+    for (const m of cited.matchAll(SOURCE_PATH)) found.push({ line: i + 1, path: m[1]! });
+  });
+  return found;
+}
+
+describe("source paths cited in code and documents", () => {
+  it("names only files that exist, so a moved module leaves no stale path behind", () => {
+    const sources = CITING.flatMap(filesUnder).filter(
+      (f) => /\.(ts|mjs)$/.test(f) && !/^test\/(generated|fixtures)\//.test(f),
+    );
+    const names = new Set(sources.map((f) => f.split(/[\\/]/).pop()!));
+    const broken: string[] = [];
+    for (const file of [...sources, ...DOCUMENTS]) {
+      const text = readFileSync(join(PROJECT_ROOT, file), "utf8");
+      for (const { line, path } of citedSourcePaths(file, text))
+        if (!citedSourceExists(path, file, names)) broken.push(`${file}:${line}: ${path}`);
+    }
+    expect(sources.length).toBeGreaterThan(100);
+    expect(broken).toEqual([]);
+  });
+
+  it("finds paths in comments and code spans, and not in code", () => {
+    const ts = [
+      'import { a } from "./a.js";',
+      "// see check/steps.ts",
+      " * and compile.mjs",
+      'const b = "pipeline.ts";',
+    ].join("\n");
+    expect(citedSourcePaths("build/x.ts", ts)).toEqual([
+      { line: 2, path: "check/steps.ts" },
+      { line: 3, path: "compile.mjs" },
+    ]);
+    expect(citedSourcePaths("docs/a.md", "run `build/pipeline.ts`, not pipeline.ts")).toEqual([
+      { line: 1, path: "build/pipeline.ts" },
+    ]);
+  });
+});
+
 describe("the README", () => {
   it("fits on a page: under 12 KB, the rest in docs/", () => {
     expect(readFileSync(join(PROJECT_ROOT, "README.md")).length).toBeLessThan(12_000);

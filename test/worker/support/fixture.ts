@@ -1,6 +1,6 @@
 /**
  * An in-memory build: a Manifest for every data set (paths and media types from
- * build/datasets.ts) and the bytes of every variant, with real SHA-256 entity tags.
+ * build/core/datasets.ts) and the bytes of every variant, with real SHA-256 entity tags.
  */
 import type { Manifest, ManifestEntry, ManifestVariant } from "../../../contract/manifest.js";
 import { DATASETS } from "../../../build/core/datasets.js";
