@@ -7,6 +7,7 @@
  */
 import type { DatasetResult } from "./encode/manifest-entry.js";
 import { openCache } from "./core/cache.js";
+import type { BuildContext } from "./core/context.js";
 import { assembleOrReuse } from "./one-dataset.js";
 import { DATASETS } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
@@ -103,15 +104,19 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     files: [],
   });
 
-  // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
-  const checked = await checkContent({
+  const context: BuildContext = {
     contentDir,
     cwd,
+    env: options.env,
+    schemas,
     ajv,
     cache,
     threads: options.threads,
     timings,
-  });
+  };
+
+  // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
+  const checked = await checkContent(context);
   const { jobs, keys, units, site, diagnostics } = checked;
   filesChecked = jobs.length;
   if (diagnostics.length > 0 || !site) return failed(diagnostics);
@@ -131,9 +136,10 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
   const step = { cache, encoder, fileKeys, timed };
   for (const dataset of DATASETS) {
-    const { env } = options;
-    const input = { dataset, units: units.get(dataset)!, site, ajv, schemas, contentDir, cwd, env };
-    const built = await assembleOrReuse(input, step);
+    const built = await assembleOrReuse(
+      { ...context, dataset, units: units.get(dataset)!, site },
+      step,
+    );
     if (!built.ok) {
       diagnostics.push(...built.problems);
       continue;

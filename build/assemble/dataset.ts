@@ -4,11 +4,11 @@
  * (meta, data) before anything is encoded.
  */
 import { join } from "node:path";
-import type { AnySchemaObject, Ajv } from "ajv";
 import { envelope, joinBrand, type Envelope } from "./envelope.js";
 import type { Site } from "../read/site.js";
 import type { CheckedUnit } from "../check/across-files.js";
 import { SITE_FILE } from "../read/content.js";
+import type { BuildContext } from "../core/context.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import { lastUpdated, type LastUpdated } from "./last-updated.js";
@@ -17,17 +17,14 @@ import { describeSchemaError } from "../check/schema-messages.js";
 import { displayPath } from "../core/paths.js";
 import { envelopeShellValidator } from "../check/schemas.js";
 
-export interface AssembleInput {
+export interface AssembleInput extends Pick<
+  BuildContext,
+  "ajv" | "schemas" | "contentDir" | "cwd" | "env"
+> {
   readonly dataset: DatasetDefinition;
   /** The data set's brands with their checked (valid) files. */
   readonly units: readonly CheckedUnit[];
   readonly site: Site;
-  readonly ajv: Ajv;
-  readonly schemas: ReadonlyMap<string, AnySchemaObject>;
-  readonly contentDir: string;
-  /** Folder that printed paths are relative to. */
-  readonly cwd: string;
-  readonly env: NodeJS.ProcessEnv | undefined;
 }
 
 export type Assembled =

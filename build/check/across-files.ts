@@ -5,7 +5,7 @@
  */
 import type { CheckedFile, Located } from "./one-file.js";
 import type { BrandUnit } from "../read/content.js";
-import { atBothPlaces, type Diagnostic } from "../core/diagnostics.js";
+import { atBothPlaces, sourcePlace, type Diagnostic } from "../core/diagnostics.js";
 
 export interface CheckedUnit {
   readonly unit: BrandUnit;
@@ -56,7 +56,7 @@ export function checkBrands(units: readonly CheckedUnit[]): Diagnostic[] {
           at(
             { file: file.file, ...file.brandName },
             "brand",
-            `every file of the brand folder "${unit.slug}" must name the same brand: this says ${JSON.stringify(file.brandName.value)}, ${firstFile}:${first.line}:${first.column} says ${JSON.stringify(first.value)}`,
+            `every file of the brand folder "${unit.slug}" must name the same brand: this says ${JSON.stringify(file.brandName.value)}, ${sourcePlace({ file: firstFile!, ...first })} says ${JSON.stringify(first.value)}`,
           ),
         );
       }

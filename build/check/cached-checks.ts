@@ -2,19 +2,15 @@
  * Step 2, check each file, through the cache: files whose result the cache holds are not checked
  * again; the rest go to the check pool, and what it finds valid is stored for the next build.
  */
-import type { Ajv } from "ajv";
 import type { BuildCache } from "../core/cache.js";
+import type { BuildContext } from "../core/context.js";
 import { fromCacheEntry, fromTransferable, toCacheEntry } from "./codecs.js";
 import type { CheckedFile } from "./one-file.js";
 import { checkInPool } from "./pool.js";
 import type { CheckJob } from "../read/check-jobs.js";
 import type { CheckTiming } from "../core/timings.js";
 
-export interface CheckOptions {
-  readonly ajv: Ajv;
-  readonly cache: BuildCache | undefined;
-  /** Worker threads to use at most; defaults to the cores available. */
-  readonly threads?: number;
+export interface CheckOptions extends Pick<BuildContext, "ajv" | "cache" | "threads"> {
   /** Receives the parse and validation time of every file checked, summed across threads. */
   readonly timing?: CheckTiming;
   /** Each job's cache key (jobKeys), when the caller has them already. */

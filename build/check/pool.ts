@@ -12,6 +12,7 @@ import { toTransferable, type TransferableCheck } from "./codecs.js";
 import { checkParsed } from "./one-file.js";
 import type { CheckJob } from "../read/check-jobs.js";
 import { PROJECT_ROOT } from "../core/paths.js";
+import type { BuildContext } from "../core/context.js";
 import { validatorFor } from "./schemas.js";
 import { runOnThreads } from "../core/thread-pool.js";
 import { timeSync, type CheckTiming } from "../core/timings.js";
@@ -31,10 +32,7 @@ export interface CheckReply {
   readonly timing: CheckTiming;
 }
 
-export interface PoolOptions {
-  readonly ajv: Ajv;
-  /** Worker threads to use at most; defaults to the cores available. */
-  readonly threads?: number;
+export interface PoolOptions extends Pick<BuildContext, "ajv" | "threads"> {
   /** Receives the parse and validation time of every file checked, summed across threads. */
   readonly timing?: CheckTiming;
 }

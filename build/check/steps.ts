@@ -4,9 +4,8 @@
  * wrote, so an imported file gets exactly the problems `npm run validate` reports, at its lines.
  */
 import { join } from "node:path";
-import type { Ajv } from "ajv";
 import type { Site } from "../read/site.js";
-import type { BuildCache } from "../core/cache.js";
+import type { BuildContext } from "../core/context.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import { displayPath } from "../core/paths.js";
@@ -17,16 +16,10 @@ import { checkBrands, withCheckedFiles, type CheckedUnit } from "./across-files.
 import { checkFiles, jobKeys } from "./cached-checks.js";
 import type { CheckedFile } from "./one-file.js";
 
-export interface ContentCheckOptions {
-  readonly contentDir: string;
-  /** Folder that printed paths are relative to. */
-  readonly cwd: string;
-  readonly ajv: Ajv;
-  readonly cache: BuildCache | undefined;
-  /** Worker threads for parsing and validation; default: the cores available. */
-  readonly threads?: number;
-  /** Receives each step's time, when given. */
-  readonly timings?: StepTimings;
+export interface ContentCheckOptions extends Pick<
+  BuildContext,
+  "contentDir" | "cwd" | "ajv" | "cache" | "threads" | "timings"
+> {
   /**
    * Only these data sets' brand files (the importer's); by default every data set and the site
    * file, whose absence is then a problem too.

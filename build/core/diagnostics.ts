@@ -29,6 +29,14 @@ export function atFileStart(file: string, rule: string, message: string, pointer
   return { file, line: 1, column: 1, pointer, rule, message };
 }
 
+/**
+ * `file:line:column`, the one way a place in a content file is written, in messages, reports and
+ * pages alike, so editors and terminals can jump to it.
+ */
+export function sourcePlace(p: Pick<Diagnostic, "file" | "line" | "column">): string {
+  return `${p.file}:${p.line}:${p.column}`;
+}
+
 /** Where a problem is, without what: a file, a position in it and the pointer of the value there. */
 export type Place = Pick<Diagnostic, "file" | "line" | "column" | "pointer">;
 
@@ -42,14 +50,13 @@ export function atBothPlaces(
   rule: string,
   message: string,
 ): [Diagnostic, Diagnostic] {
-  const where = (p: Place) => `${p.file}:${p.line}:${p.column}`;
   const at = (p: Place, other: Place): Diagnostic => ({
     file: p.file,
     line: p.line,
     column: p.column,
     pointer: p.pointer,
     rule,
-    message: `${message}; the other is at ${where(other)}`,
+    message: `${message}; the other is at ${sourcePlace(other)}`,
   });
   return [at(first, second), at(second, first)];
 }
@@ -60,9 +67,9 @@ export function atBothPlaces(
  */
 export function formatDiagnostic(d: Diagnostic): string {
   if (d.severity === "warning") {
-    return `${d.file}:${d.line}:${d.column}: warning: ${d.pointer || "/"}: ${d.message} [${d.rule}]`;
+    return `${sourcePlace(d)}: warning: ${d.pointer || "/"}: ${d.message} [${d.rule}]`;
   }
-  return `${d.file}:${d.line}:${d.column}: ${d.pointer || "/"}: ${d.message}`;
+  return `${sourcePlace(d)}: ${d.pointer || "/"}: ${d.message}`;
 }
 
 /** Stable order: by file, then position, then message. */

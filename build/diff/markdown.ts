@@ -6,7 +6,7 @@
  * by their natural names, values in code spans (so content can never turn into links, mentions
  * or markup), and every list capped ("and 12 more") so a large change still fits in a comment.
  */
-import type { Diagnostic } from "../core/diagnostics.js";
+import { sourcePlace, type Diagnostic } from "../core/diagnostics.js";
 import { plural } from "../core/format.js";
 import { ALLOW_SHRINK_ENV } from "../guard/flags.js";
 import { describeShrink, type Shrink } from "../guard/policy.js";
@@ -128,7 +128,7 @@ function qualityBlock(
     ...capped(
       added.map(
         (d) =>
-          `> - ${code(`${d.file}:${d.line}:${d.column}`, limits)} ${escapeMarkdown(d.message)} (\`${d.rule}\`)`,
+          `> - ${code(sourcePlace(d), limits)} ${escapeMarkdown(d.message)} (\`${d.rule}\`)`,
       ),
       limits.problems,
       "warnings",
@@ -215,7 +215,7 @@ function problemsBlock(side: SideSummary, limits: SummaryLimits): string[] {
     ...capped(
       side.problems.map(
         (d) =>
-          `> - ${code(`${d.file}:${d.line}:${d.column}`, limits)} ${escapeMarkdown(d.message)}`,
+          `> - ${code(sourcePlace(d), limits)} ${escapeMarkdown(d.message)}`,
       ),
       limits.problems,
       "problems",

@@ -10,6 +10,7 @@
  *
  * Which one each command uses is chosen by chooseBaseline, a pure function; loadBaseline reads it.
  */
+import { sourcePlace } from "../core/diagnostics.js";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -110,7 +111,7 @@ export async function loadBaseline(request: BaselineRequest): Promise<Baseline> 
         throw new GuardUsageError(
           `cannot compare with ${name}: it does not build (${built.problems.length} problem(s)` +
             (first
-              ? `, first at ${first.file}:${first.line}:${first.column}: ${first.message}`
+              ? `, first at ${sourcePlace(first)}: ${first.message}`
               : "") +
             `); pass --${BASELINE_FLAG} <manifest.json> instead`,
         );

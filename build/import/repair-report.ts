@@ -3,7 +3,7 @@
  * then the first few places in the written files, so 8,000 repaired codes read as two lines. The
  * same lines say "would repair" when the repairs were only found (no `--repair`).
  */
-import { formatDiagnostic, type Diagnostic } from "../core/diagnostics.js";
+import { formatDiagnostic, type Diagnostic, sourcePlace } from "../core/diagnostics.js";
 import { thousands } from "../core/format.js";
 import type { Position } from "../read/yaml-source.js";
 import { REPAIR_KINDS, type Repair, type RepairKind } from "./repair.js";
@@ -74,8 +74,7 @@ export function repairLines(
       `${verb} ${thousands(ofKind.length)} ${what(kind, ofKind.length)} (${examples(kind, ofKind)})`,
     );
     const places = ofKind.slice(0, REPAIR_PLACES_SHOWN).map((r) => {
-      const { line, column } = locate(r.file, r.pointer);
-      return `${r.file}:${line}:${column} ${r.pointer}`;
+      return `${sourcePlace({ file: r.file, ...locate(r.file, r.pointer) })} ${r.pointer}`;
     });
     const more = ofKind.length > places.length ? ", …" : "";
     lines.push(`  ${ofKind.length === 1 ? "at" : "first at"} ${places.join(", ")}${more}`);

@@ -1,6 +1,6 @@
 /** What every rule is given: each record's facts with the file, brand and data set it is in. */
 import type { DatasetDefinition } from "../core/datasets.js";
-import type { Diagnostic } from "../core/diagnostics.js";
+import { sourcePlace, type Diagnostic } from "../core/diagnostics.js";
 import type { RecordFacts, Spot } from "./facts.js";
 import type { QualityRuleId } from "./rules.js";
 
@@ -32,7 +32,7 @@ export function warning(
 
 /** `file:line:column`, to name another place in a message. */
 export function placeOf(file: string, spot: Spot): string {
-  return `${file}:${spot.line}:${spot.column}`;
+  return sourcePlace({ file, ...spot });
 }
 
 /** One record as the rules about a record alone read it, while its file is being checked. */

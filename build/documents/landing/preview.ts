@@ -4,7 +4,7 @@
  * that reloads the page when the preview's version changes. A deployed build never calls this:
  * its page has no script and its policy allows none.
  */
-import type { Diagnostic } from "../../core/diagnostics.js";
+import { sourcePlace, type Diagnostic } from "../../core/diagnostics.js";
 import { escapeAttribute as attr, escapeHtml as text } from "./html.js";
 
 /** Where the preview serves its version: one line of text that changes with every rebuild. */
@@ -41,7 +41,7 @@ export function previewScript(): string {
 export function problemsPanel(problems: readonly Diagnostic[]): string {
   const items = problems.map(
     (d) =>
-      `<li><code>${text(`${d.file}:${d.line}:${d.column}`)}</code> <code>${text(d.pointer || "/")}</code> ${text(d.message)}</li>`,
+      `<li><code>${text(sourcePlace(d))}</code> <code>${text(d.pointer || "/")}</code> ${text(d.message)}</li>`,
   );
   const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
   return [

@@ -1,0 +1,26 @@
+/**
+ * What the steps of a build share: where the content is and whom paths are shown to, the schemas
+ * and their validators, the cache, the threads and the steps' clocks. The pipeline makes one and
+ * passes it to the steps, each of which names the part it reads (`Pick<BuildContext, …>`), so no
+ * step declares these options again; the importer passes its own to steps 1 to 3.
+ */
+import type { AnySchemaObject, Ajv } from "ajv";
+import type { BuildCache } from "./cache.js";
+import type { StepTimings } from "./timings.js";
+
+export interface BuildContext {
+  readonly contentDir: string;
+  /** Folder that printed paths are relative to. */
+  readonly cwd: string;
+  /** The environment (SOURCE_DATE_EPOCH and git's settings for LastUpdated). */
+  readonly env: NodeJS.ProcessEnv | undefined;
+  /** Every schema by file name, and the validator compiled from them (check/schemas.ts). */
+  readonly schemas: ReadonlyMap<string, AnySchemaObject>;
+  readonly ajv: Ajv;
+  /** The build cache, or undefined for none. */
+  readonly cache: BuildCache | undefined;
+  /** Worker threads for parsing and validation at most; default: the cores available. */
+  readonly threads?: number | undefined;
+  /** Receives each step's time, when given. */
+  readonly timings?: StepTimings | undefined;
+}
