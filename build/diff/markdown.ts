@@ -127,8 +127,7 @@ function qualityBlock(
     `> This change brings ${plural(added.length, "data-quality warning")} (published anyway; docs/editing.md, "Data quality"):`,
     ...capped(
       added.map(
-        (d) =>
-          `> - ${code(sourcePlace(d), limits)} ${escapeMarkdown(d.message)} (\`${d.rule}\`)`,
+        (d) => `> - ${code(sourcePlace(d), limits)} ${escapeMarkdown(d.message)} (\`${d.rule}\`)`,
       ),
       limits.problems,
       "warnings",
@@ -213,10 +212,7 @@ function problemsBlock(side: SideSummary, limits: SummaryLimits): string[] {
     "> [!CAUTION]",
     `> The content of ${code(side.label, limits)} does not build: ${plural(count, "problem")}, so no comparison was made. The checks list each one on its line; ${count === 1 ? "it is" : "the first are"}:`,
     ...capped(
-      side.problems.map(
-        (d) =>
-          `> - ${code(sourcePlace(d), limits)} ${escapeMarkdown(d.message)}`,
-      ),
+      side.problems.map((d) => `> - ${code(sourcePlace(d), limits)} ${escapeMarkdown(d.message)}`),
       limits.problems,
       "problems",
       "> ",

@@ -110,9 +110,7 @@ export async function loadBaseline(request: BaselineRequest): Promise<Baseline> 
         const first = built.problems[0];
         throw new GuardUsageError(
           `cannot compare with ${name}: it does not build (${built.problems.length} problem(s)` +
-            (first
-              ? `, first at ${sourcePlace(first)}: ${first.message}`
-              : "") +
+            (first ? `, first at ${sourcePlace(first)}: ${first.message}` : "") +
             `); pass --${BASELINE_FLAG} <manifest.json> instead`,
         );
       }
