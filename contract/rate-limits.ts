@@ -7,19 +7,23 @@
 export type PlanId = "open-data" | "service-metrics";
 
 /**
- * Which plan a path belongs to, first match wins. service-metrics-api-v1.0.md, "Limits": the
- * Default Plan covers GET and HEAD on both /reg-service-metrics paths. The open data API states
- * no limit (open-data-api-v2.2.md, "Limits"), so it gets a plan of the same shape
+ * The path prefix of each API, which is also its plan: every data set's path starts with its API's
+ * prefix (build/core/datasets.ts builds the paths from these), and the Worker counts a path under
+ * the plan whose prefix it starts with. service-metrics-api-v1.0.md, "Limits": the Default Plan
+ * covers GET and HEAD on both /reg-service-metrics paths. The open data API states no limit
+ * (open-data-api-v2.2.md, "Limits"), so it gets a plan of the same shape
  * (docs/decisions.md#a-rate-limit-for-the-open-data-api-too).
  */
-export const PLAN_PATH_PREFIXES: ReadonlyArray<readonly [prefix: string, plan: PlanId]> = [
-  ["/std/v1.0/reg-service-metrics/", "service-metrics"],
-  ["/std/v2.2/", "open-data"],
-];
+export const PLAN_PATH_PREFIXES: Readonly<Record<PlanId, string>> = {
+  "open-data": "/std/v2.2/",
+  "service-metrics": "/std/v1.0/reg-service-metrics/",
+};
 
 /** The plan a data path is counted under, or undefined when no plan covers it. */
 export function planForPath(path: string): PlanId | undefined {
-  for (const [prefix, plan] of PLAN_PATH_PREFIXES) if (path.startsWith(prefix)) return plan;
+  // No prefix is the start of another, so at most one matches.
+  for (const [plan, prefix] of Object.entries(PLAN_PATH_PREFIXES) as [PlanId, string][])
+    if (path.startsWith(prefix)) return plan;
   return undefined;
 }
 

@@ -4,6 +4,7 @@
  * The Worker never imports this file: it learns paths and media types from the build's manifest.
  */
 import type { ManifestAlias } from "../../contract/manifest.js";
+import { PLAN_PATH_PREFIXES, type PlanId } from "../../contract/rate-limits.js";
 
 /** Media type of the Open Data API v2.2 (open-data-api-v2.2.md, "What the service does"). */
 export const OPEN_DATA_MEDIA_TYPE = "application/prs.std.opendata.v2.2+json";
@@ -13,6 +14,60 @@ export const SERVICE_METRICS_MEDIA_TYPE = "application/prs.std.opendata.v1.0+jso
 /** The exact meta.Agreement text both specs require. */
 export const AGREEMENT =
   "Use of the APIs and any related data will be subject to the terms of the Open Licence and subject to terms and conditions";
+
+/**
+ * The live standard's media types, as publishers serve them (platform notes, "The standard as it
+ * is served in the wild"): `prs.openbanking` where our specs say `prs.std`.
+ */
+export const OPEN_BANKING_OPEN_DATA_MEDIA_TYPE = "application/prs.openbanking.opendata.v2.2+json";
+/** The live standard's service metrics media type. */
+export const OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE =
+  "application/prs.openbanking.opendata.v1.0+json";
+
+/** One of the two APIs the data sets are published under, with all that differs between them. */
+export interface ApiFamily {
+  /** Its name, as the documents give it ("Open Data API v2.2"). */
+  readonly name: string;
+  /** What /openapi.json's tag of the API says of it (OpenAPI 3.1, "Tag Object"). */
+  readonly description: string;
+  readonly mediaType: string;
+  /** The rate-limit plan its paths are counted under; its path prefix is the plan's. */
+  readonly plan: PlanId;
+  /**
+   * Where the live standard publishes the same data sets (`OpenBankingPaths: true`) and its media
+   * type there. Service metrics appear with and without the version segment in publishers' own
+   * definitions.
+   */
+  readonly aliasPrefixes: readonly string[];
+  readonly aliasMediaType: string;
+}
+
+/** The Open Data API v2.2 (open-data-api-v2.2.md, open-data-api-v2.2-products.md). */
+export const OPEN_DATA_API: ApiFamily = {
+  name: "Open Data API v2.2",
+  description:
+    "Branches, ATMs and products (personal and business current accounts, unsecured SME loans, commercial credit cards) as the Open Data API v2.2 defines them.",
+  mediaType: OPEN_DATA_MEDIA_TYPE,
+  plan: "open-data",
+  aliasPrefixes: ["/open-banking/v2.2/"],
+  aliasMediaType: OPEN_BANKING_OPEN_DATA_MEDIA_TYPE,
+};
+
+/** The Service Metrics API v1.0 (service-metrics-api-v1.0.md). */
+export const SERVICE_METRICS_API: ApiFamily = {
+  name: "Service Metrics API v1.0",
+  description:
+    "Service quality metrics for personal and business current accounts, as the Service Metrics API v1.0 defines them.",
+  mediaType: SERVICE_METRICS_MEDIA_TYPE,
+  plan: "service-metrics",
+  aliasPrefixes: ["/open-banking/v1.0/fca-service-metrics/", "/open-banking/fca-service-metrics/"],
+  aliasMediaType: OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE,
+};
+
+/** A data set's path: its API's prefix (contract/rate-limits.ts) and its own last segment. */
+function pathIn(api: ApiFamily, name: string): string {
+  return PLAN_PATH_PREFIXES[api.plan] + name;
+}
 
 export type DatasetId =
   | "branches"
@@ -31,8 +86,11 @@ export interface DatasetDefinition {
   readonly title: string;
   /** Folder under content/ holding one YAML file (or one folder of files) per brand. */
   readonly contentDir: string;
-  /** URL path the Worker serves it under. */
+  /** The API it belongs to: its media type, plan, path prefix, aliases and description. */
+  readonly api: ApiFamily;
+  /** URL path the Worker serves it under: its API's prefix and a name. */
   readonly path: string;
+  /** Its API's media type. */
   readonly mediaType: string;
   /** Schema file (under schemas/) that one brand file must satisfy. */
   readonly brandSchema: string;
@@ -59,8 +117,9 @@ export const DATASETS: readonly DatasetDefinition[] = [
     id: "branches",
     title: "Branches",
     contentDir: "branches",
-    path: "/std/v2.2/branches",
-    mediaType: OPEN_DATA_MEDIA_TYPE,
+    api: OPEN_DATA_API,
+    path: pathIn(OPEN_DATA_API, "branches"),
+    mediaType: OPEN_DATA_API.mediaType,
     brandSchema: "branch-brand.schema.json",
     envelopeSchema: "branches.schema.json",
     recordsKey: "Branch",
@@ -73,8 +132,9 @@ export const DATASETS: readonly DatasetDefinition[] = [
     id: "atms",
     title: "ATMs",
     contentDir: "atms",
-    path: "/std/v2.2/atms",
-    mediaType: OPEN_DATA_MEDIA_TYPE,
+    api: OPEN_DATA_API,
+    path: pathIn(OPEN_DATA_API, "atms"),
+    mediaType: OPEN_DATA_API.mediaType,
     brandSchema: "atm-brand.schema.json",
     envelopeSchema: "atms.schema.json",
     recordsKey: "ATM",
@@ -86,8 +146,9 @@ export const DATASETS: readonly DatasetDefinition[] = [
     id: "personal-current-accounts",
     title: "Personal current accounts",
     contentDir: "personal-current-accounts",
-    path: "/std/v2.2/personal-current-accounts",
-    mediaType: OPEN_DATA_MEDIA_TYPE,
+    api: OPEN_DATA_API,
+    path: pathIn(OPEN_DATA_API, "personal-current-accounts"),
+    mediaType: OPEN_DATA_API.mediaType,
     brandSchema: "pca-brand.schema.json",
     envelopeSchema: "personal-current-accounts.schema.json",
     recordsKey: "PCA",
@@ -101,8 +162,9 @@ export const DATASETS: readonly DatasetDefinition[] = [
     id: "business-current-accounts",
     title: "Business current accounts",
     contentDir: "business-current-accounts",
-    path: "/std/v2.2/business-current-accounts",
-    mediaType: OPEN_DATA_MEDIA_TYPE,
+    api: OPEN_DATA_API,
+    path: pathIn(OPEN_DATA_API, "business-current-accounts"),
+    mediaType: OPEN_DATA_API.mediaType,
     brandSchema: "bca-brand.schema.json",
     envelopeSchema: "business-current-accounts.schema.json",
     recordsKey: "BCA",
@@ -114,8 +176,9 @@ export const DATASETS: readonly DatasetDefinition[] = [
     id: "unsecured-sme-loans",
     title: "Unsecured SME loans",
     contentDir: "unsecured-sme-loans",
-    path: "/std/v2.2/unsecured-sme-loans",
-    mediaType: OPEN_DATA_MEDIA_TYPE,
+    api: OPEN_DATA_API,
+    path: pathIn(OPEN_DATA_API, "unsecured-sme-loans"),
+    mediaType: OPEN_DATA_API.mediaType,
     brandSchema: "sme-loan-brand.schema.json",
     envelopeSchema: "unsecured-sme-loans.schema.json",
     recordsKey: "SMELoan",
@@ -127,8 +190,9 @@ export const DATASETS: readonly DatasetDefinition[] = [
     id: "commercial-credit-cards",
     title: "Commercial credit cards",
     contentDir: "commercial-credit-cards",
-    path: "/std/v2.2/commercial-credit-cards",
-    mediaType: OPEN_DATA_MEDIA_TYPE,
+    api: OPEN_DATA_API,
+    path: pathIn(OPEN_DATA_API, "commercial-credit-cards"),
+    mediaType: OPEN_DATA_API.mediaType,
     brandSchema: "ccc-brand.schema.json",
     envelopeSchema: "commercial-credit-cards.schema.json",
     recordsKey: "CCC",
@@ -140,8 +204,9 @@ export const DATASETS: readonly DatasetDefinition[] = [
     id: "service-metrics-pca",
     title: "Service metrics (PCA)",
     contentDir: "service-metrics-pca",
-    path: "/std/v1.0/reg-service-metrics/pca",
-    mediaType: SERVICE_METRICS_MEDIA_TYPE,
+    api: SERVICE_METRICS_API,
+    path: pathIn(SERVICE_METRICS_API, "pca"),
+    mediaType: SERVICE_METRICS_API.mediaType,
     brandSchema: "service-metrics-brand.schema.json",
     envelopeSchema: "service-metrics-pca.schema.json",
     recordsKey: null,
@@ -153,8 +218,9 @@ export const DATASETS: readonly DatasetDefinition[] = [
     id: "service-metrics-bca",
     title: "Service metrics (BCA)",
     contentDir: "service-metrics-bca",
-    path: "/std/v1.0/reg-service-metrics/bca",
-    mediaType: SERVICE_METRICS_MEDIA_TYPE,
+    api: SERVICE_METRICS_API,
+    path: pathIn(SERVICE_METRICS_API, "bca"),
+    mediaType: SERVICE_METRICS_API.mediaType,
     brandSchema: "service-metrics-bca-brand.schema.json",
     envelopeSchema: "service-metrics-bca.schema.json",
     recordsKey: null,
@@ -165,54 +231,18 @@ export const DATASETS: readonly DatasetDefinition[] = [
 ];
 
 /**
- * The live standard's media types, as publishers serve them (platform notes, "The standard as it
- * is served in the wild"): `prs.openbanking` where our specs say `prs.std`.
- */
-export const OPEN_BANKING_OPEN_DATA_MEDIA_TYPE = "application/prs.openbanking.opendata.v2.2+json";
-/** The live standard's service metrics media type. */
-export const OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE =
-  "application/prs.openbanking.opendata.v1.0+json";
-
-/**
- * How a `/std/` path maps to the live standard's names, by API family, so any data set added to
- * DATASETS under one of these prefixes gets its aliases with no further change. Service metrics
- * appear with and without the version segment in publishers' own definitions.
- */
-const OPEN_BANKING_FAMILIES: readonly {
-  readonly stdPrefix: string;
-  readonly aliasPrefixes: readonly string[];
-  readonly mediaType: string;
-}[] = [
-  {
-    stdPrefix: "/std/v2.2/",
-    aliasPrefixes: ["/open-banking/v2.2/"],
-    mediaType: OPEN_BANKING_OPEN_DATA_MEDIA_TYPE,
-  },
-  {
-    stdPrefix: "/std/v1.0/reg-service-metrics/",
-    aliasPrefixes: [
-      "/open-banking/v1.0/fca-service-metrics/",
-      "/open-banking/fca-service-metrics/",
-    ],
-    mediaType: OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE,
-  },
-];
-
-/**
  * The live standard's paths for a data set (`OpenBankingPaths: true` in content/site.yaml): for
  * `/std/v2.2/atms`, `/open-banking/v2.2/atms`; for `/std/v1.0/reg-service-metrics/pca`, the
  * versioned and unversioned `/open-banking/…/fca-service-metrics/pca`.
  */
-export function openBankingAliases(dataset: Pick<DatasetDefinition, "path">): ManifestAlias[] {
-  for (const family of OPEN_BANKING_FAMILIES) {
-    if (!dataset.path.startsWith(family.stdPrefix)) continue;
-    const name = dataset.path.slice(family.stdPrefix.length);
-    return family.aliasPrefixes.map((prefix) => ({
-      path: prefix + name,
-      mediaType: family.mediaType,
-    }));
-  }
-  return [];
+export function openBankingAliases(
+  dataset: Pick<DatasetDefinition, "api" | "path">,
+): ManifestAlias[] {
+  const name = dataset.path.slice(PLAN_PATH_PREFIXES[dataset.api.plan].length);
+  return dataset.api.aliasPrefixes.map((prefix) => ({
+    path: prefix + name,
+    mediaType: dataset.api.aliasMediaType,
+  }));
 }
 
 /** The record keys of the product data sets: those whose records have marketing states. */

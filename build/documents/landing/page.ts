@@ -6,7 +6,7 @@ import { publisherName, type Site } from "../../read/site.js";
 import type { DatasetDefinition } from "../../core/datasets.js";
 import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
-import { apiName, OPENAPI_PATH } from "../openapi/document.js";
+import { OPENAPI_PATH } from "../openapi/document.js";
 import { PARTICIPANT_STORE_PATH } from "../participant-store.js";
 import { servedPaths } from "../served-paths.js";
 import { escapeAttribute as attr, escapeHtml as text, formatCount } from "./html.js";
@@ -85,7 +85,7 @@ function datasetsSection({ datasets }: LandingInput): string {
     return [
       `<tr data-path="${attr(entry.path)}">`,
       `<th scope="row">${text(dataset.title)}</th>`,
-      `<td>${text(apiName(entry.mediaType))}</td>`,
+      `<td>${text(dataset.api.name)}</td>`,
       `<td>${paths}</td>`,
       `<td class="num" data-field="brands">${formatCount(entry.brands)}</td>`,
       `<td class="num" data-field="records">${formatCount(entry.totalResults)}</td>`,

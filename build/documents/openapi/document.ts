@@ -21,11 +21,7 @@ import {
   VARY,
 } from "../../../contract/headers.js";
 import { publisherName, type Site } from "../../read/site.js";
-import {
-  OPEN_DATA_MEDIA_TYPE,
-  SERVICE_METRICS_MEDIA_TYPE,
-  type DatasetDefinition,
-} from "../../core/datasets.js";
+import type { ApiFamily, DatasetDefinition } from "../../core/datasets.js";
 import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import { servedPaths } from "../served-paths.js";
@@ -48,27 +44,8 @@ export const OPENAPI_PATH = "/openapi.json";
 /** Error statuses a data path can answer (docs/consumers.md#the-apis), each documented with its text. */
 export const DOCUMENTED_ERRORS: readonly ErrorStatus[] = [400, 404, 405, 429, 500, 503];
 
-/** Names of the APIs by the media type of their data sets. */
-export const API_NAMES: Readonly<Record<string, string>> = {
-  [OPEN_DATA_MEDIA_TYPE]: "Open Data API v2.2",
-  [SERVICE_METRICS_MEDIA_TYPE]: "Service Metrics API v1.0",
-};
-
-/** What each API's tag says of it (OpenAPI 3.1, "Tag Object"). */
-export const API_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  "Open Data API v2.2":
-    "Branches, ATMs and products (personal and business current accounts, unsecured SME loans, commercial credit cards) as the Open Data API v2.2 defines them.",
-  "Service Metrics API v1.0":
-    "Service quality metrics for personal and business current accounts, as the Service Metrics API v1.0 defines them.",
-};
-
 /** The tag of the directory entry, which belongs to neither API. */
 export const DIRECTORY_TAG = "Participant directory";
-
-/** The API a media type belongs to, in words. */
-export function apiName(mediaType: string): string {
-  return API_NAMES[mediaType] ?? mediaType;
-}
 
 export interface OpenApiInput {
   readonly datasets: readonly {
@@ -93,7 +70,8 @@ const ref = (kind: string, name: string): Json => ({ $ref: `#/components/${kind}
 /** The document, as a plain object ready for JSON.stringify. */
 export function openApiDocument(input: OpenApiInput): Json {
   const { datasets, site, limits } = input;
-  const apis = [...new Set(datasets.map(({ entry }) => apiName(entry.mediaType)))];
+  // Each API once, in the order of its first data set; its name is its tag (OpenAPI 3.1, "Tag Object").
+  const apis = [...new Set<ApiFamily>(datasets.map(({ dataset }) => dataset.api))];
   const publisher = publisherName(site);
   const plans = Object.values(limits)
     .map((l) => `- **${l.plan}**: ${describeLimit(l)}.`)
@@ -136,7 +114,7 @@ export function openApiDocument(input: OpenApiInput): Json {
       title: `${publisher}: open banking open data`,
       // The versions of the APIs described, so the document's bytes (and their compression,
       // cached by content) stay the same while only the data changes.
-      version: apis.join(", "),
+      version: apis.map((api) => api.name).join(", "),
       description: [
         "Read-only open data: branches, ATMs and products (Open Data API v2.2) and service quality",
         "metrics (Service Metrics API v1.0). Every path answers GET and HEAD, with strong ETags per",
@@ -157,7 +135,7 @@ export function openApiDocument(input: OpenApiInput): Json {
     // Object": an empty list means none), said explicitly so linters and generated clients know.
     security: [],
     tags: [
-      ...apis.map((name) => ({ name, description: API_DESCRIPTIONS[name] ?? name })),
+      ...apis.map((api) => ({ name: api.name, description: api.description })),
       ...(near.length > 0 ? [{ name: NEAR_TAG, description: NEAR_TAG_DESCRIPTION }] : []),
       {
         name: DIRECTORY_TAG,
@@ -334,7 +312,7 @@ function operation(
     summary: `${method === "get" ? "Get" : "Check"} ${near ? near.summary : dataset.title}`,
     description: `${near ? `${near.description} ` : ""}Rate limit (plan ${plan.plan}): ${describeLimit(plan)}.`,
     // The API the data set belongs to, under whichever path and media type it is served.
-    tags: [near ? NEAR_TAG : apiName(dataset.mediaType)],
+    tags: [near ? NEAR_TAG : dataset.api.name],
     parameters: [
       ...(near?.parameters ?? []),
       ref("parameters", "IfNoneMatch"),
