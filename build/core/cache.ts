@@ -38,6 +38,7 @@ function cacheFingerprint(schemaTexts: readonly string[]): string {
     version("yaml"),
     version("ajv"),
     version("ajv-formats"),
+    version("postcode"),
     ...code.map(([, text]) => text),
     ...schemaTexts,
   );

@@ -3,10 +3,11 @@
  * with lines and columns, so a rebuild runs those rules without parsing the values of unchanged
  * files (per-file.ts takes them while the file is checked).
  */
+import { createHash } from "node:crypto";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { pointerJoin } from "../core/json-pointer.js";
 import { fieldOf, listAt, objectAt, textOf } from "../core/json-value.js";
-import { MARKETING_STATE_KEYS, isProductRecordsKey } from "../check/product-rules.js";
+import { isProductRecordsKey } from "../check/product-rules.js";
 
 /** Where a value stands in its file. */
 export interface Spot {
@@ -42,8 +43,10 @@ export interface RecordFacts extends Spot {
   readonly hasAtm: boolean;
   /** A non-standard availability's EndDate, at endDatePointer (passed or not depends on the day). */
   readonly endDate: (Position & { readonly value: string }) | undefined;
-  /** A product's Name and its marketing states' dates. */
-  readonly product: { readonly name: string; readonly dates: string } | undefined;
+  /** A branch of Type Mobile: its stops may share a place with other branches. */
+  readonly mobile: boolean;
+  /** A product's Name, and a digest of all of it but its Identification, for duplicates. */
+  readonly product: { readonly name: string; readonly body: string } | undefined;
 }
 
 export interface FileFacts {
@@ -99,6 +102,12 @@ export function coordinatesOf(
     : undefined;
 }
 
+/** A digest of a record without its Identification (a short one: it is only compared). */
+function digestBesidesId(record: unknown): string {
+  const { Identification: _, ...rest } = record as Record<string, unknown>;
+  return createHash("sha256").update(JSON.stringify(rest)).digest("base64").slice(0, 22);
+}
+
 const normalise = (value: unknown) =>
   String(value ?? "")
     .toLowerCase()
@@ -135,7 +144,6 @@ export function recordFacts(
   const services = listAt(record, "ServiceAndFacility");
   const nonStandard = objectAt(objectAt(record, "Availability"), "NonStandardAvailability");
   const endDate = textOf(nonStandard?.EndDate);
-  const stateKey = isProductRecordsKey(recordsKey) ? MARKETING_STATE_KEYS[recordsKey] : undefined;
   const name = textOf(fieldOf(record, "Name"));
   return {
     pointer: at,
@@ -149,15 +157,10 @@ export function recordFacts(
     hasAtm: services.includes("ExternalATM") || services.includes("InternalATM"),
     endDate:
       endDate === undefined ? undefined : { value: endDate, ...position(endDatePointer(at)) },
+    mobile: fieldOf(record, "Type") === "Mobile",
     product:
-      stateKey && name !== undefined
-        ? {
-            name,
-            dates: listAt(record, stateKey)
-              .map((s) => `${fieldOf(s, "FirstMarketedDate")}..${fieldOf(s, "LastMarketedDate")}`)
-              .sort()
-              .join(","),
-          }
+      isProductRecordsKey(recordsKey) && name !== undefined
+        ? { name, body: digestBesidesId(record) }
         : undefined,
   };
 }
