@@ -19,14 +19,7 @@ export function checkDuplicates(records: readonly RecordInContext[]): Diagnostic
   };
   for (const entry of records) {
     const { record, dataset, brand } = entry;
-    if (
-      dataset.recordsKey === "Branch" &&
-      !record.mobile &&
-      record.addressKey !== undefined &&
-      record.coordinatesKey !== undefined
-    ) {
-      add(`L\0${dataset.id}\0${brand}\0${record.addressKey}@${record.coordinatesKey}`, entry);
-    }
+    if (record.site !== undefined) add(`L\0${dataset.id}\0${brand}\0${record.site}`, entry);
     if (record.product) add(`P\0${dataset.id}\0${brand}\0${record.product.body}`, entry);
   }
   const found: Diagnostic[] = [];

@@ -34,17 +34,18 @@ export interface TextFact extends Position {
 export interface RecordFacts extends Spot {
   readonly id: string | undefined;
   readonly texts: readonly TextFact[];
-  /** Building, street, town and postcode, normalised, and the coordinates, for duplicates. */
-  readonly addressKey: string | undefined;
-  readonly coordinatesKey: string | undefined;
+  /**
+   * A branch's building, street, town and postcode, normalised, with its coordinates, for
+   * duplicates; absent for ATMs and mobile branches, which are not compared (and for a branch
+   * without both), so the cached facts of a large ATM network stay small.
+   */
+  readonly site?: string;
   /** An ATM's Branch.Identification (at branchRefPointer). */
   readonly branchRef: (Position & { readonly value: string }) | undefined;
   /** A branch listing ExternalATM or InternalATM among its services. */
   readonly hasAtm: boolean;
   /** A non-standard availability's EndDate, at endDatePointer (passed or not depends on the day). */
   readonly endDate: (Position & { readonly value: string }) | undefined;
-  /** A branch of Type Mobile: its stops may share a place with other branches. */
-  readonly mobile: boolean;
   /** A product's Name, and a digest of all of it but its Identification, for duplicates. */
   readonly product: { readonly name: string; readonly body: string } | undefined;
 }
@@ -150,14 +151,20 @@ export function recordFacts(
     ...position(at),
     id: textOf(fieldOf(record, "Identification")),
     texts,
-    addressKey: parts.every((p) => p === undefined) ? undefined : parts.map(normalise).join("|"),
-    coordinatesKey: coordinates ? `${coordinates.latitude},${coordinates.longitude}` : undefined,
+    // A mobile branch stops where others stand: only fixed branches can be duplicates.
+    ...(recordsKey === "Branch" &&
+    fieldOf(record, "Type") !== "Mobile" &&
+    coordinates &&
+    parts.some((p) => p !== undefined)
+      ? {
+          site: `${parts.map(normalise).join("|")}@${coordinates.latitude},${coordinates.longitude}`,
+        }
+      : {}),
     branchRef:
       branchId === undefined ? undefined : { value: branchId, ...position(branchRefPointer(at)) },
     hasAtm: services.includes("ExternalATM") || services.includes("InternalATM"),
     endDate:
       endDate === undefined ? undefined : { value: endDate, ...position(endDatePointer(at)) },
-    mobile: fieldOf(record, "Type") === "Mobile",
     product:
       isProductRecordsKey(recordsKey) && name !== undefined
         ? { name, body: digestBesidesId(record) }
