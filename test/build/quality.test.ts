@@ -505,7 +505,7 @@ describe("data-quality rules", () => {
         );
       });
 
-      it("coordinates-shared: warns at a position given to records in postcode areas far apart, not to neighbours", async () => {
+      it("coordinates-shared: warns at a position given to records in postcode areas far apart, not at one shared within an area", async () => {
         const text = with_(
           atm("QA-1", [
             'PostCode: "EX4 3NZ"',
