@@ -28,10 +28,15 @@ function throughPipes(script: string, args: readonly string[], cwd: string): Pro
     const child = spawn(process.execPath, [script, ...args], { cwd, env: ENV });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    // The pipes fill while nobody reads, so the CLI finishes with output still queued.
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+    // The pipes fill while nobody reads, so the CLI finishes with output still queued. Paused,
+    // not unread: a child whose streams have no reader yet loses what it wrote when it closes.
+    child.stdout.pause();
+    child.stderr.pause();
     setTimeout(() => {
-      child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-      child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+      child.stdout.resume();
+      child.stderr.resume();
     }, 500);
     child.on("error", fail);
     child.on("close", (code) =>
