@@ -5,6 +5,7 @@
  * `build` runs the publication guard (guard/policy.ts) against the last published data (guard/
  * baseline.ts): with `--publish` a shrink fails the run; without, it is printed as a warning.
  */
+import { exitAfterOutput } from "./exit.js";
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseCommandLine } from "./args.js";
@@ -241,9 +242,9 @@ function reportGuard(guard: Guard, next: Manifest, annotate: boolean): void {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (error: unknown) => {
     console.error(`build failed: ${error instanceof Error ? error.stack : String(error)}`);
-    process.exit(2);
+    exitAfterOutput(2);
   },
 );

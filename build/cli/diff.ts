@@ -5,6 +5,7 @@
  * is reported in the Markdown), 1 on a git problem, 2 on a usage error. Under GitHub Actions, a
  * data set the publication guard would refuse is also printed as a `::warning` annotation.
  */
+import { exitAfterOutput } from "./exit.js";
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseCommandLine } from "./args.js";
@@ -70,13 +71,14 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (error: unknown) => {
     if (error instanceof RevisionError || error instanceof GuardUsageError) {
       console.error(`diff: ${error.message}`);
-      process.exit(error instanceof RevisionError ? 1 : 2);
+      exitAfterOutput(error instanceof RevisionError ? 1 : 2);
+      return;
     }
     console.error(`diff failed: ${error instanceof Error ? error.stack : String(error)}`);
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );

@@ -1,4 +1,5 @@
 /** `npm run import`: see import-run.ts and docs/editing.md#importing-a-published-feed. */
+import { exitAfterOutput } from "./exit.js";
 import { runImport } from "./import-run.js";
 
 runImport(process.argv.slice(2), {
@@ -8,9 +9,9 @@ runImport(process.argv.slice(2), {
   stderr: (line) => console.error(line),
   env: process.env,
 }).then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (error: unknown) => {
     console.error(`import failed: ${error instanceof Error ? error.stack : String(error)}`);
-    process.exit(2);
+    exitAfterOutput(2);
   },
 );

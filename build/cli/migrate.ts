@@ -11,6 +11,7 @@ import { CONTENT_DIR } from "../core/paths.js";
 import { formatDiagnostic } from "../core/diagnostics.js";
 import { plural } from "../core/format.js";
 import { migrateContent } from "../migrate/run.js";
+import { exitAfterOutput } from "./exit.js";
 
 const USAGE = `usage: npm run migrate -- [--content DIR] [--dry-run]
 
@@ -63,9 +64,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitAfterOutput(code),
   (error: unknown) => {
     console.error(`migrate failed: ${error instanceof Error ? error.stack : String(error)}`);
-    process.exit(1);
+    exitAfterOutput(1);
   },
 );

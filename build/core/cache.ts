@@ -47,7 +47,7 @@ function fingerprintParts(schemas: ReadonlyMap<string, AnySchemaObject>): Finger
   const code = moduleClosure(
     new URL(`../pipeline${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
   );
-  const packages = ["yaml", "ajv", "ajv-formats"];
+  const packages = ["yaml", "ajv", "ajv-formats", "postcode"];
   return {
     format: CACHE_FORMAT,
     packages: Object.fromEntries(packages.map((p) => [p, version(p)])),

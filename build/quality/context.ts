@@ -45,3 +45,44 @@ export interface RecordInFile {
   /** The place of a pointer in the file. */
   readonly spot: (pointer: string) => Spot;
 }
+
+/**
+ * A finding that many records can share one cause of (Country "UK" in every record of a feed):
+ * the findings of one file with the same key are told once, at the first, naming the others.
+ */
+export interface Observation {
+  /** Findings of one file with the same key are one finding. */
+  readonly key: string;
+  /** The finding as told when it is alone. */
+  readonly alone: Diagnostic;
+  /** The record, as listed in a group: its Identification, or its place. */
+  readonly label: string;
+  /** The message of a group of `count` records, listed in `records`. */
+  readonly together: (count: number, records: string) => string;
+}
+
+/** At most this many records are named in a group's message; the rest are counted. */
+const NAMED_IN_GROUP = 5;
+
+/** Names the first few of `labels`, then how many more. */
+export function someOf(labels: readonly string[], named = NAMED_IN_GROUP): string {
+  const shown = labels.slice(0, named).join(", ");
+  const more = labels.length - named;
+  return more > 0 ? `${shown} and ${more.toLocaleString("en-GB")} more` : shown;
+}
+
+/** One finding per key: alone as it is, or a group's at its first place. */
+export function collapse(observations: readonly Observation[]): Diagnostic[] {
+  const groups = new Map<string, Observation[]>();
+  for (const observation of observations) {
+    const group = groups.get(observation.key);
+    if (group) group.push(observation);
+    else groups.set(observation.key, [observation]);
+  }
+  return [...groups.values()].map((group) => {
+    const first = group[0]!;
+    if (group.length === 1) return first.alone;
+    const count = group.length;
+    return { ...first.alone, message: first.together(count, someOf(group.map((o) => o.label))) };
+  });
+}

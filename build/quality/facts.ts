@@ -3,10 +3,11 @@
  * with lines and columns, so a rebuild runs those rules without parsing the values of unchanged
  * files (per-file.ts takes them while the file is checked).
  */
+import { createHash } from "node:crypto";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { pointerJoin } from "../core/json-pointer.js";
 import { fieldOf, listAt, objectAt, textOf } from "../core/json-value.js";
-import { marketingStateKeyOf } from "../core/datasets.js";
+import { isProductRecordsKey } from "../core/datasets.js";
 
 /** Where a value stands in its file. */
 export interface Spot {
@@ -33,17 +34,20 @@ export interface TextFact extends Position {
 export interface RecordFacts extends Spot {
   readonly id: string | undefined;
   readonly texts: readonly TextFact[];
-  /** Building, street, town and postcode, normalised, and the coordinates, for duplicates. */
-  readonly addressKey: string | undefined;
-  readonly coordinatesKey: string | undefined;
+  /**
+   * A branch's building, street, town and postcode, normalised, with its coordinates, for
+   * duplicates; absent for ATMs and mobile branches, which are not compared (and for a branch
+   * without both), so the cached facts of a large ATM network stay small.
+   */
+  readonly site?: string;
   /** An ATM's Branch.Identification (at branchRefPointer). */
   readonly branchRef: (Position & { readonly value: string }) | undefined;
   /** A branch listing ExternalATM or InternalATM among its services. */
   readonly hasAtm: boolean;
   /** A non-standard availability's EndDate, at endDatePointer (passed or not depends on the day). */
   readonly endDate: (Position & { readonly value: string }) | undefined;
-  /** A product's Name and its marketing states' dates. */
-  readonly product: { readonly name: string; readonly dates: string } | undefined;
+  /** A product's Name, and a digest of all of it but its Identification, for duplicates. */
+  readonly product: { readonly name: string; readonly body: string } | undefined;
 }
 
 export interface FileFacts {
@@ -99,6 +103,12 @@ export function coordinatesOf(
     : undefined;
 }
 
+/** A digest of a record without its Identification (a short one: it is only compared). */
+function digestBesidesId(record: unknown): string {
+  const { Identification: _, ...rest } = record as Record<string, unknown>;
+  return createHash("sha256").update(JSON.stringify(rest)).digest("base64").slice(0, 22);
+}
+
 const normalise = (value: unknown) =>
   String(value ?? "")
     .toLowerCase()
@@ -135,29 +145,29 @@ export function recordFacts(
   const services = listAt(record, "ServiceAndFacility");
   const nonStandard = objectAt(objectAt(record, "Availability"), "NonStandardAvailability");
   const endDate = textOf(nonStandard?.EndDate);
-  const stateKey = marketingStateKeyOf(recordsKey);
   const name = textOf(fieldOf(record, "Name"));
   return {
     pointer: at,
     ...position(at),
     id: textOf(fieldOf(record, "Identification")),
     texts,
-    addressKey: parts.every((p) => p === undefined) ? undefined : parts.map(normalise).join("|"),
-    coordinatesKey: coordinates ? `${coordinates.latitude},${coordinates.longitude}` : undefined,
+    // A mobile branch stops where others stand: only fixed branches can be duplicates.
+    ...(recordsKey === "Branch" &&
+    fieldOf(record, "Type") !== "Mobile" &&
+    coordinates &&
+    parts.some((p) => p !== undefined)
+      ? {
+          site: `${parts.map(normalise).join("|")}@${coordinates.latitude},${coordinates.longitude}`,
+        }
+      : {}),
     branchRef:
       branchId === undefined ? undefined : { value: branchId, ...position(branchRefPointer(at)) },
     hasAtm: services.includes("ExternalATM") || services.includes("InternalATM"),
     endDate:
       endDate === undefined ? undefined : { value: endDate, ...position(endDatePointer(at)) },
     product:
-      stateKey && name !== undefined
-        ? {
-            name,
-            dates: listAt(record, stateKey)
-              .map((s) => `${fieldOf(s, "FirstMarketedDate")}..${fieldOf(s, "LastMarketedDate")}`)
-              .sort()
-              .join(","),
-          }
+      isProductRecordsKey(recordsKey) && name !== undefined
+        ? { name, body: digestBesidesId(record) }
         : undefined,
   };
 }

@@ -6,6 +6,7 @@
 import type { Diagnostic } from "../core/diagnostics.js";
 import { warning, type RecordInContext } from "./context.js";
 import { branchRefPointer } from "./facts.js";
+import { isPlaceholderIdentifier } from "./identifiers.js";
 
 /** The link warnings of every brand. */
 export function checkLinks(records: readonly RecordInContext[]): Diagnostic[] {
@@ -29,6 +30,8 @@ export function checkLinks(records: readonly RecordInContext[]): Diagnostic[] {
     if (
       dataset.recordsKey === "ATM" &&
       record.branchRef &&
+      // "true" and the like are identifier-placeholder's to tell, once, not this rule's per ATM.
+      !isPlaceholderIdentifier(record.branchRef.value) &&
       branches &&
       !branches.has(record.branchRef.value)
     ) {

@@ -1,11 +1,14 @@
 /**
- * One name, several spellings: a town, street, county or brand written with different capitals
- * or spacing in different records ("Hereford" and "HEREFORD"). Consumers grouping by town see two
- * towns. Each less common spelling is reported, naming the common one and where it is used.
+ * One name, several spellings. A town, street or county written with different capitals or
+ * spacing in different records ("Hereford" and "HEREFORD"): consumers grouping by town see two
+ * towns. And one brand whose BrandName differs between data sets ("Bank Of Scotland" for ATMs,
+ * "Bank of Scotland" for branches): consumers joining data sets by brand see two brands. Each
+ * inconsistency is one finding, with every spelling, how often it is used and where, told at the
+ * first use of a less common spelling.
  */
 import type { Diagnostic } from "../core/diagnostics.js";
 import type { Spot } from "./facts.js";
-import { placeOf, warning } from "./context.js";
+import { placeOf, someOf, warning } from "./context.js";
 
 /** One use of a name. */
 export interface NameUse {
@@ -16,49 +19,159 @@ export interface NameUse {
   readonly spot: () => Spot;
 }
 
+/** One file's BrandName, with the data set it is in. */
+export interface BrandUse extends NameUse {
+  readonly dataset: string;
+}
+
 // Capitals and runs of spaces do not make another name; most values have neither to fold.
 const normalise = (value: string) => {
   const lower = value.toLowerCase();
   return /\s\s|^\s|\s$|[^\S ]/.test(lower) ? lower.replace(/\s+/g, " ").trim() : lower;
 };
 
-/** A warning at every use of a name whose spelling differs from the most common one. */
-export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
-  const groups = new Map<string, NameUse[]>();
+// A brand is the same brand without its legal form or "UK" and whatever the punctuation: "Bank
+// of Ireland (UK) Plc" and "Bank of Ireland UK" name one brand.
+const LEGAL_WORDS = new Set(["plc", "ltd", "limited", "uk", "the"]);
+const brandKey = (value: string) =>
+  value
+    .toLowerCase()
+    .replace(/&/g, " and ")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== "" && !LEGAL_WORDS.has(word))
+    .join(" ");
+
+/** Groups `uses` by `key`, then each group by spelling, most used first (on a tie, first met). */
+function spellings<T extends NameUse>(
+  uses: readonly T[],
+  key: (use: T) => string,
+): [string, T[]][][] {
+  const groups = new Map<string, Map<string, T[]>>();
   for (const use of uses) {
-    const key = `${use.field}\0${normalise(use.value)}`;
-    const group = groups.get(key);
-    if (group) group.push(use);
-    else groups.set(key, [use]);
+    const k = key(use);
+    let forms = groups.get(k);
+    if (!forms) groups.set(k, (forms = new Map()));
+    const same = forms.get(use.value);
+    if (same) same.push(use);
+    else forms.set(use.value, [use]);
   }
+  return [...groups.values()]
+    .filter((forms) => forms.size > 1)
+    .map((forms) => [...forms].sort((a, b) => b[1].length - a[1].length));
+}
+
+const times = (n: number) => (n === 1 ? "once" : `${n.toLocaleString("en-GB")} times`);
+
+type Forms = [string, NameUse[]][];
+
+/** A file whose names in this many groups are in capitals where other files write them otherwise is one finding. */
+const CAPITALS_FILE_GROUPS = 3;
+
+const inCapitals = (value: string) =>
+  value === value.toUpperCase() && value !== value.toLowerCase();
+
+/**
+ * The file that alone writes a name in capitals that other files write otherwise, if so: the
+ * difference is then the file's, not the name's.
+ */
+function capitalsFile(forms: Forms): string | undefined {
+  const capitals = forms.filter(([spelling]) => inCapitals(spelling));
+  if (capitals.length !== 1 || capitals.length === forms.length) return undefined;
+  const files = new Set(capitals[0]![1].map((u) => u.file));
+  if (files.size !== 1) return undefined;
+  const [file] = files;
+  const elsewhere = forms.every(
+    ([spelling, list]) => inCapitals(spelling) || list.every((u) => u.file !== file),
+  );
+  return elsewhere ? file : undefined;
+}
+
+/**
+ * One warning per name written more than one way, at the first use of a less common spelling;
+ * and one per file that writes in capitals many names other files write otherwise.
+ */
+export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
   const found: Diagnostic[] = [];
-  for (const group of groups.values()) {
-    const counts = new Map<string, NameUse[]>();
-    for (const use of group) {
-      const same = counts.get(use.value);
-      if (same) same.push(use);
-      else counts.set(use.value, [use]);
+  const byCapitalsFile = new Map<string, Forms[]>();
+  const single: Forms[] = [];
+  for (const forms of spellings(uses, (use) => `${use.field}\0${normalise(use.value)}`)) {
+    const file = capitalsFile(forms);
+    const key = file === undefined ? undefined : `${forms[0]![1][0]!.field}\0${file}`;
+    const list = key === undefined ? undefined : byCapitalsFile.get(key);
+    if (key === undefined) single.push(forms);
+    else if (list) list.push(forms);
+    else byCapitalsFile.set(key, [forms]);
+  }
+  for (const groups of byCapitalsFile.values()) {
+    if (groups.length < CAPITALS_FILE_GROUPS) {
+      single.push(...groups);
+      continue;
     }
-    if (counts.size < 2) continue;
-    // The most used spelling is the reference; on a tie, the one met first.
-    const [common, commonUses] = [...counts].reduce((best, next) =>
-      next[1].length > best[1].length ? next : best,
+    const capitals = groups.map((forms) => forms.find(([spelling]) => inCapitals(spelling))!);
+    const first = capitals
+      .map(([, list]) => list[0]!)
+      .reduce((a, b) => (b.spot().line < a.spot().line ? b : a));
+    const names = someOf(
+      groups.map((forms, i) => {
+        const other = forms.find(([spelling]) => !inCapitals(spelling))![1][0]!;
+        return `${JSON.stringify(capitals[i]![0])} (${JSON.stringify(other.value)} at ${placeOf(other.file, other.spot())})`;
+      }),
     );
-    for (const [spelling, spellingUses] of counts) {
-      if (spelling === common) continue;
-      for (const use of spellingUses) {
-        const others =
-          commonUses.length === 1 ? "1 other place" : `${commonUses.length} other places`;
-        found.push(
-          warning(
-            use.file,
-            use.spot(),
-            "name-spelling",
-            `${use.field} ${JSON.stringify(spelling)} is written ${JSON.stringify(common)} in ${others} (such as ${placeOf(commonUses[0]!.file, commonUses[0]!.spot())}); use one spelling`,
-          ),
-        );
-      }
-    }
+    found.push(
+      warning(
+        first.file,
+        first.spot(),
+        "name-spelling",
+        `${first.field} is in capitals in this file for ${groups.length} names that other files write otherwise: ${names}; use one spelling for each`,
+      ),
+    );
+  }
+  for (const forms of single) {
+    const use = forms[1]![1][0]!;
+    const told = forms.map(([spelling, list]) => {
+      const places = someOf(
+        list.map((u) => placeOf(u.file, u.spot())),
+        list === forms[0]![1] ? 1 : 3,
+      );
+      return `${JSON.stringify(spelling)} ${times(list.length)} (${places})`;
+    });
+    found.push(
+      warning(
+        use.file,
+        use.spot(),
+        "name-spelling",
+        `${use.field} is written ${forms.length} ways: ${told.join(", ")}; use one spelling`,
+      ),
+    );
+  }
+  return found;
+}
+
+/**
+ * One warning per brand whose BrandName differs between data sets. Brands of one data set that
+ * differ are separate brand files, and may be separate brands: they are left alone.
+ */
+export function checkBrandSpellings(uses: readonly BrandUse[]): Diagnostic[] {
+  const found: Diagnostic[] = [];
+  for (const forms of spellings(uses, (use) => brandKey(use.value))) {
+    const datasets = forms.map(([, list]) => new Set(list.map((u) => u.dataset)));
+    const acrossDatasets = datasets.some((own, i) =>
+      [...own].some((d) => datasets.some((other, j) => j !== i && !other.has(d))),
+    );
+    if (!acrossDatasets) continue;
+    const use = forms[1]![1][0]!;
+    const told = forms.map(
+      ([spelling, list]) =>
+        `${JSON.stringify(spelling)} in ${[...new Set(list.map((u) => u.dataset))].join(", ")} (${placeOf(list[0]!.file, list[0]!.spot())})`,
+    );
+    found.push(
+      warning(
+        use.file,
+        use.spot(),
+        "brand-spelling",
+        `one brand is written ${forms.length} ways across data sets: ${told.join("; ")}; write one BrandName everywhere, or consumers see ${forms.length} brands`,
+      ),
+    );
   }
   return found;
 }

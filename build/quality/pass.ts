@@ -10,7 +10,7 @@ import { textPointer, type FileFacts, type Spot } from "./facts.js";
 import { checkDuplicates } from "./duplicates.js";
 import { checkEnded } from "./hours.js";
 import { checkLinks } from "./links.js";
-import { checkSpellings, type NameUse } from "./names.js";
+import { checkBrandSpellings, checkSpellings, type BrandUse, type NameUse } from "./names.js";
 
 /**
  * What the pass reads of one brand's checked files, in join order: the shape of check's
@@ -51,6 +51,7 @@ export interface RuleCount {
 export function checkQuality(input: QualityInput): QualityResult {
   const records: RecordInContext[] = [];
   const names: NameUse[] = [];
+  const brands: BrandUse[] = [];
   // Found while each file was checked (places, postcodes, opening hours), cached with it.
   const perRecord: Diagnostic[] = [];
   const datasetOf = new Map<string, string>();
@@ -61,9 +62,10 @@ export function checkQuality(input: QualityInput): QualityResult {
       for (const file of files) {
         const brandName = file.brandName;
         if (brandName) {
-          names.push({
+          brands.push({
             field: "BrandName",
             value: brandName.value,
+            dataset: dataset.id,
             file: file.file,
             spot: () => brandName,
           });
@@ -92,6 +94,7 @@ export function checkQuality(input: QualityInput): QualityResult {
       .filter((r) => r.record.endDate !== undefined)
       .flatMap((r) => checkEnded(r, input.today)),
     ...checkSpellings(names),
+    ...checkBrandSpellings(brands),
     ...checkDuplicates(records),
     ...checkLinks(records),
   ];

@@ -83,12 +83,25 @@ function at(text: string, marker: string, nth = 1): { line: number; column: numb
   return { line: before.length, column: before.at(-1)!.length + 1 };
 }
 
-/** The warnings of a build of the sample plus `files`, as [rule, file, line, column]. */
-async function warnings(files: Record<string, string>) {
+/** The warnings of a build of the sample plus `files`. */
+async function findings(files: Record<string, string>) {
   fixture = await sampleFixture(files);
   const result = await buildFixture(fixture, { write: false, now: NOW });
   expect(result.diagnostics).toEqual([]);
-  return result.quality.warnings.map((w) => [w.rule, w.file, w.line, w.column]);
+  return result.quality.warnings;
+}
+
+/** The warnings of a build of the sample plus `files`, as [rule, file, line, column]. */
+async function warnings(files: Record<string, string>) {
+  return (await findings(files)).map((w) => [w.rule, w.file, w.line, w.column]);
+}
+
+/** The one warning of a build of the sample plus `files`: where, as [rule, file, line, column], and what. */
+async function onlyFinding(files: Record<string, string>) {
+  const found = await findings(files);
+  expect(found.map((w) => w.rule)).toHaveLength(1);
+  const [w] = found;
+  return { where: [w!.rule, w!.file, w!.line, w!.column], message: w!.message };
 }
 
 const expectOnly = (
@@ -301,28 +314,267 @@ describe("data-quality rules", () => {
     });
   });
 
-  describe("duplicates", () => {
-    it("warns at the second record at the same address and coordinates, not at one a few metres away", async () => {
-      const place = (lon: string) => [
-        'StreetName: "Quay Street"',
-        'TownName: "Quayside"',
-        'Country: "GB"',
-        ...coordinates("53.4", lon),
-      ];
+  describe("one finding per inconsistency", () => {
+    it("tells a town's spellings once, with how often and where each is used", async () => {
       const text = brandFile("ATM", [
-        atm("QA-1", place("-2.2")),
-        atm("QA-2", place("-2.2")),
-        atm("QA-3", place("-2.2001")),
+        atm("QA-1", ['TownName: "Hereford"', 'Country: "GB"']),
+        atm("QA-2", ['TownName: "HEREFORD"', 'Country: "GB"']),
+        atm("QA-3", ['TownName: "Hereford"', 'Country: "GB"']),
+        atm("QA-4", ['TownName: "HEREFORD"', 'Country: "GB"']),
       ]);
-      expectOnly(
-        await warnings({ "atms/quality-bank.yaml": text }),
-        "duplicate-location",
-        ATMS,
-        at(text, 'Identification: "QA-2"'),
+      const { where, message } = await onlyFinding({ "atms/quality-bank.yaml": text });
+      const place = (nth: number) => {
+        const { line, column } = at(text, "TownName", nth);
+        return `${ATMS}:${line}:${column + 10}`;
+      };
+      expect(where).toEqual(["name-spelling", ATMS, ...Object.values(at(text, '"HEREFORD"'))]);
+      expect(message).toBe(
+        `TownName is written 2 ways: "Hereford" 2 times (${place(1)} and 1 more), "HEREFORD" 2 times (${place(2)}, ${place(4)}); use one spelling`,
       );
     });
 
-    it("warns at a second product with the same name and marketing dates, not at one marketed from another date", async () => {
+    it("tells a file that writes in capitals the names other files write otherwise once, not per name", async () => {
+      const towns = ["Wexby", "Quayside", "Stainby Cross"];
+      const atms = brandFile(
+        "ATM",
+        towns.map((town, i) =>
+          atm(`QA-${i}`, [`TownName: "${town.toUpperCase()}"`, 'Country: "GB"']),
+        ),
+      );
+      const branches = brandFile(
+        "Branch",
+        towns.map((town, i) => [...branch(`QB-${i}`), `      TownName: "${town}"`]),
+      );
+      const { where, message } = await onlyFinding({
+        "atms/quality-bank.yaml": atms,
+        "branches/quality-bank.yaml": branches,
+      });
+      expect(where).toEqual(["name-spelling", ATMS, ...Object.values(at(atms, '"WEXBY"'))]);
+      expect(message).toMatch(
+        /^TownName is in capitals in this file for 3 names that other files write otherwise: .*"WEXBY" \("Wexby" at content\/branches\/quality-bank\.yaml:\d+:\d+\).*; use one spelling for each$/,
+      );
+    });
+
+    it("tells a Country shared by many records once, naming them", async () => {
+      const text = brandFile("ATM", [
+        atm("QA-1", ['Country: "UK"']),
+        atm("QA-2", ['Country: "UK"']),
+        atm("QA-3", ['Country: "GB"']),
+      ]);
+      const { where, message } = await onlyFinding({ "atms/quality-bank.yaml": text });
+      expect(where).toEqual(["country-code", ATMS, ...Object.values(at(text, '"UK"'))]);
+      expect(message).toBe(
+        'Country "UK" is not an ISO 3166-1 alpha-2 code, in 2 records (QA-1, QA-2); write "GB"',
+      );
+    });
+
+    it("tells postcodes padded alike once, each still said how to write", async () => {
+      const text = brandFile("Branch", [
+        branch("QB-1", [], "QB1  1AA"),
+        branch("QB-2", [], "QB2  2BB"),
+        branch("QB-3", [], "QB3 3CC"),
+      ]);
+      const { where, message } = await onlyFinding({ "branches/quality-bank.yaml": text });
+      expect(where).toEqual([
+        "postcode-format",
+        BRANCHES,
+        ...Object.values(at(text, '"QB1  1AA"')),
+      ]);
+      expect(message).toBe(
+        '2 PostCodes have more spaces than one (QB-1, QB-2), such as "QB1  1AA": write each as Royal Mail does, "QB1 1AA" for this one',
+      );
+    });
+  });
+
+  describe("what real feeds get wrong", () => {
+    it("country-code: warns at Country UK, saying to write GB, not at GB; and checks a UK record as GB", async () => {
+      const text = brandFile("ATM", [
+        atm("QA-1", ['Country: "UK"', ...coordinates("48.85", "2.35")]),
+        atm("QA-2", ['Country: "GB"', ...coordinates("52.4", "-1.9")]),
+      ]);
+      const found = await findings({ "atms/quality-bank.yaml": text });
+      expect(found.map((w) => [w.rule, w.line, w.column])).toEqual([
+        ["country-code", ...Object.values(at(text, '"UK"'))],
+        ["coordinates-outside-country", ...Object.values(at(text, "Latitude"))],
+      ]);
+      expect(found[0]!.message).toBe('Country "UK" is not an ISO 3166-1 alpha-2 code; write "GB"');
+    });
+
+    it('identifier-placeholder: warns at Branch.Identification "true", once for all, not at a real one, and not again as an unknown branch', async () => {
+      const atms = brandFile("ATM", [
+        atm("QA-1", ['Country: "GB"'], ["Branch:", '  Identification: "true"']),
+        atm("QA-2", ['Country: "GB"'], ["Branch:", '  Identification: "true"']),
+        atm("QA-3", ['Country: "GB"'], ["Branch:", '  Identification: "QB-1"']),
+      ]);
+      const { where, message } = await onlyFinding({
+        "atms/quality-bank.yaml": atms,
+        "branches/quality-bank.yaml": brandFile("Branch", [branch("QB-1")]),
+      });
+      expect(where).toEqual(["identifier-placeholder", ATMS, ...Object.values(at(atms, '"true"'))]);
+      expect(message).toBe(
+        'Branch.Identification "true" is not an identifier, in 2 ATMs (QA-1, QA-2); give the Identification of the branch the ATM belongs to, or leave Branch out',
+      );
+    });
+
+    it("brand-spelling: warns at a BrandName written otherwise in another data set, not at another brand", async () => {
+      const named = (name: string, text: string) =>
+        text.replace('BrandName: "Quality Bank"', `BrandName: "${name}"`);
+      const atms = named("Quality Bank PLC", brandFile("ATM", [atm("QA-1", ['Country: "GB"'])]));
+      const branches = brandFile("Branch", [branch("QB-1")]);
+      const business = named("Quality Business Bank", brandFile("Branch", [branch("QX-1")]));
+      const { where, message } = await onlyFinding({
+        "atms/quality-bank.yaml": atms,
+        "branches/quality-bank.yaml": branches,
+        "branches/quality-business-bank.yaml": business,
+      });
+      expect(where).toEqual([
+        "brand-spelling",
+        ATMS,
+        ...Object.values(at(atms, '"Quality Bank PLC"')),
+      ]);
+      expect(message).toMatch(
+        /^one brand is written 2 ways across data sets: "Quality Bank" in branches \(content\/branches\/quality-bank\.yaml:1:12\); "Quality Bank PLC" in atms/,
+      );
+    });
+
+    describe("places", () => {
+      // Three ATMs place postcode area CH at Chester and HX at Halifax.
+      const chester = [1, 2, 3].map((n) =>
+        atm(`QA-CH${n}`, [
+          `PostCode: "CH${n} 1AA"`,
+          'Country: "GB"',
+          ...coordinates(`53.19${n}`, "-2.89"),
+        ]),
+      );
+      const halifax = [1, 2, 3].map((n) =>
+        atm(`QA-HX${n}`, [
+          `PostCode: "HX${n} 1AA"`,
+          'Country: "GB"',
+          ...coordinates(`53.72${n}`, "-1.86"),
+        ]),
+      );
+      const exeter = [1, 2, 3].map((n) =>
+        atm(`QA-EX${n}`, [
+          `PostCode: "EX${n} 1AA"`,
+          'Country: "GB"',
+          ...coordinates(`50.72${n}`, "-3.53"),
+        ]),
+      );
+      const with_ = (...records: string[][]) =>
+        brandFile("ATM", [...chester, ...halifax, ...exeter, ...records]);
+
+      it("coordinates-sign-flipped: warns at a longitude whose other sign lands in its postcode area, giving it", async () => {
+        const text = with_(
+          atm("QA-1", ['PostCode: "CH7 1AR"', 'Country: "GB"', ...coordinates("53.167", "3.142")]),
+        );
+        const { where, message } = await onlyFinding({ "atms/quality-bank.yaml": text });
+        expect(where).toEqual([
+          "coordinates-sign-flipped",
+          ATMS,
+          ...Object.values(at(text, "Latitude", 10)),
+        ]);
+        expect(message).toBe(
+          'Longitude 3.142 looks sign-flipped: the other sign puts it with the other records in postcode area CH; write Longitude "-3.142"',
+        );
+      });
+
+      it("says only outside, not flipped, when the other sign lands far from the postcode area", async () => {
+        const text = with_(
+          atm("QA-1", ['PostCode: "HX3 0TD"', 'Country: "GB"', ...coordinates("51.4549", "2.592")]),
+        );
+        const { where, message } = await onlyFinding({ "atms/quality-bank.yaml": text });
+        expect(where[0]).toBe("coordinates-outside-country");
+        expect(message).toBe(
+          "Latitude 51.4549, Longitude 2.592 is outside GB, the record's Country; give its real position",
+        );
+      });
+
+      it("coordinates-outside-country: names the Crown dependency and its code, once for all its records", async () => {
+        const text = brandFile("ATM", [
+          atm("QA-1", ['Country: "GB"', ...coordinates("49.18", "-2.11")]),
+          atm("QA-2", ['Country: "GB"', ...coordinates("49.19", "-2.10")]),
+        ]);
+        const { where, message } = await onlyFinding({ "atms/quality-bank.yaml": text });
+        expect(where).toEqual([
+          "coordinates-outside-country",
+          ATMS,
+          ...Object.values(at(text, "Latitude")),
+        ]);
+        expect(message).toBe(
+          "2 records with Country GB are in Jersey (QA-1, QA-2): Country should be JE",
+        );
+      });
+
+      it("coordinates-shared: warns at a position given to records in postcode areas far apart, not at one shared within an area", async () => {
+        const text = with_(
+          atm("QA-1", [
+            'PostCode: "EX4 3NZ"',
+            'Country: "GB"',
+            ...coordinates("50.7247", "-3.5293"),
+          ]),
+          atm("QA-2", [
+            'PostCode: "CH2 1FB"',
+            'Country: "GB"',
+            ...coordinates("50.7247", "-3.5293"),
+          ]),
+          atm("QA-3", ['PostCode: "CH1 2AB"', 'Country: "GB"', ...coordinates("53.195", "-2.89")]),
+          atm("QA-4", ['PostCode: "CH3 3CD"', 'Country: "GB"', ...coordinates("53.195", "-2.89")]),
+        );
+        const { where, message } = await onlyFinding({ "atms/quality-bank.yaml": text });
+        expect(where).toEqual([
+          "coordinates-shared",
+          ATMS,
+          ...Object.values(at(text, "Latitude", 10)),
+        ]);
+        expect(message).toMatch(
+          /^Latitude 50\.7247, Longitude -3\.5293 is the position of 2 records in postcode areas about \d+ km apart: (EX \(QA-1\) and CH \(QA-2\)|CH \(QA-2\) and EX \(QA-1\)); a placeholder or a mistake: give each record its own position$/,
+        );
+      });
+    });
+  });
+
+  describe("duplicates", () => {
+    const site = (lon: string) => [
+      '      StreetName: "Quay Street"',
+      '      TownName: "Quayside"',
+      ...indent(6, coordinates("53.4", lon)),
+    ];
+
+    it("warns at the second branch at the same address and coordinates, not at one a few metres away", async () => {
+      const text = brandFile("Branch", [
+        [...branch("QB-1"), ...site("-2.2")],
+        [...branch("QB-2"), ...site("-2.2")],
+        [...branch("QB-3"), ...site("-2.2001")],
+      ]);
+      const { where, message } = await onlyFinding({ "branches/quality-bank.yaml": text });
+      expect(where).toEqual([
+        "duplicate-location",
+        BRANCHES,
+        ...Object.values(at(text, 'Identification: "QB-2"')),
+      ]);
+      expect(message).toMatch(
+        /^2 branches of Quality Bank have the same address and coordinates: QB-1 at .*, QB-2 at .*; publish each branch once$/,
+      );
+    });
+
+    it("stays quiet at several ATMs at one site, and a mobile branch's stop at a branch", async () => {
+      const place = [
+        'StreetName: "Quay Street"',
+        'TownName: "Quayside"',
+        'Country: "GB"',
+        ...coordinates("53.4", "-2.2"),
+      ];
+      const atms = brandFile("ATM", [atm("QA-1", place), atm("QA-2", place), atm("QA-3", place)]);
+      const mobile = [...branch("QB-2"), ...site("-2.2")].map((line) =>
+        line === "    Type: Physical" ? "    Type: Mobile" : line,
+      );
+      const branches = brandFile("Branch", [[...branch("QB-1"), ...site("-2.2")], mobile]);
+      expect(
+        await warnings({ "atms/quality-bank.yaml": atms, "branches/quality-bank.yaml": branches }),
+      ).toEqual([]);
+    });
+
+    it("warns at a second product the same in all but Identification, not at one marketed from another date", async () => {
       const path = join(
         PROJECT_ROOT,
         "content",
@@ -391,10 +643,15 @@ describe("data quality in the build", () => {
     expect(schema.properties.QualityErrors.items.enum).toEqual([
       "all",
       "name-spelling",
+      "brand-spelling",
+      "country-code",
       "coordinates-zero",
       "coordinates-swapped",
+      "coordinates-sign-flipped",
       "coordinates-outside-country",
+      "coordinates-shared",
       "postcode-format",
+      "identifier-placeholder",
       "atm-unknown-branch",
       "branch-atm-not-linked",
       "hours-closing-not-after-opening",

@@ -50,7 +50,7 @@ describe("importing a feed", () => {
     expect(run.stdout[3]).toMatch(/^\s+1\s+name-spelling\s+atms$/);
     expect(run.stderr).toHaveLength(1);
     expect(run.stderr[0]).toMatch(
-      /^content\/atms\/fernbrook-bank\.yaml:\d+:\d+: warning: \/ATM\/1\/Location\/PostalAddress\/TownName: TownName "ASHCOMBE" is written "Ashcombe"/,
+      /^content\/atms\/fernbrook-bank\.yaml:\d+:\d+: warning: \/ATM\/1\/Location\/PostalAddress\/TownName: TownName is written 2 ways: "Ashcombe" once \(.*\), "ASHCOMBE" once/,
     );
   });
 
@@ -125,7 +125,11 @@ describe("importing a feed", () => {
       ),
     };
     const run = await importFeeds([await feed("f.json", envelopeOf([brand]))], fixture.root);
-    expect(run.stderr).toEqual([]);
+    // Identifications "true" and "null" are no identifiers: the data-quality pass says so, only.
+    expect(run.stderr.map((line) => /\[([a-z-]+)\]$/.exec(line)?.[1])).toEqual([
+      "identifier-placeholder",
+      "identifier-placeholder",
+    ]);
     expect(await valueOf("atms/quote-bank.yaml")).toEqual(JSON.parse(JSON.stringify(brand)));
     const text = await read("atms/quote-bank.yaml");
     for (const value of tricky) expect(text).toContain(`Note:\n      - ${JSON.stringify(value)}\n`);
