@@ -115,11 +115,12 @@ describe("output through a pipe", () => {
   describe.each(["validate", "build"])("npm run %s", (command) => {
     it("prints every problem and the count, and exits 1, as when written to a file", async () => {
       const fixture = await fixtureWith({ "atms/overflow-bank.yaml": invalidAtms(1200) });
-      const args = [command, "--content", "content", "--out", "dist", "--no-cache"];
+      // --verbose: every problem printed, not grouped by kind, so the output outgrows a pipe.
+      const args = [command, "--verbose", "--content", "content", "--out", "dist", "--no-cache"];
       const filed = await toFiles(BUILD_CLI, args, fixture.root);
       const piped = await throughPipes(BUILD_CLI, args, fixture.root);
       expectWhole(piped, filed, 1);
-      expect(piped.stderr).toContain("\n1200 problems in 1 file.");
+      expect(piped.stderr).toContain("\n1,200 problems in 1 file.");
     }, 120_000);
   });
 
@@ -138,11 +139,15 @@ describe("output through a pipe", () => {
         const fixture = await fixtureWith();
         await writeFile(join(fixture.root, "feed.json"), feed);
         runs.push(
-          await run(IMPORT_CLI, ["--content", "content", "--no-cache", "feed.json"], fixture.root),
+          await run(
+            IMPORT_CLI,
+            ["--verbose", "--content", "content", "--no-cache", "feed.json"],
+            fixture.root,
+          ),
         );
       }
       expectWhole(runs[1]!, runs[0]!, 1);
-      expect(runs[1]!.stderr).toContain("1200 problems in 1 imported file.");
+      expect(runs[1]!.stderr).toContain("1,200 problems in 1 imported file.");
     }, 120_000);
   });
 
