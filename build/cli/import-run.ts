@@ -8,6 +8,7 @@ import { writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { underGitHubActions } from "./annotations.js";
 import { parseCommandLine } from "./args.js";
+import type { CommandIo } from "./io.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { CACHE_DIR, CONTENT_DIR, displayPath, SCHEMA_DIR } from "../core/paths.js";
 import { datasetById, readFeed } from "../import/envelope.js";
@@ -54,12 +55,8 @@ npm run validate does, and exits 1 if there are problems (fix them in place).
   --timeout SECONDS   how long a feed URL may take (default: ${DEFAULT_FETCH_TIMEOUT_SECONDS})
   --no-cache          check without reading or writing the build cache (.cache/build/)`;
 
-export interface ImportIo {
-  readonly cwd: string;
+export interface ImportIo extends CommandIo {
   readonly now: () => Date;
-  readonly stdout: (line: string) => void;
-  readonly stderr: (line: string) => void;
-  readonly env: NodeJS.ProcessEnv;
   readonly fetch?: typeof fetch;
   /** Build cache folder or false; default: the project's (.cache/build/). */
   readonly cacheDir?: string | false;

@@ -1,0 +1,243 @@
+/**
+ * `npm run build` and `npm run validate`, with their surroundings passed in (working folder,
+ * environment, output) so tests run them in-process; build.ts is the process around it. Prints every problem as `file:line:column: pointer:
+ * message` on stderr and exits 1 when there are any; on success `build` prints the summary table.
+ * Under GitHub Actions every problem is also printed as an `::error` annotation on stdout.
+ * `build` runs the publication guard (guard/policy.ts) against the last published data (guard/
+ * baseline.ts): with `--publish` a shrink fails the run; without, it is printed as a warning.
+ */
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseCommandLine } from "./args.js";
+import type { CommandIo } from "./io.js";
+import { allowShrinkFromEnv, parseMaxShrink } from "../guard/settings.js";
+import { underGitHubActions, annotation, diagnosticAnnotation } from "./annotations.js";
+import { chooseBaseline, loadBaseline } from "../guard/baseline.js";
+import {
+  ALLOW_SHRINK_ENV,
+  ALLOW_SHRINK_FLAG,
+  BASELINE_FLAG,
+  BASELINE_REF_FLAG,
+  BASELINE_URL_FLAG,
+  DEPLOYMENT_URL_ENV,
+  MAX_SHRINK_FLAG,
+  PUBLISH_FLAG,
+} from "../guard/flags.js";
+import {
+  DEFAULT_MAX_SHRINK,
+  GUARD_NAME,
+  guardPublication,
+  guardReport,
+  GuardUsageError,
+  type GuardOptions,
+  type PublishedCounts,
+} from "../guard/policy.js";
+import type { Manifest } from "../../contract/manifest.js";
+import { CONTENT_DIR, DIST_DIR } from "../core/paths.js";
+import { runBuild, type BuildResult } from "../pipeline.js";
+import { qualityMarkdown, qualitySummary } from "../quality/report.js";
+import { diagnosticLines, problemReport } from "./problem-report.js";
+import { RevisionError } from "../revision.js";
+import { summaryTable } from "./published-table.js";
+import { cacheMissLine } from "./cache-note.js";
+
+export const USAGE = `usage: node .out/build/cli/build.js <build|validate> [--content DIR] [--out DIR] [--${PUBLISH_FLAG}]
+         [--${BASELINE_FLAG} FILE | --${BASELINE_REF_FLAG} REF | --${BASELINE_URL_FLAG} URL]
+         [--${MAX_SHRINK_FLAG} SHARE] [--${ALLOW_SHRINK_FLAG}]
+
+  build     validate content/ and write dist/ (data, precompressed variants, manifest.json)
+  validate  validate only; writes nothing
+
+publication guard (always on for build; on for validate when a baseline is given):
+  finds a data set that loses more than SHARE of its records, or all of them, against the last
+  published data: --${BASELINE_FLAG} FILE, --${BASELINE_REF_FLAG} REF (that git revision's content, built now)
+  or --${BASELINE_URL_FLAG} URL (the data sets a deployment serves). Without one, a local build compares
+  with the manifest.json in the output folder being replaced, and a publication with
+  ${DEPLOYMENT_URL_ENV} if set, else with the last commit (HEAD).
+  --${PUBLISH_FLAG}        this build is about to be published: refuse a shrink (otherwise only warn)
+  --${MAX_SHRINK_FLAG} SHARE   0 to 1, or a percentage (default ${DEFAULT_MAX_SHRINK})
+  --${ALLOW_SHRINK_FLAG}       publish anyway (or set ${ALLOW_SHRINK_ENV}=1)
+
+speed:
+  --cache DIR     build cache folder (default: .cache/build/; safe to delete)
+  --no-cache      neither read nor write the build cache
+  --threads N     worker threads for parsing and validation (default: the cores available)
+  --timings       print the time spent in each step
+
+data quality (warnings; site.yaml's QualityErrors makes rules errors):
+  --quality FILE  also write the data-quality findings as a Markdown report to FILE
+
+output:
+  --verbose       print every problem and warning; otherwise a kind seen more than a handful of
+                  times prints its first few and how many more there are`;
+
+/** Runs `build` or `validate`; resolves to the exit code (0 done, 1 problems, 2 usage). */
+export async function runBuildCommand(argv: string[], io: CommandIo): Promise<number> {
+  const parsed = parseCommandLine(
+    argv,
+    {
+      content: { type: "string" },
+      out: { type: "string" },
+      [BASELINE_FLAG]: { type: "string" },
+      [BASELINE_REF_FLAG]: { type: "string" },
+      [BASELINE_URL_FLAG]: { type: "string" },
+      [PUBLISH_FLAG]: { type: "boolean" },
+      [MAX_SHRINK_FLAG]: { type: "string" },
+      [ALLOW_SHRINK_FLAG]: { type: "boolean" },
+      cache: { type: "string" },
+      "no-cache": { type: "boolean" },
+      threads: { type: "string" },
+      timings: { type: "boolean" },
+      quality: { type: "string" },
+      verbose: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    USAGE,
+  );
+  if (!parsed) return 2;
+  const { positionals, values } = parsed;
+  const command = positionals[0];
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  const badThreads = threads !== undefined && !(Number.isInteger(threads) && threads >= 1);
+  if (
+    values.help ||
+    (command !== "build" && command !== "validate") ||
+    positionals.length > 1 ||
+    badThreads
+  ) {
+    io.stderr(badThreads ? `--threads takes a whole number of 1 or more\n\n${USAGE}` : USAGE);
+    return values.help ? 0 : 2;
+  }
+  const annotate = underGitHubActions(io.env);
+  const contentDir = values.content ? resolve(io.cwd, values.content) : undefined;
+  const outDir = values.out ? resolve(io.cwd, values.out) : undefined;
+  const baselineFile = values[BASELINE_FLAG] as string | undefined;
+  const baselineRef = values[BASELINE_REF_FLAG] as string | undefined;
+  const baselineUrl = values[BASELINE_URL_FLAG] as string | undefined;
+  const publish = values[PUBLISH_FLAG] === true;
+
+  // The guard: settings first, so a bad setting stops the run before any work.
+  let guard: Guard | undefined;
+  if (
+    command === "build" ||
+    publish ||
+    baselineFile !== undefined ||
+    baselineRef !== undefined ||
+    baselineUrl !== undefined
+  ) {
+    try {
+      const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG] as string | undefined);
+      const allowShrink = values[ALLOW_SHRINK_FLAG] === true || allowShrinkFromEnv(io.env);
+      const source = chooseBaseline({
+        file: baselineFile === undefined ? undefined : resolve(io.cwd, baselineFile),
+        ref: baselineRef,
+        url: baselineUrl,
+        publish,
+        deploymentUrl: io.env[DEPLOYMENT_URL_ENV],
+      });
+      const baseline = await loadBaseline({
+        source,
+        outDir: outDir ?? DIST_DIR,
+        contentDir: contentDir ?? CONTENT_DIR,
+        cwd: io.cwd,
+      });
+      guard = {
+        previous: baseline.manifest,
+        options: { maxShrink, allowShrink, baseline: baseline.name, publish },
+      };
+    } catch (error) {
+      if (error instanceof GuardUsageError || error instanceof RevisionError) {
+        io.stderr(`${GUARD_NAME}: ${error.message}`);
+        return 2;
+      }
+      throw error;
+    }
+  }
+
+  let published: Manifest | undefined;
+  const result = await runBuild({
+    contentDir,
+    outDir,
+    cwd: io.cwd,
+    env: io.env,
+    write: command === "build",
+    cacheDir: values["no-cache"]
+      ? false
+      : values.cache === undefined
+        ? undefined
+        : resolve(io.cwd, values.cache),
+    threads,
+    beforeWrite: guard
+      ? (next) => {
+          published = next;
+          // Only a publication is refused; a local build publishes nothing, so it warns below.
+          if (!guard.options.publish) return [];
+          return guardPublication(guard.previous, next, guard.options);
+        }
+      : undefined,
+  });
+  // One line on why a build was slow: it could use nothing the cache holds.
+  const cacheMiss = values["no-cache"] ? "--no-cache was given" : result.cacheMiss;
+  if (cacheMiss) io.stderr(cacheMissLine(cacheMiss));
+  if (values.timings) {
+    const { parts, ...steps } = result.timings;
+    const show = (entries: [string, number][]) =>
+      entries.map(([name, ms]) => `${name.replace(/Ms$/, "")} ${Math.round(ms)} ms`).join(", ");
+    io.stderr(`timings: ${show(Object.entries(steps))}`);
+    io.stderr(`  parts (time in each, summed across threads): ${show(Object.entries(parts))}`);
+  }
+  if (!result.ok) {
+    const report = problemReport(result.diagnostics, {
+      annotate,
+      fileNoun: "file",
+      nextStep: command === "build" ? "Nothing was published: dist/ is unchanged." : "",
+      verbose: values.verbose === true,
+    });
+    for (const line of report.stdout) io.stdout(line);
+    for (const line of report.stderr) io.stderr(line);
+    return 1;
+  }
+  const report = values.quality as string | undefined;
+  await reportQuality(io, result.quality, annotate, report, values.verbose === true);
+  if (command === "validate") {
+    io.stdout(`${result.filesChecked} content files are valid.`);
+  } else {
+    io.stdout(summaryTable(result.datasets));
+    io.stdout(`\n${result.filesChecked} content files checked; dist/ written.`);
+  }
+  if (guard && published) reportGuard(io, guard, published, annotate);
+  return 0;
+}
+
+/** The data-quality warnings (annotated under Actions), their summary, and the report if asked. */
+async function reportQuality(
+  io: CommandIo,
+  quality: BuildResult["quality"],
+  annotate: boolean,
+  reportFile: string | undefined,
+  verbose: boolean,
+): Promise<void> {
+  if (annotate) for (const d of quality.warnings) io.stdout(diagnosticAnnotation(d));
+  for (const line of diagnosticLines(quality.warnings, { verbose })) io.stderr(line);
+  for (const line of qualitySummary(quality.counts)) io.stdout(line);
+  if (reportFile !== undefined) {
+    await writeFile(resolve(io.cwd, reportFile), qualityMarkdown(quality.counts, quality.warnings));
+  }
+}
+
+interface Guard {
+  /** What is published now; undefined when nothing was. */
+  readonly previous: PublishedCounts | undefined;
+  /** `publish` (`--publish`): a shrink fails the run; otherwise it is a warning. */
+  readonly options: GuardOptions & { readonly publish: boolean };
+}
+
+/** After a run the guard let through: what it compared with, or each shrink it let through. */
+function reportGuard(io: CommandIo, guard: Guard, next: Manifest, annotate: boolean): void {
+  const report = guardReport(guard.previous, next, guard.options);
+  for (const message of report.warnings) {
+    io.stderr(`${GUARD_NAME}: ${message}`);
+    if (annotate) io.stdout(annotation("warning", message, { title: GUARD_NAME }));
+  }
+  if (report.summary) io.stdout(report.summary);
+}
