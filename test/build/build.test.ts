@@ -161,6 +161,16 @@ describe("a failed build", () => {
     expect(entries[0]).toMatch(/^\.dist-gen-/);
   });
 
+  it("says how many files it checked when it stops at the check, the first step that can fail", async () => {
+    fixture = await sampleFixture({ "atms/zz-two.yaml": "BrandName: Zed Two\nATM: 5\n" });
+    const yamlFiles = (await readdir(fixture.content, { recursive: true })).filter((f) =>
+      String(f).endsWith(".yaml"),
+    );
+    const result = await build();
+    expect(result.ok).toBe(false);
+    expect(result.filesChecked).toBe(yamlFiles.length);
+  });
+
   it("reports every problem of the run, across files and data sets", async () => {
     fixture = await sampleFixture({
       "branches/zz-one.yaml": branchBrand("Zed One", ["Z1"]).replace(
