@@ -6,9 +6,8 @@
  * data or the new, whole.
  */
 import { join } from "node:path";
-import type { FSWatcher } from "node:fs";
 import { CONTENT_DIR, DIST_DIR, PROJECT_ROOT } from "../core/paths.js";
-import { coalesce, watchContent, type Coalescer } from "./watch.js";
+import { coalesce, watchContent, type Coalescer, type ContentWatcher } from "./watch.js";
 import { PreviewSession, type PreviewBuildOptions, type Rebuilt } from "./session.js";
 import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
 
@@ -47,7 +46,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   // Watching starts first, so a save made while the Worker starts is not missed.
   let saved = false;
   let runs: Coalescer | undefined;
-  const watcher: FSWatcher = watchContent(options.contentDir ?? CONTENT_DIR, () =>
+  const watcher: ContentWatcher = watchContent(options.contentDir ?? CONTENT_DIR, () =>
     runs ? runs.poke() : (saved = true),
   );
   let worker: Awaited<ReturnType<typeof import("wrangler").unstable_startWorker>> | undefined;

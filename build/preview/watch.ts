@@ -2,16 +2,19 @@
  * The live preview's watcher: which changes under content/ can change the build, and how a burst
  * of them becomes one rebuild of the latest state.
  */
-import { watch, type FSWatcher } from "node:fs";
+import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { POSTCODE_CENTROIDS_FILE } from "../near/postcodes.js";
 
 /**
  * Whether a change at `path` (relative to the content folder, as fs.watch names it) can change
  * the build: a YAML file outside hidden folders. An editor's swap and backup files
- * (`.x.yaml.swp`, `x.yaml~`, `4913`), `.git` and anything else are not content. A change fs.watch
- * could not name may be anything, so it counts.
+ * (`.x.yaml.swp`, `x.yaml~`, `4913`), `.git` and anything else are not content, but for the
+ * near-me endpoints' postcode-centroid file at the top. A change the watcher could not name may
+ * be anything, so it counts.
  */
 export function isContentChange(path: string | null): boolean {
-  if (path === null) return true;
+  if (path === null || path === POSTCODE_CENTROIDS_FILE) return true;
   const parts = path.split(/[\\/]/);
   if (parts.some((part) => part.startsWith("."))) return false;
   return /\.ya?ml$/.test(parts[parts.length - 1]!);
@@ -78,9 +81,67 @@ export function coalesce(run: () => Promise<void>, quietMs: number): Coalescer {
   };
 }
 
-/** Calls `onChange` for every change under `dir` that isContentChange counts. */
-export function watchContent(dir: string, onChange: () => void): FSWatcher {
-  return watch(dir, { recursive: true }, (_event, name) => {
-    if (isContentChange(name === null ? null : String(name))) onChange();
-  });
+/** A running watcher of the content folder. */
+export interface ContentWatcher {
+  close(): void;
+}
+
+/**
+ * Calls `onChange` for every change under `dir` that isContentChange counts. One non-recursive
+ * watch per folder, not `fs.watch(dir, { recursive: true })`: on Linux, Node 20's recursive watch
+ * follows each file's inode, so after the first save that replaces a file by renaming a new one
+ * over it (how vim, many IDEs and `git checkout` write) it never reports that file again. A
+ * folder's own watch reports its entries by name, whatever their inode.
+ */
+export function watchContent(dir: string, onChange: () => void): ContentWatcher {
+  const watched = new Map<string, { readonly watcher: FSWatcher; readonly inode: number }>();
+  const forget = (folder: string) => {
+    watched.get(folder)?.watcher.close();
+    watched.delete(folder);
+  };
+  // Watches `folder` and the folders below it (hidden ones never: .git, an editor's); true when
+  // it watched a folder it had not watched before.
+  const follow = (folder: string): boolean => {
+    if (
+      relative(dir, folder)
+        .split(sep)
+        .some((part) => part.startsWith("."))
+    )
+      return false;
+    let inode: number;
+    let folders: string[];
+    try {
+      const info = statSync(folder);
+      if (!info.isDirectory()) return false;
+      inode = info.ino;
+      folders = readdirSync(folder, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(folder, entry.name));
+    } catch {
+      forget(folder); // gone between the event and now
+      return false;
+    }
+    let added = false;
+    if (watched.get(folder)?.inode !== inode) {
+      forget(folder); // a folder removed and made again has a new inode and needs a new watch
+      const watcher = watch(folder, (_event, name) => {
+        if (name === null) return void onChange();
+        const path = join(folder, String(name));
+        // A brand folder made (or moved in) after the start: watched from now on, and its files,
+        // which may have been written before its watch began, rebuilt for.
+        if (follow(path) || isContentChange(relative(dir, path))) onChange();
+      });
+      watcher.on("error", () => forget(folder));
+      watched.set(folder, { watcher, inode });
+      added = true;
+    }
+    for (const child of folders) added = follow(child) || added;
+    return added;
+  };
+  follow(dir);
+  return {
+    close() {
+      for (const folder of [...watched.keys()]) forget(folder);
+    },
+  };
 }

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { coalesce, isContentChange } from "../../build/preview/watch.js";
+import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { coalesce, isContentChange, watchContent } from "../../build/preview/watch.js";
 import { previewPage, problemsPanel } from "../../build/documents/landing/preview.js";
 import { previewOutput, previewVersion } from "../../build/preview/output.js";
 import type { Diagnostic } from "../../build/core/diagnostics.js";
@@ -18,6 +21,8 @@ describe("which changes under content/ the preview rebuilds for", () => {
     [".git/index", false],
     [".git/refs/heads/main.yaml", false],
     ["branches/notes.txt", false],
+    ["postcode-centroids.csv", true],
+    ["branches/postcode-centroids.csv", false],
     ["branches", false],
     [null, true],
   ];
@@ -26,6 +31,43 @@ describe("which changes under content/ the preview rebuilds for", () => {
       expect(isContentChange(path)).toBe(rebuilds);
     });
   }
+});
+
+describe("watching the content folder", () => {
+  // Waits, a bounded time, for the watcher to have reported at least `count` changes.
+  async function reported(changes: () => number, count: number): Promise<number> {
+    for (let waited = 0; waited < 5_000 && changes() < count; waited += 20)
+      await new Promise((wake) => setTimeout(wake, 20));
+    return changes();
+  }
+
+  it("reports every save that replaces a file by renaming a new one over it, not only the first", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-watch-"));
+    await mkdir(join(dir, "branches"));
+    await writeFile(join(dir, "branches", "pennyfold.yaml"), "BrandName: Pennyfold\n");
+    let changes = 0;
+    const watcher = watchContent(dir, () => void changes++);
+    try {
+      // How vim, many IDEs and git write a file: a new file, renamed over the old one.
+      for (let save = 1; save <= 3; save++) {
+        const temp = join(dir, "branches", `.pennyfold.yaml.${save}.tmp`);
+        await writeFile(temp, `BrandName: Pennyfold ${save}\n`);
+        await rename(temp, join(dir, "branches", "pennyfold.yaml"));
+        expect(await reported(() => changes, save)).toBeGreaterThanOrEqual(save);
+        changes = save;
+      }
+      // A brand folder added after the start is watched too.
+      await mkdir(join(dir, "atms", "big-bank"), { recursive: true });
+      await writeFile(join(dir, "atms", "big-bank", "part-1.yaml"), "BrandName: Big\n");
+      expect(await reported(() => changes, 4)).toBeGreaterThanOrEqual(4);
+      changes = 4;
+      await writeFile(join(dir, "atms", "big-bank", "part-1.yaml"), "BrandName: Bigger\n");
+      expect(await reported(() => changes, 5)).toBeGreaterThanOrEqual(5);
+    } finally {
+      watcher.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("coalescing saves into rebuilds", () => {
