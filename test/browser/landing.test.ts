@@ -4,7 +4,7 @@
  * (CI=true) a missing browser fails instead, since .ci/run installs it and the workflows point
  * CHROMIUM_PATH at their runner's Chrome.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -13,34 +13,9 @@ import type { Browser, Page } from "playwright-core";
 import type { ManifestEntry } from "../../contract/manifest.js";
 import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
+import { haveChromium, launchChromium } from "../helpers/chromium.js";
 
-// Debian's package (.ci/run installs it); CHROMIUM_PATH names another Chromium-based browser,
-// such as the Google Chrome of GitHub's runners (.github/workflows).
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-// The flags that work on these machines (platform notes, "Browser tests here"): no sandbox as
-// root, and no background traffic to outside hosts.
-const CHROMIUM_FLAGS = [
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const SCREENSHOTS = join(PROJECT_ROOT, ".out", "screenshots");
-
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (process.env.CI === "true") {
-    throw new Error(
-      `${CHROMIUM} is missing under CI: .ci/run installs Debian's chromium; elsewhere set CHROMIUM_PATH`,
-    );
-  }
-  console.warn(
-    `\n*** SKIPPING the browser tests: ${CHROMIUM} is not installed. ` +
-      `Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH) to run them. ***\n`,
-  );
-}
 
 // Where the spec puts a located record's coordinates, per data set path (open-data-api-v2.2.md:
 // a branch's PostalAddress, an ATM's Location.PostalAddress, each with GeoLocation).
@@ -66,7 +41,7 @@ function locatedCount(entry: ManifestEntry): number {
     .filter((r: any) => where.at(r) !== undefined).length;
 }
 
-describe.skipIf(!haveChromium)("the landing page in Chromium", () => {
+describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
   let worker: RunningWorker;
   let browser: Browser;
   let otherOrigin: Server;
@@ -77,13 +52,7 @@ describe.skipIf(!haveChromium)("the landing page in Chromium", () => {
 
   beforeAll(async () => {
     worker = await startWorker();
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_FLAGS,
-      chromiumSandbox: false,
-      timeout: 30_000,
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("console", (m) => {
       if (m.type() === "error") consoleErrors.push(m.text());

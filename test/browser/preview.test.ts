@@ -2,29 +2,19 @@
  * The live preview's page in a real browser (Debian's Chromium via playwright-core): the page
  * reloads itself when a rebuild is served, shows an invalid save's problems at the top and drops
  * them once fixed, with no console error (a script the policy refused would be one) and no request
- * leaving the origin. Skipped, saying so, where the landing page's browser test skips.
+ * leaving the origin. Skipped, saying so, where no Chromium is installed (test/helpers/chromium.ts).
  */
-import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startScratchPreview, type ScratchPreview } from "../helpers/preview.js";
+import { haveChromium, launchChromium } from "../helpers/chromium.js";
 
-// As in landing.test.ts, which says loudly when it skips.
-const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 // How long the page may take to follow a save: the rebuild, the Worker's reload and the next poll.
 const FOLLOW_MS = 30_000;
 
-describe.skipIf(!existsSync(CHROMIUM))("the live preview in Chromium", () => {
+describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
   let scratch: ScratchPreview;
   let browser: Browser;
   let page: Page;
@@ -37,13 +27,7 @@ describe.skipIf(!existsSync(CHROMIUM))("the live preview in Chromium", () => {
     scratch = await startScratchPreview();
     file = join(scratch.content.content, "branches", "pennyfold-building-society.yaml");
     original = await readFile(file, "utf8");
-    const { chromium } = await import("playwright-core");
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_FLAGS,
-      chromiumSandbox: false,
-      timeout: 30_000,
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on("console", (m) => {
       if (m.type() === "error") consoleErrors.push(m.text());

@@ -1,0 +1,46 @@
+/**
+ * The browser the browser tests drive: Debian's Chromium (.ci/run installs it) through
+ * playwright-core, or the Chromium-based browser CHROMIUM_PATH names (the Google Chrome of
+ * GitHub's runners, .github/workflows). Without it the browser tests skip, saying so loudly; under
+ * CI (CI=true) a missing browser fails instead.
+ */
+import { existsSync } from "node:fs";
+import type { Browser } from "playwright-core";
+
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+// The flags that work on these machines (platform notes, "Browser tests here"): no sandbox as
+// root, and no background traffic to outside hosts.
+const CHROMIUM_FLAGS = [
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** Whether the browser is installed; warns loudly when it is not, and throws under CI. */
+export function haveChromium(): boolean {
+  if (existsSync(CHROMIUM)) return true;
+  if (process.env.CI === "true") {
+    throw new Error(
+      `${CHROMIUM} is missing under CI: .ci/run installs Debian's chromium; elsewhere set CHROMIUM_PATH`,
+    );
+  }
+  console.warn(
+    `\n*** SKIPPING the browser tests: ${CHROMIUM} is not installed. ` +
+      `Install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH) to run them. ***\n`,
+  );
+  return false;
+}
+
+/** Starts the browser headless, with the flags above. */
+export async function launchChromium(): Promise<Browser> {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: CHROMIUM_FLAGS,
+    chromiumSandbox: false,
+    timeout: 30_000,
+  });
+}
