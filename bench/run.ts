@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the build benchmarks, then the edge benchmarks, printed as one Markdown report
+ * `npm run bench`: the build, live preview, import, edge and near-me benchmarks, printed as one Markdown report
  * headed by the machine and the date, as BENCHMARKS.md records it. Progress goes to stderr.
  *
  *   npm run bench [-- --quick] [-- --runs N] [-- --preview]
@@ -40,16 +40,6 @@ console.log(
     "",
   ].join("\n"),
 );
-process.stderr.write("build benchmarks...\n");
-console.log(await buildBenchmarks({ quick, runs }));
-console.log("\n## Import of a published feed\n");
-process.stderr.write("import benchmarks...\n");
-console.log(await importBenchmarks({ quick, runs }));
-console.log("\n## Edge\n");
-console.log(await edgeBenchmarks({ quick }));
-console.log("\n## Near me (extension endpoints)\n");
-process.stderr.write("near-me benchmarks...\n");
-console.log(await nearBenchmarks({ quick }));
 if (onlyPreview) {
   process.stderr.write("live preview benchmarks...\n");
   console.log(await previewBenchmarks({ runs }));
@@ -63,4 +53,7 @@ if (onlyPreview) {
   console.log(await importBenchmarks({ quick, runs }));
   console.log("\n## Edge\n");
   console.log(await edgeBenchmarks({ quick }));
+  console.log("\n## Near me (extension endpoints)\n");
+  process.stderr.write("near-me benchmarks...\n");
+  console.log(await nearBenchmarks({ quick }));
 }
