@@ -5,6 +5,7 @@
  * generation served before; wrangler holds them while the Worker reloads, so each gets the old
  * data or the new, whole.
  */
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { CONTENT_DIR, DIST_DIR, PROJECT_ROOT } from "../core/paths.js";
 import { coalesce, watchContent, type Coalescer, type ContentWatcher } from "./watch.js";
@@ -62,6 +63,12 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       config: join(root, "wrangler.toml"),
       entrypoint: join(root, "worker", "preview.ts"),
       assets: first.generation,
+      // Every save reloads the Worker into a new isolate; without a RATE_LIMIT_KEY each would log
+      // that it made a key of its own, once per save. One key for the session instead (a
+      // deployer's .dev.vars still wins), so counters also carry over from one reload to the next.
+      defaultBindings: {
+        RATE_LIMIT_KEY: { type: "plain_text", value: randomBytes(32).toString("hex") },
+      },
       dev: {
         inspector: false,
         persist: options.persist ?? false,
