@@ -65,6 +65,18 @@ async function editOneProduct(content: string, n: number): Promise<void> {
   await writeFile(file, text.replace(/^(\s*- Name: .*?)( edit \d+)?$/m, `$1 edit ${n}`));
 }
 
+/**
+ * Set P, a large publisher: the branch and ATM network of a big bank, and all four product data
+ * sets in full (two marketing states and the samples' fee tables per product).
+ */
+export const PUBLISHER: Sizes = {
+  branches: 3000,
+  atms: 10000,
+  products: 0,
+  metricsBrands: 2,
+  fullProducts: { pca: 300, bca: 200, sme: 100, ccc: 50 },
+};
+
 /** Changes one value in one ATM file of generated content, a different one each time, as an editor would. */
 export async function editOneFile(content: string, n: number): Promise<void> {
   const file = join(
@@ -142,16 +154,7 @@ export async function buildBenchmarks(options: { quick: boolean; runs: number })
             Sizes,
           ][])),
     ];
-    // A large publisher: the branch and ATM network of a big bank, and all four product data sets
-    // in full (two marketing states and the samples' fee tables per product).
-    const publisher: Sizes = {
-      branches: 3000,
-      atms: 10000,
-      products: 0,
-      metricsBrands: 2,
-      fullProducts: { pca: 300, bca: 200, sme: 100, ccc: 50 },
-    };
-    sets.push(["P", publisher]);
+    sets.push(["P", PUBLISHER]);
     const results: SetResult[] = [];
     for (const [name, sizes] of sets) {
       results.push(await measureSet(root, name, sizes, name === "L" ? 1 : options.runs));

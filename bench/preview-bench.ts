@@ -7,18 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONTENT_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../build/core/paths.js";
 import { startPreview } from "../build/preview/serve.js";
-import { editOneFile } from "./build-bench.js";
-import { generateContent, type Sizes } from "./generate.js";
+import { editOneFile, PUBLISHER as P } from "./build-bench.js";
+import { generateContent } from "./generate.js";
 import { median, table } from "./report.js";
 
-// The large publisher of the build benchmarks (set P).
-const P: Sizes = {
-  branches: 3000,
-  atms: 10000,
-  products: 0,
-  metricsBrands: 2,
-  fullProducts: { pca: 300, bca: 200, sme: 100, ccc: 50 },
-};
 // Bounds: no wait for one served ETag longer than this, no more polls than this per edit.
 const SERVE_TIMEOUT_MS = 30_000;
 const POLL_MS = 5;
