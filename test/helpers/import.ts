@@ -1,4 +1,6 @@
 /** Runs `npm run import` in-process over a fixture, capturing what it prints. */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { runImport } from "../../build/cli/import-run.js";
 
 /** The clock every test import reads: 2026-11-22T09:30:00Z. */
@@ -44,4 +46,10 @@ export function envelopeOf(brands: readonly Record<string, unknown>[]) {
     meta: { LastUpdated: "2026-11-01T00:00:00Z", TotalResults: brands.length },
     data: [{ Brand: brands }],
   };
+}
+
+/** Writes `value` (JSON, or text as it is) to `name` in the folder `root`; returns the name. */
+export async function writeFeed(root: string, name: string, value: unknown): Promise<string> {
+  await writeFile(join(root, name), typeof value === "string" ? value : JSON.stringify(value));
+  return name;
 }

@@ -3,23 +3,17 @@
  * brand split over several Brand objects, a byte-order mark and CRLF, three-letter language codes,
  * one value where a list belongs; with and without --repair, and with thousands of one problem.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseYaml } from "../../build/read/yaml-source.js";
 import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { atm, envelopeOf, importFeeds } from "../helpers/import.js";
+import { atm, envelopeOf, importFeeds, writeFeed } from "../helpers/import.js";
 
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
 
-async function feed(name: string, value: unknown): Promise<string> {
-  await writeFile(
-    join(fixture.root, name),
-    typeof value === "string" ? value : JSON.stringify(value),
-  );
-  return name;
-}
+const feed = (name: string, value: unknown) => writeFeed(fixture.root, name, value);
 const read = (path: string) => readFile(join(fixture.content, path), "utf8");
 const valueOf = async (path: string) => parseYaml(path, await read(path)).value;
 

@@ -1,9 +1,9 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseYaml } from "../../build/read/yaml-source.js";
 import { buildFixture, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
-import { atm, envelopeOf, IMPORTED_AT, importFeeds } from "../helpers/import.js";
+import { atm, envelopeOf, IMPORTED_AT, importFeeds, writeFeed } from "../helpers/import.js";
 import { runImport } from "../../build/cli/import-run.js";
 import { ensureCompiled, runNode } from "./support.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
@@ -11,14 +11,7 @@ import { PROJECT_ROOT } from "../../build/core/paths.js";
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
 
-/** Writes `value` as JSON to `name` in the fixture's root and returns the name. */
-async function feed(name: string, value: unknown): Promise<string> {
-  await writeFile(
-    join(fixture.root, name),
-    typeof value === "string" ? value : JSON.stringify(value),
-  );
-  return name;
-}
+const feed = (name: string, value: unknown) => writeFeed(fixture.root, name, value);
 
 /** The body the fixture's content publishes for data set `id`. */
 async function published(id: string): Promise<unknown> {
