@@ -138,13 +138,15 @@ export async function nearIndexes(
     const segments = schemaSegments(result.dataset, schemas);
     const filters = nearFilters(result.dataset, segments);
     if (filters.length === 0) continue;
-    const make = async () => Buffer.from(JSON.stringify(indexPart(result)), "utf8");
+    // A part made now is used as made; only one read back from the cache is parsed.
+    let made: IndexPart | undefined;
+    const make = async () => Buffer.from(JSON.stringify((made = indexPart(result))), "utf8");
     const key = cache?.key("near-index", result.dataset.id, result.entry.variants.identity.etag);
     try {
       const bytes = key ? await cache!.through(key, "near", make) : await make();
       parts.push({
         result,
-        part: JSON.parse(bytes.toString("utf8")) as IndexPart,
+        part: made ?? (JSON.parse(bytes.toString("utf8")) as IndexPart),
         segments,
         filters,
       });
