@@ -6,18 +6,18 @@
  */
 import type { ContentCoding, ManifestVariant } from "../contract/manifest.js";
 import { type Config } from "../contract/vars.js";
-import { clientAcceptEncoding, selectCoding } from "./encoding.js";
+import { clientAcceptEncoding, selectCoding } from "./http/encoding.js";
 import type { ErrorStatus } from "../contract/errors.js";
-import { errorResponse } from "./errors.js";
-import { isNotModified } from "./conditional.js";
-import { baseHeaders } from "./headers.js";
-import { admit, methodAnswer, validatorHeaders } from "./admission.js";
-import { answerNear, type NearDeps } from "./near-handler.js";
-import { matchNear } from "./near-query.js";
-import { httpsLocation } from "./https.js";
+import { errorResponse } from "./http/errors.js";
+import { isNotModified } from "./http/conditional.js";
+import { baseHeaders } from "./http/headers.js";
+import { admit, methodAnswer, validatorHeaders } from "./rate-limit/admission.js";
+import { answerNear, type NearDeps } from "./near/answer.js";
+import { matchNear } from "./near/query.js";
+import { httpsLocation } from "./http/https.js";
 import type { MaintenanceFlag } from "./maintenance.js";
-import type { CounterKeys } from "./counter-key.js";
-import type { RateLimiter } from "./ratelimit.js";
+import type { CounterKeys } from "./rate-limit/counter-key.js";
+import type { RateLimiter } from "./rate-limit/limiter.js";
 import type { Route } from "./routes.js";
 import { LOG_EVENTS } from "./log.js";
 import type { AssetFetcher, Platform } from "./runtime.js";

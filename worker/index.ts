@@ -6,12 +6,12 @@
 import type { Manifest } from "../contract/manifest.js";
 import manifest from "../dist/manifest.json" with { type: "json" };
 import { readConfig, type Config } from "../contract/vars.js";
-import { CounterKeys } from "./counter-key.js";
+import { CounterKeys } from "./rate-limit/counter-key.js";
 import { handle } from "./handler.js";
-import { nearDeps } from "./near-handler.js";
+import { nearDeps } from "./near/answer.js";
 import { LOG_EVENTS, logLine } from "./log.js";
 import { MaintenanceFlag } from "./maintenance.js";
-import { RateLimiter } from "./ratelimit.js";
+import { RateLimiter } from "./rate-limit/limiter.js";
 import { routeTable } from "./routes.js";
 import { systemClock, throttledLog } from "./runtime.js";
 

@@ -10,7 +10,7 @@ import {
   type ServedFile,
 } from "../contract/manifest.js";
 import { planForPath, type PlanId } from "../contract/rate-limits.js";
-import { CODING_PREFERENCE } from "./encoding.js";
+import { CODING_PREFERENCE } from "./http/encoding.js";
 import { DOCUMENT_HEADERS } from "../contract/headers.js";
 
 /** What the Worker needs to answer a path. */

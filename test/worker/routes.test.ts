@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import { routeTable } from "../../worker/routes.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";

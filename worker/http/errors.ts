@@ -4,8 +4,8 @@ import {
   ERRORS,
   STATUS_CODE_HEADER,
   type ErrorStatus,
-} from "../contract/errors.js";
-import { ERROR_CACHE_CONTROL } from "../contract/headers.js";
+} from "../../contract/errors.js";
+import { ERROR_CACHE_CONTROL } from "../../contract/headers.js";
 import { baseHeaders } from "./headers.js";
 
 /** The exact body of an error response. */

@@ -4,23 +4,17 @@
  * set's own quota. The ETag is known before any byte is read, so a 304 and a bad request never
  * touch the index (docs/decisions.md#the-etag-of-a-filtered-answer).
  */
-import type { Manifest } from "../contract/manifest.js";
-import { NEAR_FORMAT_VERSION } from "../contract/near.js";
-import { admit, methodAnswer, validatorHeaders } from "./admission.js";
-import { isNotModified } from "./conditional.js";
-import { errorResponse } from "./errors.js";
-import type { Deps } from "./handler.js";
-import { LOG_EVENTS } from "./log.js";
-import { answerBytes } from "./near-body.js";
-import {
-  nearRoutes,
-  queryKey,
-  type NearMatch,
-  type NearQuery,
-  type NearRoute,
-} from "./near-query.js";
-import { selectRecords } from "./near-select.js";
-import { NearLoadError, NearStore } from "./near-store.js";
+import type { Manifest } from "../../contract/manifest.js";
+import { NEAR_FORMAT_VERSION } from "../../contract/near.js";
+import { admit, methodAnswer, validatorHeaders } from "../rate-limit/admission.js";
+import { isNotModified } from "../http/conditional.js";
+import { errorResponse } from "../http/errors.js";
+import type { Deps } from "../handler.js";
+import { LOG_EVENTS } from "../log.js";
+import { answerBytes } from "./body.js";
+import { nearRoutes, queryKey, type NearMatch, type NearQuery, type NearRoute } from "./query.js";
+import { selectRecords } from "./select.js";
+import { NearLoadError, NearStore } from "./store.js";
 
 /** What the extension endpoints need besides the handler's own dependencies. */
 export interface NearDeps {

@@ -3,7 +3,7 @@
  * normalised, as a pure function of the path, the query string and the routes. A path of the
  * wrong shape is 404; a parameter out of range is 400 (the spec's 400 body).
  */
-import type { Manifest, ManifestEntry } from "../contract/manifest.js";
+import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
 import {
   COUNTRY_CODES,
   NEAR_OPEN_BANKING_PREFIX,
@@ -14,8 +14,8 @@ import {
   normaliseTown,
   postcodeKeys,
   type NearEntry,
-} from "../contract/near.js";
-import { planForPath, type PlanId } from "../contract/rate-limits.js";
+} from "../../contract/near.js";
+import { planForPath, type PlanId } from "../../contract/rate-limits.js";
 
 /** What the Worker needs to answer one data set's extension paths under one prefix. */
 export interface NearRoute {

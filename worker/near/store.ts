@@ -3,9 +3,9 @@
  * per isolate and kept: the index's JSON is parsed then, never per request. Concurrent first
  * requests share one read; a failed read is forgotten, so the next request tries again.
  */
-import { NEAR_FORMAT_VERSION, type NearEntry, type NearIndex } from "../contract/near.js";
-import type { AssetFetcher } from "./runtime.js";
-import { loadIndex, type LoadedIndex } from "./near-select.js";
+import { NEAR_FORMAT_VERSION, type NearEntry, type NearIndex } from "../../contract/near.js";
+import type { AssetFetcher } from "../runtime.js";
+import { loadIndex, type LoadedIndex } from "./select.js";
 
 /** Why an index could not be loaded: the binding failed (503), or files and manifest disagree (500). */
 export class NearLoadError extends Error {

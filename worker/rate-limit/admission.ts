@@ -3,13 +3,13 @@
  * precedence: the method (405, preflight), then service state (503) and quota (429). Used by the
  * standard paths (handler.ts) and the extension paths (near-handler.ts) alike.
  */
-import { ALLOWED_METHODS, CACHE_CONTROL, PREFLIGHT_HEADERS, VARY } from "../contract/headers.js";
-import type { PlanId } from "../contract/rate-limits.js";
+import { ALLOWED_METHODS, CACHE_CONTROL, PREFLIGHT_HEADERS, VARY } from "../../contract/headers.js";
+import type { PlanId } from "../../contract/rate-limits.js";
 import { clientBucket, CLIENT_ADDRESS_HEADER } from "./client-bucket.js";
-import { errorResponse } from "./errors.js";
-import type { Deps } from "./handler.js";
-import { baseHeaders } from "./headers.js";
-import { quotaHeaders } from "./ratelimit.js";
+import { errorResponse } from "../http/errors.js";
+import type { Deps } from "../handler.js";
+import { baseHeaders } from "../http/headers.js";
+import { quotaHeaders } from "./limiter.js";
 
 /** The answer to a method other than GET and HEAD (a preflight or 405); undefined for those. */
 export function methodAnswer(method: string): Response | undefined {

@@ -10,9 +10,9 @@
  * The hash is computed only when a counter is first shared to KV (ratelimit.ts), never per
  * request, and the key is imported once per isolate.
  */
-import { type PlanId } from "../contract/rate-limits.js";
-import { LOG_EVENTS } from "./log.js";
-import type { Log } from "./runtime.js";
+import { type PlanId } from "../../contract/rate-limits.js";
+import { LOG_EVENTS } from "../log.js";
+import type { Log } from "../runtime.js";
 
 /** Prefix of counter keys in KV: `rl:<plan>:<window>:<client hash>` (counter-key.ts). */
 export const COUNTER_KEY_PREFIX = "rl:";

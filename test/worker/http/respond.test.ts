@@ -9,8 +9,8 @@ import {
   specMediaType,
   SPEC_CACHE_CONTROL,
   SPEC_SECURITY_HEADERS,
-} from "../helpers/spec-values.js";
-import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
+} from "../../helpers/spec-values.js";
+import { makeFixture, makeWorker, type Fixture } from "../support/fixture.js";
 
 let fixture: Fixture;
 let paths: string[];

@@ -4,14 +4,14 @@
  * exact bytes can be stated literally.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
-import type { NearEntry, NearIndex } from "../../contract/near.js";
-import { handle, type Deps } from "../../worker/handler.js";
-import { nearDeps, nearEntityTag } from "../../worker/near-handler.js";
-import { matchNear, nearRoutes, queryKey, type NearRoute } from "../../worker/near-query.js";
-import { MemoryAssets } from "../fakes/platform.js";
-import { DECIDED, specErrorBody } from "../helpers/spec-values.js";
-import { makeFixture, makeWorker, ORIGIN, type Fixture } from "./support/fixture.js";
+import type { Manifest, ManifestEntry } from "../../../contract/manifest.js";
+import type { NearEntry, NearIndex } from "../../../contract/near.js";
+import { handle, type Deps } from "../../../worker/handler.js";
+import { nearDeps, nearEntityTag } from "../../../worker/near/answer.js";
+import { matchNear, nearRoutes, queryKey, type NearRoute } from "../../../worker/near/query.js";
+import { MemoryAssets } from "../../fakes/platform.js";
+import { DECIDED, specErrorBody } from "../../helpers/spec-values.js";
+import { makeFixture, makeWorker, ORIGIN, type Fixture } from "../support/fixture.js";
 
 // Two ATMs of one brand: A at Wexbury, B about 3.4 miles north of it; both at GB/Wexbury.
 const A = '{"Identification":"A","Location":{"PostalAddress":{"TownName":"Wexbury"}}}';

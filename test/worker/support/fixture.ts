@@ -5,10 +5,10 @@
 import type { Manifest, ManifestEntry, ManifestVariant } from "../../../contract/manifest.js";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { readConfig, type Config, type Vars } from "../../../contract/vars.js";
-import { CounterKeys, type HmacCrypto } from "../../../worker/counter-key.js";
+import { CounterKeys, type HmacCrypto } from "../../../worker/rate-limit/counter-key.js";
 import { handle, type Deps } from "../../../worker/handler.js";
 import { MaintenanceFlag } from "../../../worker/maintenance.js";
-import { RateLimiter } from "../../../worker/ratelimit.js";
+import { RateLimiter } from "../../../worker/rate-limit/limiter.js";
 import { routeTable } from "../../../worker/routes.js";
 import { throttledLog } from "../../../worker/runtime.js";
 import { Background, ManualClock, MemoryAssets, MemoryKv } from "../../fakes/platform.js";
