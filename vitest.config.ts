@@ -12,6 +12,7 @@ export default defineConfig({
             "test/build/**/*.test.ts",
             "test/contract/**/*.test.ts",
             "test/e2e/**/*.test.ts",
+            "test/project/**/*.test.ts",
             "test/tooling/**/*.test.ts",
             "test/browser/**/*.test.ts",
           ],

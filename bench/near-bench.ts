@@ -17,7 +17,7 @@ import { nearIndexes } from "../build/near/index.js";
 import { readSchemas } from "../build/check/schemas.js";
 import { MemoryAssets, MemoryKv } from "../test/fakes/platform.js";
 import { systemClock } from "../worker/runtime.js";
-import type { NearDeps } from "../worker/near/answer.js";
+import type { NearDeps } from "../worker/deps.js";
 import { buildEdgeLayout, entryOf, EDGE_DATASET, kb } from "./edge-dataset.js";
 import { atm, random } from "./generate.js";
 import { load } from "./load.js";

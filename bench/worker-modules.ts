@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../build/core/paths.js";
 import type { CounterKeys } from "../worker/rate-limit/counter-key.js";
-import type { Deps } from "../worker/handler.js";
+import type { Deps } from "../worker/deps.js";
 import type { MaintenanceFlag } from "../worker/maintenance.js";
 import type { Manifest } from "../contract/manifest.js";
 import type { RateLimiter } from "../worker/rate-limit/limiter.js";
@@ -27,9 +27,9 @@ export interface WorkerModules {
   readConfig: typeof import("../contract/vars.js").readConfig;
   newLimiter(): RateLimiter;
   newMaintenanceFlag(): MaintenanceFlag;
-  /** Counter keys of one isolate, with a fixed secret as a deployment has (worker/counter-key.ts). */
+  /** Counter keys of one isolate, with a fixed secret as a deployment has (worker/rate-limit/counter-key.ts). */
   newCounterKeys(): CounterKeys;
-  /** worker/client-bucket.ts: CLIENT_ADDRESS_HEADER. */
+  /** worker/rate-limit/client-bucket.ts: CLIENT_ADDRESS_HEADER. */
   clientAddressHeader: string;
 }
 

@@ -21,6 +21,16 @@ const BODIES = Object.fromEntries(
   ]),
 ) as Record<ErrorStatus, string>;
 
+// Their lengths in bytes, for the outcome of a request (outcome.ts).
+const BYTES = Object.fromEntries(
+  Object.entries(BODIES).map(([status, body]) => [status, new TextEncoder().encode(body).length]),
+) as Record<ErrorStatus, number>;
+
+/** The length in bytes of an error body. */
+export function errorBodyBytes(status: ErrorStatus): number {
+  return BYTES[status];
+}
+
 /** An error response: spec body, security and CORS headers, `Status-Code`, never cached. */
 export function errorResponse(status: ErrorStatus, headers?: Iterable<[string, string]>): Response {
   const h = baseHeaders();

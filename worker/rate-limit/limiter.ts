@@ -24,7 +24,7 @@ export const COUNTER_TTL_SECONDS = 2 * RATE_LIMIT_WINDOW_SECONDS;
 
 /**
  * An isolate shares a client's count through KV once the requests it holds back reach this
- * fraction of the quota it believes is left (see ratelimit.ts).
+ * fraction of the quota it believes is left (see limiter.ts).
  */
 export const SHARE_FRACTION = 0.25;
 

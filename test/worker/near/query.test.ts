@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../../contract/manifest.js";
 import type { NearEntry, NearIndex } from "../../../contract/near.js";
-import { handle, type Deps } from "../../../worker/handler.js";
+import type { Deps } from "../../../worker/deps.js";
+import { handle } from "../../../worker/handler.js";
 import { nearDeps, nearEntityTag } from "../../../worker/near/answer.js";
 import { matchNear, nearRoutes, queryKey, type NearRoute } from "../../../worker/near/query.js";
 import { MemoryAssets } from "../../fakes/platform.js";

@@ -6,7 +6,8 @@ import type { Manifest, ManifestEntry, ManifestVariant } from "../../../contract
 import { DATASETS } from "../../../build/core/datasets.js";
 import { readConfig, type Config, type Vars } from "../../../contract/vars.js";
 import { CounterKeys, type HmacCrypto } from "../../../worker/rate-limit/counter-key.js";
-import { handle, type Deps } from "../../../worker/handler.js";
+import type { Deps } from "../../../worker/deps.js";
+import { handle } from "../../../worker/handler.js";
 import { MaintenanceFlag } from "../../../worker/maintenance.js";
 import { RateLimiter } from "../../../worker/rate-limit/limiter.js";
 import { routeTable } from "../../../worker/routes.js";
