@@ -9,6 +9,7 @@ import { CounterKeys, type HmacCrypto } from "../../../worker/rate-limit/counter
 import type { Deps } from "../../../worker/deps.js";
 import { handle } from "../../../worker/handler.js";
 import { MaintenanceFlag } from "../../../worker/maintenance.js";
+import { nearDeps } from "../../../worker/near/answer.js";
 import { RateLimiter } from "../../../worker/rate-limit/limiter.js";
 import { routeTable } from "../../../worker/routes.js";
 import { throttledLog } from "../../../worker/runtime.js";
@@ -140,6 +141,8 @@ export function makeWorker(
     limiter: new RateLimiter(),
     counterKeys: new CounterKeys(secret, log, countingCrypto),
     maintenance: new MaintenanceFlag(),
+    // The extension endpoints, where the manifest indexes a data set (as index.ts does).
+    ...(fixture.manifest.near ? { near: nearDeps(fixture.manifest) } : {}),
   };
   return {
     deps,
