@@ -26,9 +26,9 @@ function importGraph(files: ReadonlyMap<string, string>): Map<string, string[]> 
 }
 
 /**
- * Every cycle, one per strongly connected component (Tarjan's algorithm), written as the files
- * in import order from the component's first file by name back to it: `a.ts → b.ts → a.ts`, then
- * the component's other files, which are on other cycles through the same files.
+ * Every cycle, one per strongly connected component (Tarjan's algorithm): its files in import
+ * order, from the component's first file by name back to it, joined by arrows; then the
+ * component's other files, which are on other cycles through the same files.
  */
 function importCycles(files: ReadonlyMap<string, string>): string[] {
   const graph = importGraph(files);

@@ -2,7 +2,7 @@
  * What the response path (respond.ts) answers from: one resource's representation (RFC 9110
  * section 3.2), with its validators and media type from the manifest, and where its body comes
  * from. Data sets, their aliases and the documents have stored bodies (routes.ts makes them once
- * per isolate); a near-me slice's body is made per request (near/answer.ts). A new kind of answer
+ * per isolate); a near-me slice's body is made per request (worker/near/answer.ts). A new kind of answer
  * is a new way to make a Representation, answered by the same path.
  */
 import type { ContentCoding, ServedFile } from "../../contract/manifest.js";

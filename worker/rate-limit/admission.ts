@@ -1,6 +1,6 @@
 /**
  * Whether a request for a representation is served now: service state (503), then its client's
- * quota (429), in the response path's order of precedence (http/respond.ts), after the method and
+ * quota (429), in the response path's order of precedence (worker/http/respond.ts), after the method and
  * the parameters and before any precondition.
  */
 import type { PlanId } from "../../contract/rate-limits.js";

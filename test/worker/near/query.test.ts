@@ -1,6 +1,6 @@
 /**
  * The extension paths inside workerd: the path parser as a table of pure calls, and the routes a
- * manifest gives them, over the manifest of support/near-fixture.ts.
+ * manifest gives them, over the manifest of test/worker/support/near-fixture.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../../contract/manifest.js";
