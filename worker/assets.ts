@@ -6,7 +6,10 @@
  */
 import type { AssetFetcher } from "./runtime.js";
 
-/** Why a stored file could not be read: 503 (the binding failed) or 500 (files and manifest disagree). */
+/**
+ * Why a stored file could not be read: 503 (the binding failed) or 500 (the deployment's files and
+ * manifest disagree).
+ */
 export class AssetError extends Error {
   constructor(
     readonly status: 500 | 503,

@@ -2,8 +2,8 @@
  * What the response path (respond.ts) answers from: one resource's representation (RFC 9110
  * section 3.2), with its validators and media type from the manifest, and where its body comes
  * from. Data sets, their aliases and the documents have stored bodies (routes.ts makes them once
- * per isolate); a near-me slice's body is made per request (worker/near/answer.ts). A new kind of answer
- * is a new way to make a Representation, answered by the same path.
+ * per isolate); a near-me slice's body is made per request (worker/near/answer.ts). A new kind
+ * of answer is a new way to make a Representation, answered by the same path.
  */
 import type { ContentCoding, ServedFile } from "../../contract/manifest.js";
 import type { PlanId } from "../../contract/rate-limits.js";
@@ -14,7 +14,8 @@ export interface Representation {
   readonly asked: Asked;
   /**
    * The rate-limit plan it is counted under; null for the documents about the APIs, which are
-   * neither rate-limited nor switched off by maintenance (docs/decisions.md#the-documents-count-against-no-rate-limit-plan).
+   * neither rate-limited nor switched off by maintenance
+   * (docs/decisions.md#the-documents-count-against-no-rate-limit-plan).
    */
   readonly plan: PlanId | null;
   /** Content-Type of a 200. */
@@ -42,7 +43,10 @@ export interface StoredBody {
   readonly codings: readonly ContentCoding[];
 }
 
-/** Bytes made per request, identity only (docs/decisions.md#filtered-answers-are-not-compressed). */
+/**
+ * Bytes made per request, identity only
+ * (docs/decisions.md#filtered-answers-are-not-compressed).
+ */
 export interface MadeBody {
   readonly kind: "made";
   /** Strong entity tag of the bytes, known before they are made, so a 304 makes none. */

@@ -65,7 +65,8 @@ export async function respond(
       // the body again to match Content-Encoding.
       return new Response(asset.body, { status: 200, headers, encodeBody: "manual" });
     }
-    // Identity only: a made body has no stored variants (docs/decisions.md#filtered-answers-are-not-compressed).
+    // Identity only: a made body has no stored variants
+    // (docs/decisions.md#filtered-answers-are-not-compressed).
     outcome.coding = "identity";
     const headers = okOrNotModified(request, deps, representation, body.etag, quota);
     if (headers instanceof Response) return headers;

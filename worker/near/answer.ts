@@ -1,7 +1,7 @@
 /**
  * A request to an extension path, after routing, as a representation the response path answers
- * like any other (worker/http/respond.ts: method, then the 400 of a bad parameter, then 503, 429, 304),
- * with the same headers and the data set's own quota. Its body is made per request from the
+ * like any other (worker/http/respond.ts: method, then the 400 of a bad parameter, then 503, 429,
+ * 304), with the same headers and the data set's own quota. Its body is made per request from the
  * index. The ETag is known before any byte is read, so a 304 and a bad request never touch the
  * index (docs/decisions.md#the-etag-of-a-filtered-answer).
  */

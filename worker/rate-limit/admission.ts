@@ -1,7 +1,7 @@
 /**
  * Whether a request for a representation is served now: service state (503), then its client's
- * quota (429), in the response path's order of precedence (worker/http/respond.ts), after the method and
- * the parameters and before any precondition.
+ * quota (429), in the response path's order of precedence (worker/http/respond.ts): after the
+ * method and the parameters, before any precondition.
  */
 import type { PlanId } from "../../contract/rate-limits.js";
 import type { Deps } from "../deps.js";

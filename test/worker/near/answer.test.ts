@@ -1,6 +1,7 @@
 /**
  * A near-me answer inside workerd: its ETag, and whole requests through handle() over the
- * two-ATM data set of test/worker/support/near-fixture.ts, whose answers' exact bytes are stated literally.
+ * two-ATM data set of test/worker/support/near-fixture.ts, whose answers' exact bytes are stated
+ * literally.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../../contract/manifest.js";

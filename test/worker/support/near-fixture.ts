@@ -35,7 +35,10 @@ const INDEX: NearIndex = {
 };
 const INDEX_TEXT = JSON.stringify(INDEX);
 
-/** The fixture's data sets, with the near-me entries of atms, branches and personal current accounts and the atms index and body as files. */
+/**
+ * The fixture's data sets, with near-me entries for atms, branches and personal current accounts,
+ * and the atms index and body as files.
+ */
 export async function makeNearFixture(): Promise<Fixture> {
   const base = await makeFixture();
   const near = (dataset: string, filters: NearEntry["filters"], segments: string[] = []) => ({
