@@ -5,12 +5,12 @@
  * The Worker imports `../dist/manifest.json` at bundle time, relative to worker/index.ts. To bundle
  * it against the synthetic set's manifest without touching the project's own dist/, the synthetic
  * set is built into a temporary copy of the project's layout: `<root>/dist` (the build's output)
- * beside `<root>/worker` (a verbatim copy of worker/*.ts). Bundling `<root>/worker/index.ts` then
+ * beside `<root>/worker` (a verbatim copy of worker/ with its sub-folders). Bundling `<root>/worker/index.ts` then
  * resolves the import to the temporary manifest, and the code bundled is the project's own, byte
  * for byte. The Worker imports nothing from build/ (test/tooling/stage-order.test.ts).
  */
 import { copyFile, mkdir, readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Manifest } from "../contract/manifest.js";
 import { CONTENT_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../build/core/paths.js";
 import { runBuild } from "../build/pipeline.js";
@@ -66,10 +66,12 @@ export async function buildEdgeLayout(root: string): Promise<EdgeLayout> {
   const set = await build(content, join(root, "dist"));
   // Sources only: worker/tsconfig.json extends a file outside the copy, and bundling needs none.
   for (const folder of WORKER_SOURCE_FOLDERS) {
-    await mkdir(join(root, folder), { recursive: true });
-    for (const name of await readdir(join(PROJECT_ROOT, folder))) {
-      if (name.endsWith(".ts"))
-        await copyFile(join(PROJECT_ROOT, folder, name), join(root, folder, name));
+    // Recursive: worker/ has sub-folders by concern (http/, rate-limit/, near/).
+    for (const entry of await readdir(join(PROJECT_ROOT, folder), { recursive: true })) {
+      const name = String(entry);
+      if (!name.endsWith(".ts")) continue;
+      await mkdir(dirname(join(root, folder, name)), { recursive: true });
+      await copyFile(join(PROJECT_ROOT, folder, name), join(root, folder, name));
     }
   }
   return { ...set, entrypoint: join(root, "worker", "index.ts") };

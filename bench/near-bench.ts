@@ -17,7 +17,7 @@ import { nearIndexes } from "../build/near/index.js";
 import { readSchemas } from "../build/check/schemas.js";
 import { MemoryAssets, MemoryKv } from "../test/fakes/platform.js";
 import { systemClock } from "../worker/runtime.js";
-import type { NearDeps } from "../worker/near-handler.js";
+import type { NearDeps } from "../worker/deps.js";
 import { buildEdgeLayout, entryOf, EDGE_DATASET, kb } from "./edge-dataset.js";
 import { atm, random } from "./generate.js";
 import { load } from "./load.js";
@@ -94,7 +94,7 @@ async function generatedSet() {
 async function inProcess(dir: string, limits: NearLimits): Promise<string> {
   const modules = await loadWorkerModules(dir);
   const { nearDeps } = (await import(
-    pathToFileURL(join(dir, "worker", "near-handler.js")).href
+    pathToFileURL(join(dir, "worker", "near", "answer.js")).href
   )) as { nearDeps: (m: Manifest) => NearDeps };
   const set = await generatedSet();
   const deps = {

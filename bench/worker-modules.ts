@@ -1,5 +1,5 @@
 /**
- * The Worker's own modules (worker/*.ts), loaded into Node for the in-process benchmarks.
+ * The Worker's own modules (worker/ and its sub-folders), loaded into Node for the in-process benchmarks.
  *
  * They are transpiled at run time with TypeScript's transpileModule: the code that runs is the
  * Worker's, unchanged, as ES modules Node can load without a bundler. In Node `request.cf` is
@@ -9,15 +9,15 @@
  * handler's dependencies fails the benchmarks' compile instead of failing open at run time.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import ts from "typescript";
 import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../build/core/paths.js";
-import type { CounterKeys } from "../worker/counter-key.js";
-import type { Deps } from "../worker/handler.js";
+import type { CounterKeys } from "../worker/rate-limit/counter-key.js";
+import type { Deps } from "../worker/deps.js";
 import type { MaintenanceFlag } from "../worker/maintenance.js";
 import type { Manifest } from "../contract/manifest.js";
-import type { RateLimiter } from "../worker/ratelimit.js";
+import type { RateLimiter } from "../worker/rate-limit/limiter.js";
 import type { Clock, KvStore } from "../worker/runtime.js";
 export type { Clock, Deps, KvStore };
 
@@ -27,9 +27,9 @@ export interface WorkerModules {
   readConfig: typeof import("../contract/vars.js").readConfig;
   newLimiter(): RateLimiter;
   newMaintenanceFlag(): MaintenanceFlag;
-  /** Counter keys of one isolate, with a fixed secret as a deployment has (worker/counter-key.ts). */
+  /** Counter keys of one isolate, with a fixed secret as a deployment has (worker/rate-limit/counter-key.ts). */
   newCounterKeys(): CounterKeys;
-  /** worker/client-bucket.ts: CLIENT_ADDRESS_HEADER. */
+  /** worker/rate-limit/client-bucket.ts: CLIENT_ADDRESS_HEADER. */
   clientAddressHeader: string;
 }
 
@@ -40,7 +40,7 @@ const BENCH_SECRET = "benchmark-rate-limit-key";
 const SKIPPED = new Set(["index.ts"]);
 
 /**
- * Transpiles the Worker's sources (worker/*.ts and the contract/*.ts they import) into `<dir>`, in
+ * Transpiles the Worker's sources (worker/ with its sub-folders, and contract/) into `<dir>`, in
  * the same layout, as ES modules, and loads what the benchmarks use.
  */
 export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
@@ -49,9 +49,11 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
   await writeFile(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   for (const folder of WORKER_SOURCE_FOLDERS) {
     const source = join(PROJECT_ROOT, folder);
-    await mkdir(join(dir, folder), { recursive: true });
-    for (const name of await readdir(source)) {
+    // Recursive: worker/ has sub-folders by concern (http/, rate-limit/, near/).
+    for (const entry of await readdir(source, { recursive: true })) {
+      const name = String(entry);
       if (!name.endsWith(".ts") || name.endsWith(".d.ts") || SKIPPED.has(name)) continue;
+      await mkdir(dirname(join(dir, folder, name)), { recursive: true });
       const { outputText } = ts.transpileModule(await readFile(join(source, name), "utf8"), {
         fileName: name,
         compilerOptions: {
@@ -69,10 +71,10 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
       "worker/handler",
       "worker/routes",
       "contract/vars",
-      "worker/ratelimit",
+      "worker/rate-limit/limiter",
       "worker/maintenance",
-      "worker/client-bucket",
-      "worker/counter-key",
+      "worker/rate-limit/client-bucket",
+      "worker/rate-limit/counter-key",
     ].map(load),
   );
   return {

@@ -1,58 +1,52 @@
 /**
- * One request, start to finish. The order of the checks is the order of precedence: transport
- * (https), resource (404), method (405, preflight), service state (503), quota (429), then
- * preconditions (304), which RFC 9110 section 13.2.1 evaluates only where the answer would
- * otherwise be 200.
+ * One request, start to finish: transport (https), then which representation the path names
+ * (404 when none), then the response path (http/respond.ts), which answers every representation
+ * in one order of precedence. Records the request's outcome (outcome.ts) as it goes.
  */
-import type { ContentCoding, ManifestVariant } from "../contract/manifest.js";
-import { type Config } from "../contract/vars.js";
-import { clientAcceptEncoding, selectCoding } from "./encoding.js";
 import type { ErrorStatus } from "../contract/errors.js";
-import { errorResponse } from "./errors.js";
-import { isNotModified } from "./conditional.js";
-import { baseHeaders } from "./headers.js";
-import { admit, methodAnswer, validatorHeaders } from "./admission.js";
-import { answerNear, type NearDeps } from "./near-handler.js";
-import { matchNear } from "./near-query.js";
-import { httpsLocation } from "./https.js";
-import type { MaintenanceFlag } from "./maintenance.js";
-import type { CounterKeys } from "./counter-key.js";
-import type { RateLimiter } from "./ratelimit.js";
-import type { Route } from "./routes.js";
+import type { Deps } from "./deps.js";
+import { errorBodyBytes, errorResponse } from "./http/errors.js";
+import { baseHeaders } from "./http/headers.js";
+import { httpsLocation } from "./http/https.js";
+import { respond } from "./http/respond.js";
 import { LOG_EVENTS } from "./log.js";
-import type { AssetFetcher, Platform } from "./runtime.js";
+import { nearRepresentation } from "./near/answer.js";
+import { matchNear } from "./near/query.js";
+import { newOutcome, type Outcome } from "./outcome.js";
 
-/** Retry-After of a 503 caused by the assets binding failing (transient by nature). */
-export const TRANSIENT_RETRY_AFTER_SECONDS = 10;
-
-/** Everything a request is answered from; index.ts builds it from env and ctx. */
-export interface Deps extends Platform {
-  readonly routes: ReadonlyMap<string, Route>;
-  readonly assets: AssetFetcher;
-  readonly config: Config;
-  /** Isolate-lifetime state. */
-  readonly limiter: RateLimiter;
-  /** Makes the rate limiter's KV keys (keyed hashes of client buckets). */
-  readonly counterKeys: CounterKeys;
-  readonly maintenance: MaintenanceFlag;
-  /** The extension endpoints' routes and their isolate-lifetime index store; none if absent. */
-  readonly near?: NearDeps;
-}
-
-/** The response to `request`. Never throws: an unexpected error is the spec's 500. */
-export async function handle(request: Request, deps: Deps): Promise<Response> {
+/**
+ * The response to `request`. Never throws: an unexpected error is the spec's 500. `outcome` is
+ * filled in with what was asked and how it was answered.
+ */
+export async function handle(
+  request: Request,
+  deps: Deps,
+  outcome: Outcome = newOutcome(),
+): Promise<Response> {
+  let response: Response;
   try {
-    return await answer(request, deps);
+    response = await answer(request, deps, outcome);
   } catch (error) {
     deps.log({ event: LOG_EVENTS.unexpectedError, status: 500 }, error);
-    return errorResponse(500);
+    outcome.coding = null;
+    outcome.bytes = 0;
+    response = errorResponse(500);
   }
+  const status = response.status;
+  outcome.status = status;
+  // Every status from 400 up is an error response with the spec's body (http/errors.ts); a
+  // HEAD's body is dropped by the runtime.
+  if (status >= 400 && request.method !== "HEAD")
+    outcome.bytes = errorBodyBytes(status as ErrorStatus);
+  return response;
 }
 
 // A % that does not start a percent-encoded octet (RFC 3986 section 2.1): not a valid URI.
 const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
 
-async function answer(request: Request, deps: Deps): Promise<Response> {
+// Not async: the response path's promise is handed back as it is, without one more promise
+// wrapped around it to resolve per request.
+function answer(request: Request, deps: Deps, outcome: Outcome): Response | Promise<Response> {
   let url: URL;
   try {
     url = new URL(request.url);
@@ -68,91 +62,14 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
   }
 
   // Exact match on the path only: the query never changes a standard path's answer.
-  const route = deps.routes.get(url.pathname);
-  if (!route) {
-    // The extension endpoints are the only paths with parameters (worker/near-*.ts).
+  let representation = deps.routes.get(url.pathname);
+  if (!representation) {
+    // The extension endpoints are the only paths with parameters (worker/near/).
     const near = deps.near && matchNear(url.pathname, url.searchParams, deps.near.routes);
-    if (near) return answerNear(request, deps, url, near);
-    return errorResponse(MALFORMED_ESCAPE.test(url.pathname) ? 400 : 404);
+    if (!near) return errorResponse(MALFORMED_ESCAPE.test(url.pathname) ? 400 : 404);
+    representation = nearRepresentation(near, deps, url.origin);
   }
-
-  const method = request.method;
-  const refused = methodAnswer(method);
-  if (refused) return refused;
-
-  // Documents (plan null) skip maintenance and quota: they describe the APIs, not their data.
-  const admitted = await admit(request, deps, route.plan);
-  if (admitted instanceof Response) return admitted;
-  const quota = admitted;
-
-  const { entry } = route;
-  const coding = selectCoding(clientAcceptEncoding(request), route.codings);
-  // Each coding is its own representation with its own strong ETag (RFC 9110 section 8.8.3), so
-  // If-None-Match is compared with the tag of the variant this request would get.
-  const variant = entry.variants[coding] ?? entry.variants.identity;
-  const headers = validatorHeaders(variant.etag, entry.lastModified);
-  for (const [name, value] of quota) headers.set(name, value);
-
-  const validators = { etag: variant.etag, lastModifiedMs: entry.lastModifiedMs };
-  if (isNotModified(request.headers, validators, deps.clock.now())) {
-    // RFC 9110 section 15.4.5: a 304 carries the validators and caching fields a 200 would.
-    return new Response(null, { status: 304, headers });
-  }
-
-  headers.set("Content-Type", entry.mediaType);
-  headers.set("Content-Length", String(variant.length));
-  for (const [name, value] of Object.entries(route.extraHeaders)) headers.set(name, value);
-  if (coding !== "identity") headers.set("Content-Encoding", coding);
-
-  // HEAD is answered from the manifest alone: the same fields as GET (RFC 9110 section 9.3.2),
-  // with the length the GET body would have. workerd keeps a Content-Length set by the Worker on
-  // a body-less response (checked through wrangler dev and unstable_startWorker; see test/e2e).
-  if (method === "HEAD") return new Response(null, { status: 200, headers });
-
-  const asset = await readAsset(deps, url, route.name, variant, coding);
-  if (typeof asset === "number") {
-    const retry: [string, string][] =
-      asset === 503 ? [["Retry-After", String(TRANSIENT_RETRY_AFTER_SECONDS)]] : [];
-    return errorResponse(asset, [...quota, ...retry]);
-  }
-  // The stored bytes are sent exactly as they are: "manual" stops the runtime from encoding the
-  // body again to match Content-Encoding.
-  return new Response(asset.body, { status: 200, headers, encodeBody: "manual" });
-}
-
-// The variant's bytes from the assets binding, or the error status to answer. The request is
-// built afresh: no conditional headers reach ASSETS (its ETags are not ours and it compares them
-// exactly), and no Accept-Encoding either (the file is already the coding wanted).
-async function readAsset(
-  deps: Deps,
-  url: URL,
-  dataset: string,
-  variant: ManifestVariant,
-  coding: ContentCoding,
-): Promise<Response | ErrorStatus> {
-  let response: Response;
-  try {
-    response = await deps.assets.fetch(new Request(`${url.origin}${variant.asset}`));
-  } catch (error) {
-    // The binding itself failed: transient by nature.
-    deps.log({ event: LOG_EVENTS.assetsUnavailable, dataset, status: 503 }, error);
-    return 503;
-  }
-  const length = response.headers.get("Content-Length");
-  if (
-    response.status !== 200 ||
-    !response.body ||
-    (length !== null && Number(length) !== variant.length)
-  ) {
-    // The deployment's files and manifest disagree: a server fault, not a passing one.
-    deps.log({
-      event: LOG_EVENTS.assetMismatch,
-      dataset,
-      status: 500,
-      cause: `assets answered ${response.status} (length ${length}, manifest ${variant.length}) for ${variant.asset} (${coding})`,
-    });
-    await response.body?.cancel();
-    return 500;
-  }
-  return response;
+  outcome.asked = representation.asked;
+  outcome.plan = representation.plan;
+  return respond(request, deps, url.origin, representation, outcome);
 }

@@ -6,12 +6,13 @@
 import type { Manifest } from "../contract/manifest.js";
 import manifest from "../dist/manifest.json" with { type: "json" };
 import { readConfig, type Config } from "../contract/vars.js";
-import { CounterKeys } from "./counter-key.js";
 import { handle } from "./handler.js";
-import { nearDeps } from "./near-handler.js";
 import { LOG_EVENTS, logLine } from "./log.js";
 import { MaintenanceFlag } from "./maintenance.js";
-import { RateLimiter } from "./ratelimit.js";
+import { nearDeps } from "./near/answer.js";
+import { newOutcome } from "./outcome.js";
+import { CounterKeys } from "./rate-limit/counter-key.js";
+import { RateLimiter } from "./rate-limit/limiter.js";
 import { routeTable } from "./routes.js";
 import { systemClock, throttledLog } from "./runtime.js";
 
@@ -39,18 +40,25 @@ export default {
         counterKeys: new CounterKeys(env.RATE_LIMIT_KEY, log),
       };
     }
-    return handle(request, {
-      routes,
-      assets: env.ASSETS,
-      store: env.KV,
-      config: configFor.config,
-      clock: systemClock,
-      waitUntil: (promise) => ctx.waitUntil(promise),
-      log,
-      limiter,
-      counterKeys: keysFor.counterKeys,
-      maintenance,
-      near,
-    });
+    // What was asked and how it was answered, complete once handle() has answered: what a
+    // per-request metrics writer reads.
+    const outcome = newOutcome();
+    return handle(
+      request,
+      {
+        routes,
+        assets: env.ASSETS,
+        store: env.KV,
+        config: configFor.config,
+        clock: systemClock,
+        waitUntil: (promise) => ctx.waitUntil(promise),
+        log,
+        limiter,
+        counterKeys: keysFor.counterKeys,
+        maintenance,
+        near,
+      },
+      outcome,
+    );
   },
 } satisfies ExportedHandler<Env>;

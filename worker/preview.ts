@@ -1,8 +1,11 @@
 /**
- * The Worker under `npm start` only (scripts/dev.mjs bundles this entry instead of index.ts; a
- * deploy never does): the same Worker, with the landing page's policy opened just enough for the
- * live preview's same-origin script and its requests (docs/decisions.md#the-live-preview-polls-a-version-document).
- * Nothing else differs: every body, ETag and status is index.ts's.
+ * The Worker under `npm start` only: scripts/dev.mjs starts the live preview
+ * (build/preview/serve.ts), which hands this entry instead of index.ts to wrangler's
+ * unstable_startWorker, and wrangler bundles it with esbuild, as it bundles index.ts for a
+ * deploy (which never includes this file). The same Worker, with the landing page's policy opened
+ * just enough for the live preview's same-origin script and its requests
+ * (docs/decisions.md#the-live-preview-polls-a-version-document). Nothing else differs: every
+ * body, ETag and status is index.ts's.
  */
 import worker from "./index.js";
 import { CONTENT_SECURITY_POLICY } from "../contract/headers.js";

@@ -17,8 +17,8 @@ import { nearIndexes } from "../../build/near/index.js";
 import { recordFacts } from "../../build/near/facts.js";
 import { parsePostcodeCentroids, postcodeTable } from "../../build/near/postcodes.js";
 import { bodySlices } from "../../build/near/slices.js";
-import { answerBytes } from "../../worker/near-body.js";
-import { loadIndex, selectRecords, type LoadedIndex } from "../../worker/near-select.js";
+import { answerBytes } from "../../worker/near/body.js";
+import { loadIndex, selectRecords, type LoadedIndex } from "../../worker/near/select.js";
 import {
   addressOf,
   answerRecords,

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
 import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 import { runBuild } from "../../build/pipeline.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { startWorkerAt } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnySchemaObject } from "ajv";
 import { createAjv, readSchemas } from "../../build/check/schemas.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import {
   addressOf,
   answerRecords,

@@ -15,7 +15,7 @@ import {
   SPEC_CACHE_CONTROL,
   SPEC_SECURITY_HEADERS,
 } from "../helpers/spec-values.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
 

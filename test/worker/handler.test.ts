@@ -1,9 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ManifestEntry } from "../../contract/manifest.js";
 import { handle } from "../../worker/handler.js";
-import { DECIDED, EVERY_RESPONSE_HEADERS, SPEC_CACHE_CONTROL } from "../helpers/spec-values.js";
+import { newOutcome, type Outcome } from "../../worker/outcome.js";
+import {
+  DECIDED,
+  EVERY_RESPONSE_HEADERS,
+  SPEC_CACHE_CONTROL,
+  SPEC_PATHS,
+} from "../helpers/spec-values.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, ORIGIN, type Fixture } from "./support/fixture.js";
+import { makeNearFixture } from "./support/near-fixture.js";
 
 let fixture: Fixture;
 let entries: readonly ManifestEntry[];
@@ -308,5 +315,152 @@ describe("failures", () => {
     });
     await expectError(response, 500);
     expect(worker.logs).toHaveLength(1);
+  });
+});
+
+describe("the outcome of a request, for metrics", () => {
+  let every: Fixture;
+  beforeAll(async () => {
+    const near = await makeNearFixture();
+    const page = new TextEncoder().encode("<!doctype html><title>page</title>");
+    const files = new Map(near.files);
+    files.set("/index.html", page);
+    const document = {
+      path: "/",
+      mediaType: "text/html; charset=utf-8",
+      lastModified: "Fri, 20 Nov 2026 10:00:00 GMT",
+      lastModifiedMs: Date.parse("Fri, 20 Nov 2026 10:00:00 GMT"),
+      variants: { identity: { asset: "/index.html", etag: '"page"', length: page.length } },
+    };
+    every = { manifest: { ...near.manifest, documents: [document] }, files };
+  });
+
+  const branches = { kind: "dataset", name: "branches" } as const;
+  const unknown = { kind: "unknown", name: null } as const;
+  const geo = "/x-std/v2.2/atms/geo-location/lat/54.1/long/-1.7";
+  it.each<
+    [
+      string,
+      string,
+      RequestInit & { limitOne?: true; failure?: "throw" | "missing" },
+      Omit<Outcome, "bytes">,
+    ]
+  >([
+    [
+      "a data set's 200",
+      SPEC_PATHS.branches,
+      {},
+      { asked: branches, plan: "open-data", status: 200, coding: "identity" },
+    ],
+    [
+      "a data set's 200 in brotli",
+      SPEC_PATHS.branches,
+      { headers: { "Accept-Encoding": "br" } },
+      { asked: branches, plan: "open-data", status: 200, coding: "br" },
+    ],
+    [
+      "a data set's HEAD",
+      SPEC_PATHS.branches,
+      { method: "HEAD", headers: { "Accept-Encoding": "gzip" } },
+      { asked: branches, plan: "open-data", status: 200, coding: "gzip" },
+    ],
+    [
+      "a data set's 304",
+      SPEC_PATHS.branches,
+      { headers: { "If-None-Match": "*" } },
+      { asked: branches, plan: "open-data", status: 304, coding: "identity" },
+    ],
+    [
+      "a data set's 405",
+      SPEC_PATHS.branches,
+      { method: "POST" },
+      { asked: branches, plan: "open-data", status: 405, coding: null },
+    ],
+    [
+      "a data set's 429",
+      SPEC_PATHS.branches,
+      { limitOne: true },
+      { asked: branches, plan: "open-data", status: 429, coding: null },
+    ],
+    [
+      "a data set's 503 when the assets binding fails",
+      SPEC_PATHS.branches,
+      { failure: "throw" },
+      { asked: branches, plan: "open-data", status: 503, coding: null },
+    ],
+    [
+      "a data set's 500 when its file is missing",
+      SPEC_PATHS.branches,
+      { failure: "missing" },
+      { asked: branches, plan: "open-data", status: 500, coding: null },
+    ],
+    [
+      "a document's 200, counted under no plan",
+      "/",
+      {},
+      { asked: { kind: "document", name: "/" }, plan: null, status: 200, coding: "identity" },
+    ],
+    [
+      "a near-me slice's 200",
+      geo,
+      {},
+      { asked: { kind: "near", name: "atms" }, plan: "open-data", status: 200, coding: "identity" },
+    ],
+    [
+      "a near-me slice's 400",
+      "/x-std/v2.2/atms/geo-location/lat/91/long/0",
+      {},
+      { asked: { kind: "near", name: "atms" }, plan: "open-data", status: 400, coding: null },
+    ],
+    [
+      "a near-me postcode nothing places (404)",
+      "/x-std/v2.2/atms/postcode/ZZ99ZZ",
+      {},
+      { asked: { kind: "near", name: "atms" }, plan: "open-data", status: 404, coding: null },
+    ],
+    [
+      "an unknown path",
+      "/nothing/here",
+      {},
+      { asked: unknown, plan: null, status: 404, coding: null },
+    ],
+    [
+      "a plain-http request, redirected before routing",
+      `http://opendata.example${SPEC_PATHS.branches}`,
+      {},
+      { asked: unknown, plan: null, status: 308, coding: null },
+    ],
+  ])("records %s", async (_name, path, init, expected) => {
+    const vars = init.limitOne ? { OPEN_DATA_LIMIT_PER_MINUTE: "1" } : {};
+    const worker = makeWorker(every, { vars });
+    if (init.limitOne) await (await worker.fetch(SPEC_PATHS.atms)).body?.cancel();
+    if (init.failure) worker.assets.failure = init.failure;
+    const outcome = newOutcome();
+    const response = await handle(new Request(new URL(path, ORIGIN), init), worker.deps, outcome);
+    const sent = (await response.arrayBuffer()).byteLength;
+    // The bytes recorded are the body's, as the client reads it (none for HEAD).
+    expect(outcome).toEqual({ ...expected, bytes: init.method === "HEAD" ? 0 : sent });
+    expect(sent > 0).toBe(init.method !== "HEAD" && ![204, 304, 308].includes(expected.status));
+  });
+
+  it("records the 500 of an unexpected exception", async () => {
+    const worker = makeWorker(every);
+    const routes = new Map(worker.deps.routes);
+    routes.get = () => {
+      throw new Error("boom");
+    };
+    const outcome = newOutcome();
+    const response = await handle(
+      new Request(ORIGIN + SPEC_PATHS.branches),
+      { ...worker.deps, routes },
+      outcome,
+    );
+    expect(outcome).toEqual({
+      asked: unknown,
+      plan: null,
+      status: 500,
+      coding: null,
+      bytes: (await response.arrayBuffer()).byteLength,
+    });
   });
 });

@@ -7,6 +7,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Manifest } from "../../contract/manifest.js";
+import type { ConfigVar } from "../../contract/vars.js";
 import { SPEC_PATHS } from "../helpers/spec-values.js";
 import manifestJson from "../../dist/manifest.json" with { type: "json" };
 import worker from "../../worker/index.js";
@@ -15,6 +16,15 @@ import { MemoryAssets } from "../fakes/platform.js";
 import { ORIGIN } from "./support/fixture.js";
 
 const manifest = manifestJson as Manifest;
+
+// The [vars] and defaults docs/operations.md documents.
+const DOCUMENTED_DEFAULTS: Record<ConfigVar, string> = {
+  OPEN_DATA_LIMIT_PER_MINUTE: "145",
+  SERVICE_METRICS_LIMIT_PER_MINUTE: "145",
+  RATE_LIMIT_SYNC_SECONDS: "1",
+  MAINTENANCE: "off",
+  MAINTENANCE_RETRY_AFTER_SECONDS: "300",
+};
 
 /** The stand-in, typed as the binding it replaces (the Worker only calls fetch). */
 function standInAssets(): Fetcher {
@@ -27,6 +37,13 @@ function standInAssets(): Fetcher {
 }
 
 describe("the Worker's entry point", () => {
+  it("is given wrangler.toml's [vars] as the documented defaults", () => {
+    const fromToml = Object.fromEntries(
+      (Object.keys(DOCUMENTED_DEFAULTS) as ConfigVar[]).map((name) => [name, env[name]]),
+    );
+    expect(fromToml).toEqual(DOCUMENTED_DEFAULTS);
+  });
+
   it("serves exactly the data paths the build's manifest lists", () => {
     expect(manifest.datasets.map((d) => d.path).sort()).toEqual(Object.values(SPEC_PATHS).sort());
   });

@@ -1,7 +1,7 @@
 /** Log lines: one JSON object each, with the event, data set, status and cause, throttled. */
 import { SPEC_PATHS } from "../helpers/spec-values.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
 
 const BRANCHES = SPEC_PATHS.branches;

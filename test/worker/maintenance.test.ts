@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import { DECIDED } from "../helpers/spec-values.js";
 import { expectError } from "./support/assertions.js";
 import { settle } from "../fakes/platform.js";

@@ -5,10 +5,12 @@
 import type { Manifest, ManifestEntry, ManifestVariant } from "../../../contract/manifest.js";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { readConfig, type Config, type Vars } from "../../../contract/vars.js";
-import { CounterKeys, type HmacCrypto } from "../../../worker/counter-key.js";
-import { handle, type Deps } from "../../../worker/handler.js";
+import { CounterKeys, type HmacCrypto } from "../../../worker/rate-limit/counter-key.js";
+import type { Deps } from "../../../worker/deps.js";
+import { handle } from "../../../worker/handler.js";
 import { MaintenanceFlag } from "../../../worker/maintenance.js";
-import { RateLimiter } from "../../../worker/ratelimit.js";
+import { nearDeps } from "../../../worker/near/answer.js";
+import { RateLimiter } from "../../../worker/rate-limit/limiter.js";
 import { routeTable } from "../../../worker/routes.js";
 import { throttledLog } from "../../../worker/runtime.js";
 import { Background, ManualClock, MemoryAssets, MemoryKv } from "../../fakes/platform.js";
@@ -139,6 +141,8 @@ export function makeWorker(
     limiter: new RateLimiter(),
     counterKeys: new CounterKeys(secret, log, countingCrypto),
     maintenance: new MaintenanceFlag(),
+    // The extension endpoints, where the manifest indexes a data set (as index.ts does).
+    ...(fixture.manifest.near ? { near: nearDeps(fixture.manifest) } : {}),
   };
   return {
     deps,

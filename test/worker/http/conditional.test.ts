@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { isNotModified, matchesIfNoneMatch, parseHttpDate } from "../../worker/conditional.js";
+import {
+  isNotModified,
+  matchesIfNoneMatch,
+  parseHttpDate,
+} from "../../../worker/http/conditional.js";
 
 const ETAG = `"${"ab12".repeat(16)}"`;
 const OTHER = `"${"cd34".repeat(16)}"`;

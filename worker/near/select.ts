@@ -8,8 +8,8 @@ import {
   POSTCODE_RADIUS_MILES,
   distanceMiles,
   type NearIndex,
-} from "../contract/near.js";
-import type { NearQuery } from "./near-query.js";
+} from "../../contract/near.js";
+import type { NearQuery } from "./query.js";
 
 /** An index as the Worker keeps it once per isolate: the index, its located records as numbers. */
 export interface LoadedIndex {

@@ -4,7 +4,7 @@
  * as published. Brands come in the order of their first record in the answer, so a
  * nearest-first answer keeps its nearest record first (docs/decisions.md#the-order-of-a-near-me-answer).
  */
-import type { LoadedIndex } from "./near-select.js";
+import type { LoadedIndex } from "./select.js";
 
 const encoder = new TextEncoder();
 const OPEN_DATA = encoder.encode('[{"Brand":[');

@@ -2,7 +2,7 @@
  * Proactive negotiation of the content coding (RFC 9110 section 12.5.3) among the variants the
  * build precompressed. Nothing is compressed per request: the chosen file is sent as it is.
  */
-import type { ContentCoding } from "../contract/manifest.js";
+import type { ContentCoding } from "../../contract/manifest.js";
 
 /** Among equally acceptable codings, the smallest representation wins. */
 export const CODING_PREFERENCE: readonly ContentCoding[] = ["br", "gzip", "identity"];

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { ContentCoding } from "../../contract/manifest.js";
-import { clientAcceptEncoding, CODING_PREFERENCE, selectCoding } from "../../worker/encoding.js";
+import type { ContentCoding } from "../../../contract/manifest.js";
+import {
+  clientAcceptEncoding,
+  CODING_PREFERENCE,
+  selectCoding,
+} from "../../../worker/http/encoding.js";
 
 const ALL = CODING_PREFERENCE;
 

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
+import { CLIENT_ADDRESS_HEADER } from "../../../worker/rate-limit/client-bucket.js";
 import {
   DECIDED,
   SPEC_LIMIT_PER_MINUTE,
   SPEC_LIMIT_WINDOW_SECONDS,
   SPEC_PATHS,
-} from "../helpers/spec-values.js";
-import { expectError } from "./support/assertions.js";
+} from "../../helpers/spec-values.js";
+import { expectError } from "../support/assertions.js";
 import {
   makeFixture,
   makeWorker,
@@ -14,7 +14,7 @@ import {
   type Fixture,
   TEST_RATE_LIMIT_KEY,
   type TestWorker,
-} from "./support/fixture.js";
+} from "../support/fixture.js";
 
 // The default limit of both plans: the spec's Default Plan, which the open data plan copies.
 const LIMITS = { "open-data": SPEC_LIMIT_PER_MINUTE, "service-metrics": SPEC_LIMIT_PER_MINUTE };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientBucket, UNKNOWN_CLIENT } from "../../worker/client-bucket.js";
+import { clientBucket, UNKNOWN_CLIENT } from "../../../worker/rate-limit/client-bucket.js";
 
 describe("clientBucket", () => {
   it.each([

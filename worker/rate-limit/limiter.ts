@@ -12,19 +12,19 @@
  * Client buckets stay in the isolate's memory. The KV key of a counter names the client by a
  * keyed hash (counter-key.ts), computed when the counter is first shared, not per request.
  */
-import { RATE_LIMIT_WINDOW_SECONDS, type PlanId } from "../contract/rate-limits.js";
-import { type Config } from "../contract/vars.js";
+import { RATE_LIMIT_WINDOW_SECONDS, type PlanId } from "../../contract/rate-limits.js";
+import { type Config } from "../../contract/vars.js";
 import type { CounterKeys } from "./counter-key.js";
-import { RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER } from "../contract/headers.js";
-import { LOG_EVENTS } from "./log.js";
-import { withTimeout, type Platform } from "./runtime.js";
+import { RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER } from "../../contract/headers.js";
+import { LOG_EVENTS } from "../log.js";
+import { withTimeout, type Platform } from "../runtime.js";
 
 /** KV keeps a window's counter a window longer than the window (KV's minimum TTL is 60 s). */
 export const COUNTER_TTL_SECONDS = 2 * RATE_LIMIT_WINDOW_SECONDS;
 
 /**
  * An isolate shares a client's count through KV once the requests it holds back reach this
- * fraction of the quota it believes is left (see ratelimit.ts).
+ * fraction of the quota it believes is left (see limiter.ts).
  */
 export const SHARE_FRACTION = 0.25;
 

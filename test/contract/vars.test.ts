@@ -1,26 +1,7 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { isSwitchedOn, readConfig, type ConfigVar } from "../../contract/vars.js";
-import { planForPath } from "../../contract/rate-limits.js";
-import { SPEC_PATHS } from "../helpers/spec-values.js";
-
-// The [vars] and defaults docs/operations.md documents.
-const DOCUMENTED_DEFAULTS: Record<ConfigVar, string> = {
-  OPEN_DATA_LIMIT_PER_MINUTE: "145",
-  SERVICE_METRICS_LIMIT_PER_MINUTE: "145",
-  RATE_LIMIT_SYNC_SECONDS: "1",
-  MAINTENANCE: "off",
-  MAINTENANCE_RETRY_AFTER_SECONDS: "300",
-};
 
 describe("readConfig", () => {
-  it("reads wrangler.toml's [vars] as the documented defaults", () => {
-    const fromToml = Object.fromEntries(
-      (Object.keys(DOCUMENTED_DEFAULTS) as ConfigVar[]).map((name) => [name, env[name]]),
-    );
-    expect(fromToml).toEqual(DOCUMENTED_DEFAULTS);
-  });
-
   it("gives both plans 145 requests a minute by default (service metrics Default Plan)", () => {
     const config = readConfig({});
     expect(config.limits).toEqual({ "open-data": 145, "service-metrics": 145 });
@@ -57,23 +38,5 @@ describe("isSwitchedOn", () => {
   });
   it.each(["off", "false", "0", "", "yes please", null, undefined])("treats %j as off", (value) => {
     expect(isSwitchedOn(value)).toBe(false);
-  });
-});
-
-describe("planForPath", () => {
-  it("counts the service metrics paths under the service-metrics plan and the rest under open-data", () => {
-    const plans = Object.fromEntries(
-      Object.entries(SPEC_PATHS).map(([id, path]) => [id, planForPath(path)]),
-    );
-    expect(plans).toEqual({
-      branches: "open-data",
-      atms: "open-data",
-      "personal-current-accounts": "open-data",
-      "service-metrics-pca": "service-metrics",
-      "service-metrics-bca": "service-metrics",
-      "business-current-accounts": "open-data",
-      "unsecured-sme-loans": "open-data",
-      "commercial-credit-cards": "open-data",
-    });
   });
 });

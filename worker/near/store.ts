@@ -3,25 +3,16 @@
  * per isolate and kept: the index's JSON is parsed then, never per request. Concurrent first
  * requests share one read; a failed read is forgotten, so the next request tries again.
  */
-import { NEAR_FORMAT_VERSION, type NearEntry, type NearIndex } from "../contract/near.js";
-import type { AssetFetcher } from "./runtime.js";
-import { loadIndex, type LoadedIndex } from "./near-select.js";
-
-/** Why an index could not be loaded: the binding failed (503), or files and manifest disagree (500). */
-export class NearLoadError extends Error {
-  constructor(
-    readonly status: 500 | 503,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { NEAR_FORMAT_VERSION, type NearEntry, type NearIndex } from "../../contract/near.js";
+import { AssetError, fetchAsset } from "../assets.js";
+import type { AssetFetcher } from "../runtime.js";
+import { loadIndex, type LoadedIndex } from "./select.js";
 
 /** The isolate's loaded indexes, by index ETag. */
 export class NearStore {
   private readonly loads = new Map<string, Promise<LoadedIndex>>();
 
-  /** The loaded index of `near`, reading it (and its body) on first use. */
+  /** The loaded index of `near`, reading it (and its body) on first use; throws AssetError. */
   load(near: NearEntry, assets: AssetFetcher, origin: string): Promise<LoadedIndex> {
     const key = near.index.etag;
     let load = this.loads.get(key);
@@ -40,19 +31,10 @@ async function fetchBytes(
   asset: string,
   length: number,
 ): Promise<Uint8Array> {
-  let response: Response;
-  try {
-    response = await assets.fetch(new Request(origin + asset));
-  } catch (error) {
-    throw new NearLoadError(503, `assets binding failed for ${asset}: ${String(error)}`);
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    throw new NearLoadError(500, `assets answered ${response.status} for ${asset}`);
-  }
+  const response = await fetchAsset(assets, origin, asset, length);
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (bytes.length !== length) {
-    throw new NearLoadError(500, `${asset} has ${bytes.length} bytes, the manifest ${length}`);
+    throw new AssetError(500, `${asset} has ${bytes.length} bytes, the manifest ${length}`);
   }
   return bytes;
 }
@@ -61,10 +43,7 @@ async function read(near: NearEntry, assets: AssetFetcher, origin: string): Prom
   const text = await fetchBytes(assets, origin, near.index.asset, near.index.length);
   const index = JSON.parse(new TextDecoder().decode(text)) as NearIndex;
   if (index.formatVersion !== NEAR_FORMAT_VERSION) {
-    throw new NearLoadError(
-      500,
-      `${near.index.asset} is not a format-${NEAR_FORMAT_VERSION} index`,
-    );
+    throw new AssetError(500, `${near.index.asset} is not a format-${NEAR_FORMAT_VERSION} index`);
   }
   const body = await fetchBytes(assets, origin, index.body.asset, index.body.length);
   return loadIndex(index, body);

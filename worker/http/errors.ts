@@ -4,8 +4,8 @@ import {
   ERRORS,
   STATUS_CODE_HEADER,
   type ErrorStatus,
-} from "../contract/errors.js";
-import { ERROR_CACHE_CONTROL } from "../contract/headers.js";
+} from "../../contract/errors.js";
+import { ERROR_CACHE_CONTROL } from "../../contract/headers.js";
 import { baseHeaders } from "./headers.js";
 
 /** The exact body of an error response. */
@@ -20,6 +20,16 @@ const BODIES = Object.fromEntries(
     JSON.stringify({ status, title, description }),
   ]),
 ) as Record<ErrorStatus, string>;
+
+// Their lengths in bytes, for the outcome of a request (outcome.ts).
+const BYTES = Object.fromEntries(
+  Object.entries(BODIES).map(([status, body]) => [status, new TextEncoder().encode(body).length]),
+) as Record<ErrorStatus, number>;
+
+/** The length in bytes of an error body. */
+export function errorBodyBytes(status: ErrorStatus): number {
+  return BYTES[status];
+}
 
 /** An error response: spec body, security and CORS headers, `Status-Code`, never cached. */
 export function errorResponse(status: ErrorStatus, headers?: Iterable<[string, string]>): Response {

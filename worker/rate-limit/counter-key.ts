@@ -7,12 +7,12 @@
  * a secret key they cannot. The hashed text includes the plan and the window, so one client's
  * keys differ from minute to minute and cannot be linked across windows either.
  *
- * The hash is computed only when a counter is first shared to KV (ratelimit.ts), never per
+ * The hash is computed only when a counter is first shared to KV (limiter.ts), never per
  * request, and the key is imported once per isolate.
  */
-import { type PlanId } from "../contract/rate-limits.js";
-import { LOG_EVENTS } from "./log.js";
-import type { Log } from "./runtime.js";
+import { type PlanId } from "../../contract/rate-limits.js";
+import { LOG_EVENTS } from "../log.js";
+import type { Log } from "../runtime.js";
 
 /** Prefix of counter keys in KV: `rl:<plan>:<window>:<client hash>` (counter-key.ts). */
 export const COUNTER_KEY_PREFIX = "rl:";

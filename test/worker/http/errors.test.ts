@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { ErrorStatus } from "../../contract/errors.js";
-import { errorBody, errorResponse } from "../../worker/errors.js";
+import type { ErrorStatus } from "../../../contract/errors.js";
+import { errorBody, errorResponse } from "../../../worker/http/errors.js";
 import {
   DECIDED_ERROR_HEADERS,
   SPEC_ERRORS,
   SPEC_SECURITY_HEADERS,
-} from "../helpers/spec-values.js";
+} from "../../helpers/spec-values.js";
 
 describe("error bodies", () => {
   it.each(SPEC_ERRORS.map((row) => [...row] as [ErrorStatus, string, string]))(

@@ -1,12 +1,12 @@
-import { SPEC_LIMIT_PER_MINUTE, SPEC_PATHS } from "../helpers/spec-values.js";
+import { SPEC_LIMIT_PER_MINUTE, SPEC_PATHS } from "../../helpers/spec-values.js";
 /**
  * No client address at rest: what the rate limiter writes to KV (keys and values) and to the log
  * never contains a client's address, in any of the forms it could be written in.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
-import { importHmacKey, truncatedHmac } from "../../worker/counter-key.js";
-import { makeFixture, makeWorker, type Fixture, type TestWorker } from "./support/fixture.js";
+import { CLIENT_ADDRESS_HEADER } from "../../../worker/rate-limit/client-bucket.js";
+import { importHmacKey, truncatedHmac } from "../../../worker/rate-limit/counter-key.js";
+import { makeFixture, makeWorker, type Fixture, type TestWorker } from "../support/fixture.js";
 
 const BRANCHES = SPEC_PATHS.branches;
 const PCA_METRICS = SPEC_PATHS["service-metrics-pca"];

@@ -3,7 +3,7 @@
  * normalised, as a pure function of the path, the query string and the routes. A path of the
  * wrong shape is 404; a parameter out of range is 400 (the spec's 400 body).
  */
-import type { Manifest, ManifestEntry } from "../contract/manifest.js";
+import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
 import {
   COUNTRY_CODES,
   NEAR_OPEN_BANKING_PREFIX,
@@ -14,8 +14,9 @@ import {
   normaliseTown,
   postcodeKeys,
   type NearEntry,
-} from "../contract/near.js";
-import { planForPath, type PlanId } from "../contract/rate-limits.js";
+} from "../../contract/near.js";
+import { planForPath, type PlanId } from "../../contract/rate-limits.js";
+import type { Asked } from "../outcome.js";
 
 /** What the Worker needs to answer one data set's extension paths under one prefix. */
 export interface NearRoute {
@@ -25,6 +26,8 @@ export interface NearRoute {
   readonly mediaType: string;
   /** The data set's own plan: one quota whichever path a client uses. */
   readonly plan: PlanId;
+  /** What a request to it asks for (outcome.ts): the data set's near-me slices. */
+  readonly asked: Asked;
 }
 
 /** A filter with its parameters, normalised. */
@@ -64,7 +67,8 @@ export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
       throw new Error(`dist/manifest.json indexes ${near.dataset}, which it does not serve`);
     }
     const name = entry.path.slice(NEAR_STANDARD_PREFIX.length);
-    routes.set(NEAR_PREFIX + name, { entry, near, mediaType: entry.mediaType, plan });
+    const asked: Asked = { kind: "near", name: near.dataset };
+    routes.set(NEAR_PREFIX + name, { entry, near, mediaType: entry.mediaType, plan, asked });
     for (const alias of entry.aliases) {
       if (alias.path === `/open-banking/v2.2/${name}`) {
         routes.set(NEAR_OPEN_BANKING_PREFIX + name, {
@@ -72,6 +76,7 @@ export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
           near,
           mediaType: alias.mediaType,
           plan,
+          asked,
         });
       }
     }

@@ -1,0 +1,32 @@
+/**
+ * Whether a request for a representation is served now: service state (503), then its client's
+ * quota (429), in the response path's order of precedence (worker/http/respond.ts): after the
+ * method and the parameters, before any precondition.
+ */
+import type { PlanId } from "../../contract/rate-limits.js";
+import type { Deps } from "../deps.js";
+import { errorResponse } from "../http/errors.js";
+import { retryAfter } from "../http/headers.js";
+import { clientBucket, CLIENT_ADDRESS_HEADER } from "./client-bucket.js";
+import { quotaHeaders } from "./limiter.js";
+
+/**
+ * Maintenance and quota for a request counted under `plan` (null: the documents, which skip
+ * both). The 503 or 429 to answer, or the quota fields the answer carries.
+ */
+export async function admit(
+  request: Request,
+  deps: Deps,
+  plan: PlanId | null,
+): Promise<Response | [string, string][]> {
+  if (plan === null) return [];
+  const { config } = deps;
+  if (config.maintenance || (await deps.maintenance.isOn(deps))) {
+    return errorResponse(503, [retryAfter(config.maintenanceRetryAfterSeconds)]);
+  }
+  const client = clientBucket(request.headers.get(CLIENT_ADDRESS_HEADER));
+  const decision = deps.limiter.check(plan, client, config, deps);
+  const quota = quotaHeaders(decision);
+  if (!decision.allowed) return errorResponse(429, [...quota, retryAfter(decision.resetSeconds)]);
+  return quota;
+}
