@@ -7,18 +7,18 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NearIndex } from "../../contract/near.js";
-import { findDataset } from "../../build/core/datasets.js";
-import { readSchemas } from "../../build/check/schemas.js";
-import type { Envelope } from "../../build/assemble/envelope.js";
-import { serialize } from "../../build/encode/variants.js";
-import type { DatasetResult } from "../../build/encode/manifest-entry.js";
-import { nearIndexes } from "../../build/near/index.js";
-import { recordFacts } from "../../build/near/facts.js";
-import { parsePostcodeCentroids, postcodeTable } from "../../build/near/postcodes.js";
-import { bodySlices } from "../../build/near/slices.js";
-import { answerBytes } from "../../worker/near-body.js";
-import { loadIndex, selectRecords, type LoadedIndex } from "../../worker/near-select.js";
+import type { NearIndex } from "../../../contract/near.js";
+import { findDataset } from "../../../build/core/datasets.js";
+import { readSchemas } from "../../../build/check/schemas.js";
+import type { Envelope } from "../../../build/assemble/envelope.js";
+import { serialize } from "../../../build/encode/variants.js";
+import type { DatasetResult } from "../../../build/encode/manifest-entry.js";
+import { nearIndexes } from "../../../build/near/index.js";
+import { recordFacts } from "../../../build/near/facts.js";
+import { parsePostcodeCentroids, postcodeTable } from "../../../build/near/postcodes.js";
+import { bodySlices } from "../../../build/near/slices.js";
+import { answerBytes } from "../../../worker/near-body.js";
+import { loadIndex, selectRecords, type LoadedIndex } from "../../../worker/near-select.js";
 import {
   addressOf,
   answerRecords,
@@ -29,8 +29,8 @@ import {
   referenceTown,
   type Body,
   type Listed,
-} from "../helpers/near-reference.js";
-import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
+} from "../../helpers/near-reference.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 
 /** A small deterministic generator (mulberry32), so every run asks the same questions. */
 function random(seed: number): () => number {

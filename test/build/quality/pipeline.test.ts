@@ -6,10 +6,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../../build/core/paths.js";
-import { qualityMarkdown, qualitySummary } from "../../build/quality/report.js";
-import { QUALITY_RULE_IDS } from "../../build/quality/rules.js";
-import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { PROJECT_ROOT } from "../../../build/core/paths.js";
+import { qualityMarkdown, qualitySummary } from "../../../build/quality/report.js";
+import { QUALITY_RULE_IDS } from "../../../build/quality/rules.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 
 // The build's "today" in these tests.
 const NOW = () => new Date("2026-11-24T12:00:00Z");
