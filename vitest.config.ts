@@ -10,6 +10,7 @@ export default defineConfig({
           name: "node",
           include: [
             "test/build/**/*.test.ts",
+            "test/contract/**/*.test.ts",
             "test/e2e/**/*.test.ts",
             "test/tooling/**/*.test.ts",
             "test/browser/**/*.test.ts",

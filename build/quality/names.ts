@@ -6,29 +6,19 @@
  * inconsistency is one finding, with every spelling, how often it is used and where, told at the
  * first use of a less common spelling.
  */
-import type { Diagnostic } from "../core/diagnostics.js";
-import type { Spot } from "./facts.js";
-import { placeOf, someOf, warning } from "./context.js";
+import { normaliseName } from "../../contract/place.js";
+import { finding, placeOf, someOf } from "./context.js";
+import { textPointer, type Spot } from "./facts.js";
+import type { ContentInPass, ContentRule, Finding } from "./rule.js";
 
 /** One use of a name. */
-export interface NameUse {
+interface NameUse {
   readonly field: string;
   readonly value: string;
   readonly file: string;
   /** Its place, worked out only when it is reported or named. */
   readonly spot: () => Spot;
 }
-
-/** One file's BrandName, with the data set it is in. */
-export interface BrandUse extends NameUse {
-  readonly dataset: string;
-}
-
-// Capitals and runs of spaces do not make another name; most values have neither to fold.
-const normalise = (value: string) => {
-  const lower = value.toLowerCase();
-  return /\s\s|^\s|\s$|[^\S ]/.test(lower) ? lower.replace(/\s+/g, " ").trim() : lower;
-};
 
 // A brand is the same brand without its legal form or "UK" and whatever the punctuation: "Bank
 // of Ireland (UK) Plc" and "Bank of Ireland UK" name one brand.
@@ -42,7 +32,7 @@ const brandKey = (value: string) =>
     .join(" ");
 
 /** Groups `uses` by `key`, then each group by spelling, most used first (on a tie, first met). */
-function spellings<T extends NameUse>(
+function spellings<T extends { readonly value: string }>(
   uses: readonly T[],
   key: (use: T) => string,
 ): [string, T[]][][] {
@@ -86,15 +76,32 @@ function capitalsFile(forms: Forms): string | undefined {
   return elsewhere ? file : undefined;
 }
 
+/** Every use of a town, street or county name in the content. */
+function nameUses({ records }: ContentInPass): NameUse[] {
+  const uses: NameUse[] = [];
+  for (const { file, dataset, record } of records) {
+    for (const text of record.texts) {
+      uses.push({
+        field: text.field,
+        value: text.value,
+        file,
+        spot: () => ({ ...text, pointer: textPointer(dataset.recordsKey!, record.pointer, text) }),
+      });
+    }
+  }
+  return uses;
+}
+
 /**
  * One warning per name written more than one way, at the first use of a less common spelling;
  * and one per file that writes in capitals many names other files write otherwise.
  */
-export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
-  const found: Diagnostic[] = [];
+function checkSpellings(uses: readonly NameUse[]): Finding[] {
+  const found: Finding[] = [];
   const byCapitalsFile = new Map<string, Forms[]>();
   const single: Forms[] = [];
-  for (const forms of spellings(uses, (use) => `${use.field}\0${normalise(use.value)}`)) {
+  const nameKey = (use: NameUse) => `${use.field}\0${normaliseName(use.value)}`;
+  for (const forms of spellings(uses, nameKey)) {
     const file = capitalsFile(forms);
     const key = file === undefined ? undefined : `${forms[0]![1][0]!.field}\0${file}`;
     const list = key === undefined ? undefined : byCapitalsFile.get(key);
@@ -118,10 +125,9 @@ export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
       }),
     );
     found.push(
-      warning(
+      finding(
         first.file,
         first.spot(),
-        "name-spelling",
         `${first.field} is in capitals in this file for ${groups.length} names that other files write otherwise: ${names}; use one spelling for each`,
       ),
     );
@@ -136,10 +142,9 @@ export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
       return `${JSON.stringify(spelling)} ${times(list.length)} (${places})`;
     });
     found.push(
-      warning(
+      finding(
         use.file,
         use.spot(),
-        "name-spelling",
         `${use.field} is written ${forms.length} ways: ${told.join(", ")}; use one spelling`,
       ),
     );
@@ -147,31 +152,42 @@ export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
   return found;
 }
 
+export const nameSpelling: ContentRule = {
+  id: "name-spelling",
+  scope: "content",
+  text: "the same TownName, StreetName or CountrySubDivision with other capitals or spacing, across all data sets; a file that writes many in capitals is one finding",
+  check: (content) => checkSpellings(nameUses(content)),
+};
+
 /**
  * One warning per brand whose BrandName differs between data sets. Brands of one data set that
  * differ are separate brand files, and may be separate brands: they are left alone.
  */
-export function checkBrandSpellings(uses: readonly BrandUse[]): Diagnostic[] {
-  const found: Diagnostic[] = [];
-  for (const forms of spellings(uses, (use) => brandKey(use.value))) {
-    const datasets = forms.map(([, list]) => new Set(list.map((u) => u.dataset)));
-    const acrossDatasets = datasets.some((own, i) =>
-      [...own].some((d) => datasets.some((other, j) => j !== i && !other.has(d))),
-    );
-    if (!acrossDatasets) continue;
-    const use = forms[1]![1][0]!;
-    const told = forms.map(
-      ([spelling, list]) =>
-        `${JSON.stringify(spelling)} in ${[...new Set(list.map((u) => u.dataset))].join(", ")} (${placeOf(list[0]!.file, list[0]!.spot())})`,
-    );
-    found.push(
-      warning(
-        use.file,
-        use.spot(),
-        "brand-spelling",
-        `one brand is written ${forms.length} ways across data sets: ${told.join("; ")}; write one BrandName everywhere, or consumers see ${forms.length} brands`,
-      ),
-    );
-  }
-  return found;
-}
+export const brandSpelling: ContentRule = {
+  id: "brand-spelling",
+  scope: "content",
+  text: 'one brand\'s `BrandName` written differently in different data sets ("Bank Of Scotland", "Bank of Scotland"; "(UK)", "plc", punctuation aside)',
+  check({ brandNames }) {
+    const found: Finding[] = [];
+    for (const forms of spellings(brandNames, (use) => brandKey(use.value))) {
+      const datasets = forms.map(([, list]) => new Set(list.map((u) => u.dataset)));
+      const acrossDatasets = datasets.some((own, i) =>
+        [...own].some((d) => datasets.some((other, j) => j !== i && !other.has(d))),
+      );
+      if (!acrossDatasets) continue;
+      const use = forms[1]![1][0]!;
+      const told = forms.map(
+        ([spelling, list]) =>
+          `${JSON.stringify(spelling)} in ${[...new Set(list.map((u) => u.dataset))].join(", ")} (${placeOf(list[0]!.file, list[0]!.spot)})`,
+      );
+      found.push(
+        finding(
+          use.file,
+          use.spot,
+          `one brand is written ${forms.length} ways across data sets: ${told.join("; ")}; write one BrandName everywhere, or consumers see ${forms.length} brands`,
+        ),
+      );
+    }
+    return found;
+  },
+};

@@ -55,11 +55,18 @@ export function addressOf(record: Json): Json {
     {}) as Json;
 }
 
-/** A record's position, if it has one. */
+const positions = new WeakMap<Json, [number, number] | undefined>();
+
+/** A record's position, if it has one (read once per record: the reference asks often). */
 export function positionOf(record: Json): [number, number] | undefined {
+  if (positions.has(record)) return positions.get(record);
   const at = (addressOf(record).GeoLocation as Json | undefined)?.GeographicCoordinates as
     Json | undefined;
-  return at ? [Number(at.Latitude), Number(at.Longitude)] : undefined;
+  const position: [number, number] | undefined = at
+    ? [Number(at.Latitude), Number(at.Longitude)]
+    : undefined;
+  positions.set(record, position);
+  return position;
 }
 
 /**
