@@ -1,10 +1,12 @@
 /**
- * One name, several spellings. A town, street or county written with different capitals or
- * spacing in different records ("Hereford" and "HEREFORD"): consumers grouping by town see two
- * towns. And one brand whose BrandName differs between data sets ("Bank Of Scotland" for ATMs,
- * "Bank of Scotland" for branches): consumers joining data sets by brand see two brands. Each
- * inconsistency is one finding, with every spelling, how often it is used and where, told at the
- * first use of a less common spelling.
+ * One name, several spellings. A town, street or county that one brand writes with different
+ * capitals or spacing in different records ("Hereford" and "HEREFORD"): consumers grouping the
+ * brand's branches by town see two towns. Two brands' house styles are not one name written two
+ * ways, nor are two streets of one name in two towns, so names are compared within a brand
+ * (docs/decisions.md#names-are-compared-within-a-brand). And one brand whose BrandName differs
+ * between data sets ("Bank Of Scotland" for ATMs, "Bank of Scotland" for branches): consumers
+ * joining data sets by brand see two brands. Each inconsistency is one finding, with every
+ * spelling, how often it is used and where, told at the first use of a less common spelling.
  */
 import { normaliseName } from "../../contract/place.js";
 import { finding, placeOf, someOf } from "./context.js";
@@ -16,6 +18,8 @@ interface NameUse {
   readonly field: string;
   readonly value: string;
   readonly file: string;
+  /** Its brand, as brands are compared (brandKey). */
+  readonly brand: string;
   /** Its place, worked out only when it is reported or named. */
   readonly spot: () => Spot;
 }
@@ -76,15 +80,19 @@ function capitalsFile(forms: Forms): string | undefined {
   return elsewhere ? file : undefined;
 }
 
-/** Every use of a town, street or county name in the content. */
+/** Every use of a town, street or county name in the content, with its brand. */
 function nameUses({ records }: ContentInPass): NameUse[] {
   const uses: NameUse[] = [];
-  for (const { file, dataset, record } of records) {
+  const brands = new Map<string, string>();
+  for (const { file, dataset, brand, record } of records) {
+    let key = brands.get(brand);
+    if (key === undefined) brands.set(brand, (key = brandKey(brand)));
     for (const text of record.texts) {
       uses.push({
         field: text.field,
         value: text.value,
         file,
+        brand: key,
         spot: () => ({ ...text, pointer: textPointer(dataset.recordsKey!, record.pointer, text) }),
       });
     }
@@ -93,14 +101,15 @@ function nameUses({ records }: ContentInPass): NameUse[] {
 }
 
 /**
- * One warning per name written more than one way, at the first use of a less common spelling;
- * and one per file that writes in capitals many names other files write otherwise.
+ * One warning per name a brand writes more than one way, at the first use of a less common
+ * spelling; and one per file that writes in capitals many names the brand's other files write
+ * otherwise.
  */
 function checkSpellings(uses: readonly NameUse[]): Finding[] {
   const found: Finding[] = [];
   const byCapitalsFile = new Map<string, Forms[]>();
   const single: Forms[] = [];
-  const nameKey = (use: NameUse) => `${use.field}\0${normaliseName(use.value)}`;
+  const nameKey = (use: NameUse) => `${use.brand}\0${use.field}\0${normaliseName(use.value)}`;
   for (const forms of spellings(uses, nameKey)) {
     const file = capitalsFile(forms);
     const key = file === undefined ? undefined : `${forms[0]![1][0]!.field}\0${file}`;
@@ -155,7 +164,7 @@ function checkSpellings(uses: readonly NameUse[]): Finding[] {
 export const nameSpelling: ContentRule = {
   id: "name-spelling",
   scope: "content",
-  text: "the same TownName, StreetName or CountrySubDivision with other capitals or spacing, across all data sets; a file that writes many in capitals is one finding",
+  text: "the same TownName, StreetName or CountrySubDivision written by one brand with other capitals or spacing, across its data sets; a file that writes many in capitals is one finding",
   check: (content) => checkSpellings(nameUses(content)),
 };
 

@@ -49,7 +49,7 @@ describe("name-spelling", () => {
     );
   });
 
-  it("tells a file that writes in capitals the names other files write otherwise once, not per name", async () => {
+  it("tells a file that writes in capitals the names the brand's other files write otherwise once, not per name", async () => {
     const towns = ["Wexby", "Quayside", "Stainby Cross"];
     const atms = brandFile(
       "ATM",
@@ -69,6 +69,52 @@ describe("name-spelling", () => {
     expect(message).toMatch(
       /^TownName is in capitals in this file for 3 names that other files write otherwise: .*"WEXBY" \("Wexby" at content\/branches\/quality-bank\.yaml:\d+:\d+\).*; use one spelling for each$/,
     );
+  });
+
+  describe("compares names within one brand", () => {
+    // The sample's Thistlecombe Bank has ATMs on "Market Place" and "High Street".
+    const feed = (street: string) =>
+      brandFile(
+        "ATM",
+        [atm("IB-1", [`StreetName: "${street}"`, 'TownName: "Imported Town"', 'Country: "GB"'])],
+        "Imported Bank",
+      );
+
+    it("stays quiet at another brand's house style: MARKET PLACE beside the sample's Market Place", async () => {
+      expect(await warningsOf({ "atms/imported-bank.yaml": feed("MARKET PLACE") })).toEqual([]);
+    });
+
+    it("warns at a double space inside one brand: 112  HIGH STREET beside its 112 HIGH STREET", async () => {
+      const text = brandFile(
+        "ATM",
+        [
+          atm("IB-1", ['StreetName: "112 HIGH STREET"', 'Country: "GB"']),
+          atm("IB-2", ['StreetName: "112 HIGH STREET"', 'Country: "GB"']),
+          atm("IB-3", ['StreetName: "112  HIGH STREET"', 'Country: "GB"']),
+        ],
+        "Imported Bank",
+      );
+      const { where, message } = await onlyWarning({ "atms/imported-bank.yaml": text });
+      expect(where).toEqual(
+        warningAt(
+          "name-spelling",
+          "content/atms/imported-bank.yaml",
+          at(text, '"112  HIGH STREET"'),
+        ),
+      );
+      expect(message).toMatch(/^StreetName is written 2 ways: "112 HIGH STREET" 2 times/);
+    });
+
+    it("compares one brand's data sets even where its BrandName is written two ways", async () => {
+      const atms = brandFile("ATM", [atm("QA-1", ['TownName: "HEREFORD"', 'Country: "GB"'])]);
+      const branches = brandFile(
+        "Branch",
+        [[...branch("QB-1"), '      TownName: "Hereford"']],
+        "Quality Bank PLC",
+      );
+      const found = await warningsOf({ [QUALITY_ATMS]: atms, [QUALITY_BRANCHES]: branches });
+      expect(found.map(([rule]) => rule).sort()).toEqual(["brand-spelling", "name-spelling"]);
+    });
   });
 });
 
