@@ -2,7 +2,8 @@
  * The "near me" extension endpoints, as the build and the Worker share them: the paths, the
  * limits on their parameters, and the shape of the index the build precomputes per data set so
  * the Worker answers by selecting and concatenating bytes of the published body, never parsing
- * it per request. No runtime imports: safe for the Worker's bundle.
+ * it per request. Places (country codes, names, postcodes, distances) are contract/place.ts's. No
+ * runtime imports: safe for the Worker's bundle.
  */
 
 /**
@@ -26,8 +27,6 @@ export type NearFilter = "country" | "geo-location" | "postcode" | "sortcode" | 
 export const RADIUS_MILES = { min: 1, max: 10, default: 1 } as const;
 /** A postcode answer holds the records within this many miles of the postcode (HSBC's extension). */
 export const POSTCODE_RADIUS_MILES = 5;
-/** Mean Earth radius (IUGG, 6371.0088 km) in statute miles (1 mile = 1.609344 km). */
-export const EARTH_RADIUS_MILES = 6371.0088 / 1.609344;
 
 /** What the manifest says of one data set's extension endpoints. */
 export interface NearEntry {
@@ -63,77 +62,21 @@ export interface NearIndex {
   readonly records: readonly number[];
   /** Records with coordinates, sorted by latitude: 3 numbers each (latitude, longitude, record). */
   readonly located: readonly number[];
-  /** Record numbers by country code (upper case). */
+  /** Record numbers by the ISO 3166-1 code a record's Country means (contract/place.ts countryCode). */
   readonly country: Readonly<Record<string, readonly number[]>>;
-  /** Record numbers by `country/town`, the town normalised by {@link normaliseTown}. */
+  /** Record numbers by `country/town`, the town normalised by contract/place.ts normaliseName. */
   readonly town: Readonly<Record<string, readonly number[]>>;
   /** Record numbers by sort code (six digits). */
   readonly sortcode: Readonly<Record<string, readonly number[]>>;
   /** Record numbers by segment code, as the schema spells it. */
   readonly segment: Readonly<Record<string, readonly number[]>>;
-  /** Where a postcode is: [latitude, longitude] by unit, sector and district (see postcodeKeys). */
+  /** Where a postcode is: [latitude, longitude] by unit, sector and district (contract/place.ts PostcodeKeys). */
   readonly postcodes: {
     readonly unit: Readonly<Record<string, readonly [number, number]>>;
     readonly sector: Readonly<Record<string, readonly [number, number]>>;
     readonly district: Readonly<Record<string, readonly [number, number]>>;
   };
 }
-
-/**
- * A country code as compared: upper case, and `UK`, which ISO 3166-1 reserves exceptionally for
- * the United Kingdom and which Barclays and NatWest publish, read as `GB`
- * (docs/decisions.md#parameters-of-the-extension-paths).
- */
-export function normaliseCountry(code: string): string {
-  const upper = code.toUpperCase();
-  return upper === "UK" ? "GB" : upper;
-}
-
-/** A town as compared: trimmed, inner white space as one space, lower case. */
-export function normaliseTown(town: string): string {
-  return town.trim().replace(/\s+/g, " ").toLowerCase();
-}
-
-// A full UK postcode without its space: outward code (area, district) then inward code
-// (sector digit, unit letters), e.g. SW1A1AA, M11AE, WX14AB.
-const FULL_POSTCODE = /^([A-Z]{1,2}[0-9][A-Z0-9]?)([0-9])([A-Z]{2})$/;
-
-/**
- * The unit, sector and district keys of a full UK postcode, any case, with or without inner
- * spaces ("wx1 4ab" gives WX14AB, WX14, WX1); undefined when it is not one.
- */
-export function postcodeKeys(
-  postcode: string,
-): { readonly unit: string; readonly sector: string; readonly district: string } | undefined {
-  const match = FULL_POSTCODE.exec(postcode.replace(/\s+/g, "").toUpperCase());
-  if (!match) return undefined;
-  const [, outward, sector, unit] = match as unknown as [string, string, string, string];
-  return { unit: outward + sector + unit, sector: outward + sector, district: outward };
-}
-
-/** Great-circle distance in miles between two points given in degrees (haversine formula). */
-export function distanceMiles(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const rad = Math.PI / 180;
-  const dLat = (lat2 - lat1) * rad;
-  const dLon = (lon2 - lon1) * rad;
-  const a =
-    Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
-/** The ISO 3166-1 alpha-2 codes assigned to countries (a `country` outside them is 400). */
-export const COUNTRY_CODES: ReadonlySet<string> = new Set(
-  (
-    "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR " +
-    "BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ " +
-    "EC EE EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW " +
-    "GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY " +
-    "KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV " +
-    "MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY " +
-    "QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG " +
-    "TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW"
-  ).split(" "),
-);
 
 /** Asset path of a data set's index file under dist/ (served to no one: the Worker reads it). */
 export function nearIndexAsset(dataset: string): string {

@@ -13,13 +13,15 @@ import {
   type NearFilter,
   type NearIndex,
 } from "../../contract/near.js";
+import { normaliseName } from "../../contract/place.js";
 import type { Envelope } from "../assemble/envelope.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { entityTag } from "../encode/variants.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
 import type { BuildCache } from "../core/cache.js";
-import { recordFacts } from "./facts.js";
+import { isOnEarth } from "../core/place.js";
+import { recordFacts } from "../core/record-facts.js";
 import { postcodeTable, type PostcodePoint, type PostcodeTable } from "./postcodes.js";
 import { bodySlices } from "./slices.js";
 
@@ -65,7 +67,7 @@ export function indexPart(result: DatasetResult): IndexPart {
   const bytes = result.encoded.identity.bytes;
   const body = JSON.parse(bytes.toString("utf8")) as Envelope;
   const facts = body.data.flatMap(({ Brand }) =>
-    Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map(recordFacts)),
+    Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => recordFacts(r, key))),
   );
   const slices = bodySlices(bytes, body, key);
   const country: Record<string, number[]> = {};
@@ -75,12 +77,17 @@ export function indexPart(result: DatasetResult): IndexPart {
   const located: [number, number, number][] = [];
   const own: PostcodePoint[] = [];
   facts.forEach((f, r) => {
-    if (f.latitude !== undefined && f.longitude !== undefined) {
-      located.push([f.latitude, f.longitude, r]);
-      if (f.postcode) own.push({ unit: f.postcode, latitude: f.latitude, longitude: f.longitude });
+    // Coordinates out of range are no position rather than a position somewhere wrong.
+    const at = f.coordinates && isOnEarth(f.coordinates) ? f.coordinates : undefined;
+    if (at) {
+      located.push([at.latitude, at.longitude, r]);
+      const unit = f.postcodeRead?.keys.unit;
+      if (unit) own.push({ unit, latitude: at.latitude, longitude: at.longitude });
     }
-    if (f.country) push(country, f.country, r);
-    if (f.country && f.town) push(town, `${f.country}/${f.town}`, r);
+    // Only a code the Worker can be asked for (an assigned ISO 3166-1 code, aliases read).
+    if (f.countryCode) push(country, f.countryCode, r);
+    const name = f.town === undefined ? "" : normaliseName(f.town);
+    if (f.countryCode && name) push(town, `${f.countryCode}/${name}`, r);
     for (const code of new Set(f.sortcodes)) push(sortcode, code, r);
     for (const code of new Set(f.segments)) push(segment, code, r);
   });

@@ -8,8 +8,8 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { postcodeKeys } from "../../contract/near.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
+import { readPostcode } from "../core/place.js";
 
 /** The optional centroid file's name under content/. */
 export const POSTCODE_CENTROIDS_FILE = "postcode-centroids.csv";
@@ -56,7 +56,7 @@ export function postcodeTable(
   const sector = new Map<string, [number, number, number]>();
   const district = new Map<string, [number, number, number]>();
   for (const point of [...own, ...centroids]) {
-    const keys = postcodeKeys(point.unit);
+    const keys = readPostcode(point.unit)?.keys;
     if (!keys) continue;
     add(sector, keys.sector, point.latitude, point.longitude);
     add(district, keys.district, point.latitude, point.longitude);
@@ -111,7 +111,7 @@ export function parsePostcodeCentroids(
   for (const line of lines.slice(1)) {
     if (line.trim() === "") continue;
     const row = cells(line);
-    const unit = postcodeKeys(row[p] ?? "")?.unit;
+    const unit = readPostcode(row[p] ?? "")?.keys.unit;
     const latitude = Number(row[la]);
     const longitude = Number(row[lo]);
     if (!unit || !Number.isFinite(latitude) || !Number.isFinite(longitude)) continue;

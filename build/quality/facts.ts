@@ -4,10 +4,13 @@
  * files (per-file.ts takes them while the file is checked).
  */
 import { createHash } from "node:crypto";
+import { normaliseName } from "../../contract/place.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { pointerJoin } from "../core/json-pointer.js";
 import { fieldOf, listAt, objectAt, textOf } from "../core/json-value.js";
 import { isProductRecordsKey } from "../core/datasets.js";
+import { addressOf, addressPointer } from "../core/place.js";
+import type { RecordFacts } from "../core/record-facts.js";
 
 /** Where a value stands in its file. */
 export interface Spot {
@@ -30,8 +33,12 @@ export interface TextFact extends Position {
   readonly index?: number;
 }
 
-/** One record's facts. */
-export interface RecordFacts extends Spot {
+/**
+ * What the rules across files keep of one record, with the positions they report at, cached with
+ * its file's check result. Read from the record's RecordFacts (build/core/record-facts.ts) and
+ * value; no place is read here but the one key duplicates compare.
+ */
+export interface KeptRecord extends Spot {
   readonly id: string | undefined;
   readonly texts: readonly TextFact[];
   /**
@@ -51,29 +58,9 @@ export interface RecordFacts extends Spot {
 }
 
 export interface FileFacts {
-  readonly records: readonly RecordFacts[];
+  readonly records: readonly KeptRecord[];
   /** What the rules about one record alone found in this file. */
   readonly warnings: readonly Diagnostic[];
-}
-
-/** The pointer of a record's postal address: an ATM's sits in its Location. */
-export function addressPointer(recordsKey: string, at: string): string {
-  return recordsKey === "ATM"
-    ? pointerJoin(pointerJoin(at, "Location"), "PostalAddress")
-    : pointerJoin(at, "PostalAddress");
-}
-
-/** A record's postal address and its pointer. */
-export function addressOf(
-  record: unknown,
-  recordsKey: string,
-  at: string,
-): { address: Record<string, unknown> | undefined; pointer: string } {
-  const address =
-    recordsKey === "ATM"
-      ? objectAt(objectAt(record, "Location"), "PostalAddress")
-      : objectAt(record, "PostalAddress");
-  return { address, pointer: addressPointer(recordsKey, at) };
 }
 
 /** The pointer of one of a record's address texts. */
@@ -90,39 +77,22 @@ export const branchRefPointer = (at: string) =>
 export const endDatePointer = (at: string) =>
   pointerJoin(pointerJoin(pointerJoin(at, "Availability"), "NonStandardAvailability"), "EndDate");
 
-/** A record's latitude and longitude, when both are numbers. */
-export function coordinatesOf(
-  address: Record<string, unknown> | undefined,
-): { latitude: number; longitude: number } | undefined {
-  const coordinates = objectAt(objectAt(address, "GeoLocation"), "GeographicCoordinates");
-  if (!coordinates) return undefined;
-  const latitude = Number(coordinates.Latitude);
-  const longitude = Number(coordinates.Longitude);
-  return Number.isFinite(latitude) && Number.isFinite(longitude)
-    ? { latitude, longitude }
-    : undefined;
-}
-
 /** A digest of a record without its Identification (a short one: it is only compared). */
 function digestBesidesId(record: unknown): string {
   const { Identification: _, ...rest } = record as Record<string, unknown>;
   return createHash("sha256").update(JSON.stringify(rest)).digest("base64").slice(0, 22);
 }
 
-const normalise = (value: unknown) =>
-  String(value ?? "")
-    .toLowerCase()
-    .replace(/\s+/g, " ")
-    .trim();
-
-/** The facts of the record at pointer `at`, with positions from `position`. */
-export function recordFacts(
+/** What the rules across files keep of the record at pointer `at`, with positions from `position`. */
+export function keptRecord(
   record: unknown,
+  facts: RecordFacts,
   at: string,
   recordsKey: string,
   position: (pointer: string) => Position,
-): RecordFacts {
-  const { address, pointer: addressAt } = addressOf(record, recordsKey, at);
+): KeptRecord {
+  const address = addressOf(record, recordsKey);
+  const addressAt = addressPointer(recordsKey, at);
   const texts: TextFact[] = [];
   for (const field of ["TownName", "StreetName"] as const) {
     const value = textOf(address?.[field]);
@@ -140,7 +110,7 @@ export function recordFacts(
     address?.TownName,
     address?.PostCode,
   ];
-  const coordinates = coordinatesOf(address);
+  const { coordinates } = facts;
   const branchId = textOf(objectAt(record, "Branch")?.Identification);
   const services = listAt(record, "ServiceAndFacility");
   const nonStandard = objectAt(objectAt(record, "Availability"), "NonStandardAvailability");
@@ -149,7 +119,7 @@ export function recordFacts(
   return {
     pointer: at,
     ...position(at),
-    id: textOf(fieldOf(record, "Identification")),
+    id: facts.id,
     texts,
     // A mobile branch stops where others stand: only fixed branches can be duplicates.
     ...(recordsKey === "Branch" &&
@@ -157,7 +127,7 @@ export function recordFacts(
     coordinates &&
     parts.some((p) => p !== undefined)
       ? {
-          site: `${parts.map(normalise).join("|")}@${coordinates.latitude},${coordinates.longitude}`,
+          site: `${parts.map((p) => normaliseName(String(p ?? ""))).join("|")}@${coordinates.latitude},${coordinates.longitude}`,
         }
       : {}),
     branchRef:

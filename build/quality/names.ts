@@ -1,34 +1,28 @@
 /**
- * One name, several spellings. A town, street or county written with different capitals or
- * spacing in different records ("Hereford" and "HEREFORD"): consumers grouping by town see two
- * towns. And one brand whose BrandName differs between data sets ("Bank Of Scotland" for ATMs,
- * "Bank of Scotland" for branches): consumers joining data sets by brand see two brands. Each
- * inconsistency is one finding, with every spelling, how often it is used and where, told at the
- * first use of a less common spelling.
+ * One name, several spellings. A town, street or county that one brand writes with different
+ * capitals or spacing in different records ("Hereford" and "HEREFORD"): consumers grouping the
+ * brand's branches by town see two towns. Two brands' house styles are not one name written two
+ * ways, nor are two streets of one name in two towns, so names are compared within a brand
+ * (docs/decisions.md#names-are-compared-within-a-brand). And one brand whose BrandName differs
+ * between data sets ("Bank Of Scotland" for ATMs, "Bank of Scotland" for branches): consumers
+ * joining data sets by brand see two brands. Each inconsistency is one finding, with every
+ * spelling, how often it is used and where, told at the first use of a less common spelling.
  */
-import type { Diagnostic } from "../core/diagnostics.js";
-import type { Spot } from "./facts.js";
-import { placeOf, someOf, warning } from "./context.js";
+import { normaliseName } from "../../contract/place.js";
+import { finding, placeOf, someOf } from "./context.js";
+import { textPointer, type Spot } from "./facts.js";
+import type { ContentInPass, ContentRule, Finding } from "./rule.js";
 
 /** One use of a name. */
-export interface NameUse {
+interface NameUse {
   readonly field: string;
   readonly value: string;
   readonly file: string;
+  /** Its brand, as brands are compared (brandKey). */
+  readonly brand: string;
   /** Its place, worked out only when it is reported or named. */
   readonly spot: () => Spot;
 }
-
-/** One file's BrandName, with the data set it is in. */
-export interface BrandUse extends NameUse {
-  readonly dataset: string;
-}
-
-// Capitals and runs of spaces do not make another name; most values have neither to fold.
-const normalise = (value: string) => {
-  const lower = value.toLowerCase();
-  return /\s\s|^\s|\s$|[^\S ]/.test(lower) ? lower.replace(/\s+/g, " ").trim() : lower;
-};
 
 // A brand is the same brand without its legal form or "UK" and whatever the punctuation: "Bank
 // of Ireland (UK) Plc" and "Bank of Ireland UK" name one brand.
@@ -42,7 +36,7 @@ const brandKey = (value: string) =>
     .join(" ");
 
 /** Groups `uses` by `key`, then each group by spelling, most used first (on a tie, first met). */
-function spellings<T extends NameUse>(
+function spellings<T extends { readonly value: string }>(
   uses: readonly T[],
   key: (use: T) => string,
 ): [string, T[]][][] {
@@ -86,15 +80,37 @@ function capitalsFile(forms: Forms): string | undefined {
   return elsewhere ? file : undefined;
 }
 
+/** Every use of a town, street or county name in the content, with its brand. */
+function nameUses({ records }: ContentInPass): NameUse[] {
+  const uses: NameUse[] = [];
+  const brands = new Map<string, string>();
+  for (const { file, dataset, brand, record } of records) {
+    let key = brands.get(brand);
+    if (key === undefined) brands.set(brand, (key = brandKey(brand)));
+    for (const text of record.texts) {
+      uses.push({
+        field: text.field,
+        value: text.value,
+        file,
+        brand: key,
+        spot: () => ({ ...text, pointer: textPointer(dataset.recordsKey!, record.pointer, text) }),
+      });
+    }
+  }
+  return uses;
+}
+
 /**
- * One warning per name written more than one way, at the first use of a less common spelling;
- * and one per file that writes in capitals many names other files write otherwise.
+ * One warning per name a brand writes more than one way, at the first use of a less common
+ * spelling; and one per file that writes in capitals many names the brand's other files write
+ * otherwise.
  */
-export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
-  const found: Diagnostic[] = [];
+function checkSpellings(uses: readonly NameUse[]): Finding[] {
+  const found: Finding[] = [];
   const byCapitalsFile = new Map<string, Forms[]>();
   const single: Forms[] = [];
-  for (const forms of spellings(uses, (use) => `${use.field}\0${normalise(use.value)}`)) {
+  const nameKey = (use: NameUse) => `${use.brand}\0${use.field}\0${normaliseName(use.value)}`;
+  for (const forms of spellings(uses, nameKey)) {
     const file = capitalsFile(forms);
     const key = file === undefined ? undefined : `${forms[0]![1][0]!.field}\0${file}`;
     const list = key === undefined ? undefined : byCapitalsFile.get(key);
@@ -118,10 +134,9 @@ export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
       }),
     );
     found.push(
-      warning(
+      finding(
         first.file,
         first.spot(),
-        "name-spelling",
         `${first.field} is in capitals in this file for ${groups.length} names that other files write otherwise: ${names}; use one spelling for each`,
       ),
     );
@@ -136,10 +151,9 @@ export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
       return `${JSON.stringify(spelling)} ${times(list.length)} (${places})`;
     });
     found.push(
-      warning(
+      finding(
         use.file,
         use.spot(),
-        "name-spelling",
         `${use.field} is written ${forms.length} ways: ${told.join(", ")}; use one spelling`,
       ),
     );
@@ -147,31 +161,42 @@ export function checkSpellings(uses: readonly NameUse[]): Diagnostic[] {
   return found;
 }
 
+export const nameSpelling: ContentRule = {
+  id: "name-spelling",
+  scope: "content",
+  text: "the same TownName, StreetName or CountrySubDivision written by one brand with other capitals or spacing, across its data sets; a file that writes many in capitals is one finding",
+  check: (content) => checkSpellings(nameUses(content)),
+};
+
 /**
  * One warning per brand whose BrandName differs between data sets. Brands of one data set that
  * differ are separate brand files, and may be separate brands: they are left alone.
  */
-export function checkBrandSpellings(uses: readonly BrandUse[]): Diagnostic[] {
-  const found: Diagnostic[] = [];
-  for (const forms of spellings(uses, (use) => brandKey(use.value))) {
-    const datasets = forms.map(([, list]) => new Set(list.map((u) => u.dataset)));
-    const acrossDatasets = datasets.some((own, i) =>
-      [...own].some((d) => datasets.some((other, j) => j !== i && !other.has(d))),
-    );
-    if (!acrossDatasets) continue;
-    const use = forms[1]![1][0]!;
-    const told = forms.map(
-      ([spelling, list]) =>
-        `${JSON.stringify(spelling)} in ${[...new Set(list.map((u) => u.dataset))].join(", ")} (${placeOf(list[0]!.file, list[0]!.spot())})`,
-    );
-    found.push(
-      warning(
-        use.file,
-        use.spot(),
-        "brand-spelling",
-        `one brand is written ${forms.length} ways across data sets: ${told.join("; ")}; write one BrandName everywhere, or consumers see ${forms.length} brands`,
-      ),
-    );
-  }
-  return found;
-}
+export const brandSpelling: ContentRule = {
+  id: "brand-spelling",
+  scope: "content",
+  text: 'one brand\'s `BrandName` written differently in different data sets ("Bank Of Scotland", "Bank of Scotland"; "(UK)", "plc", punctuation aside)',
+  check({ brandNames }) {
+    const found: Finding[] = [];
+    for (const forms of spellings(brandNames, (use) => brandKey(use.value))) {
+      const datasets = forms.map(([, list]) => new Set(list.map((u) => u.dataset)));
+      const acrossDatasets = datasets.some((own, i) =>
+        [...own].some((d) => datasets.some((other, j) => j !== i && !other.has(d))),
+      );
+      if (!acrossDatasets) continue;
+      const use = forms[1]![1][0]!;
+      const told = forms.map(
+        ([spelling, list]) =>
+          `${JSON.stringify(spelling)} in ${[...new Set(list.map((u) => u.dataset))].join(", ")} (${placeOf(list[0]!.file, list[0]!.spot)})`,
+      );
+      found.push(
+        finding(
+          use.file,
+          use.spot,
+          `one brand is written ${forms.length} ways across data sets: ${told.join("; ")}; write one BrandName everywhere, or consumers see ${forms.length} brands`,
+        ),
+      );
+    }
+    return found;
+  },
+};

@@ -5,12 +5,10 @@
  */
 import type { DatasetDefinition } from "../core/datasets.js";
 import type { Diagnostic } from "../core/diagnostics.js";
-import type { RecordInContext } from "./context.js";
-import { textPointer, type FileFacts, type Spot } from "./facts.js";
-import { checkDuplicates } from "./duplicates.js";
-import { checkEnded } from "./hours.js";
-import { checkLinks } from "./links.js";
-import { checkBrandSpellings, checkSpellings, type BrandUse, type NameUse } from "./names.js";
+import { warningOf } from "./context.js";
+import type { FileFacts, Spot } from "./facts.js";
+import { CONTENT_RULES } from "./rules.js";
+import type { BrandNameUse, RecordInContext } from "./rule.js";
 
 /**
  * What the pass reads of one brand's checked files, in join order: the shape of check's
@@ -47,56 +45,41 @@ export interface RuleCount {
   readonly count: number;
 }
 
-/** Runs every rule; findings in file order are split into warnings and errors. */
+/**
+ * Runs every rule across files on what each file's check kept, after the findings the rules
+ * about records and files made while checking; all are split into warnings and errors.
+ */
 export function checkQuality(input: QualityInput): QualityResult {
   const records: RecordInContext[] = [];
-  const names: NameUse[] = [];
-  const brands: BrandUse[] = [];
+  const brandNames: BrandNameUse[] = [];
   // Found while each file was checked (places, postcodes, opening hours), cached with it.
-  const perRecord: Diagnostic[] = [];
+  const perFile: Diagnostic[] = [];
   const datasetOf = new Map<string, string>();
   for (const [dataset, units] of input.units) {
     for (const { files } of units) {
       for (const file of files) datasetOf.set(file.file, dataset.id);
       const brand = files.find((f) => f.brandName)?.brandName?.value ?? "";
       for (const file of files) {
-        const brandName = file.brandName;
+        const { brandName } = file;
         if (brandName) {
-          brands.push({
-            field: "BrandName",
+          brandNames.push({
             value: brandName.value,
             dataset: dataset.id,
             file: file.file,
-            spot: () => brandName,
+            spot: brandName,
           });
         }
-        perRecord.push(...(file.facts?.warnings ?? []));
+        perFile.push(...(file.facts?.warnings ?? []));
         for (const record of file.facts?.records ?? []) {
           records.push({ file: file.file, dataset, brand, record });
-          for (const text of record.texts) {
-            names.push({
-              field: text.field,
-              value: text.value,
-              file: file.file,
-              spot: () => ({
-                ...text,
-                pointer: textPointer(dataset.recordsKey!, record.pointer, text),
-              }),
-            });
-          }
         }
       }
     }
   }
+  const content = { records, brandNames, today: input.today };
   const found = [
-    ...perRecord,
-    ...records
-      .filter((r) => r.record.endDate !== undefined)
-      .flatMap((r) => checkEnded(r, input.today)),
-    ...checkSpellings(names),
-    ...checkBrandSpellings(brands),
-    ...checkDuplicates(records),
-    ...checkLinks(records),
+    ...perFile,
+    ...CONTENT_RULES.flatMap((rule) => rule.check(content).map((f) => warningOf(rule.id, f))),
   ];
   const asErrors = new Set(input.asErrors ?? []);
   const all = asErrors.has("all");

@@ -1,35 +1,25 @@
 /**
- * The data-quality work done while a file is checked (on the check threads): each record's facts
- * for the rules that compare records, and the findings of the rules about one record alone
- * (places, postcodes, identifiers, opening hours), both cached with the file's check result. Lines
- * and columns are looked up only for what is kept or reported. Records that share one cause (Country
- * "UK" throughout) make one finding, at the first of them.
+ * The data-quality work done while a file is checked (on the check threads): each record read
+ * once (build/core/record-facts.ts), the rules about one record alone and about the records of
+ * one file (rules.ts, by scope) run on it, and what the rules across files need kept; both
+ * cached with the file's check result. Lines and columns are looked up only for what is kept or
+ * reported. Records that share one cause (Country "UK" throughout) make one finding, at the
+ * first of them.
  */
 import type { Diagnostic } from "../core/diagnostics.js";
 import { pointerJoin } from "../core/json-pointer.js";
+import { listAt } from "../core/json-value.js";
+import { recordFacts } from "../core/record-facts.js";
 import { locator, type YamlSource } from "../read/yaml-source.js";
-import { fieldOf, listAt, textOf } from "../core/json-value.js";
-import { collapse, type Observation } from "./context.js";
-import {
-  addressPointer,
-  recordFacts,
-  type FileFacts,
-  type RecordFacts,
-  type Spot,
-} from "./facts.js";
-import { checkHours } from "./hours.js";
-import { checkIdentifiers } from "./identifiers.js";
-import {
-  areaCentres,
-  checkPlace,
-  checkSharedPositions,
-  recordPlace,
-  type PlacedRecord,
-} from "./places.js";
+import { collapse, warningOf } from "./context.js";
+import { keptRecord, type FileFacts, type Spot } from "./facts.js";
+import { areaCentres, areaOf } from "./places.js";
+import { FILE_RULES, RECORD_RULES } from "./rules.js";
+import type { Finding, Observation, RecordInFile } from "./rule.js";
 
 /**
- * The facts of a valid brand file, with the findings of the rules about one record alone; or
- * undefined for a file that holds no records.
+ * The facts of a valid brand file, with the findings of the rules about one record alone and
+ * about the file's records together; or undefined for a file that holds no records.
  */
 export function extractFacts(
   source: YamlSource,
@@ -39,34 +29,44 @@ export function extractFacts(
   if (recordsKey === null) return undefined;
   const at = locator(source);
   const spot = (pointer: string): Spot => ({ pointer, ...at(pointer) });
-  const records: RecordFacts[] = [];
-  const warnings: Diagnostic[] = [];
-  const observations: Observation[] = [];
   const list = listAt(value, recordsKey);
-  const pointers = list.map((_, index) => pointerJoin(pointerJoin("", recordsKey), index));
-  // The file's postcode areas are placed by its records first, for the rules that compare.
-  const places = list.map((record, index) => recordPlace(record, recordsKey, pointers[index]!));
-  const centres = areaCentres(places);
-  const placed: PlacedRecord[] = [];
-  list.forEach((record, index) => {
-    const here = pointers[index]!;
-    const one = { file: source.file, record, pointer: here, recordsKey, spot };
-    // How a record is named among others that share a finding: its Identification, or its line.
-    const label = textOf(fieldOf(record, "Identification")) ?? `line ${at(here).line}`;
-    observations.push(
-      ...checkPlace(one, places[index]!, centres, label),
-      ...checkIdentifiers(one, label),
-    );
-    warnings.push(...checkHours(one));
-    const address = addressPointer(recordsKey, here);
-    placed.push({
-      place: places[index]!,
-      label,
-      at: () => spot(pointerJoin(pointerJoin(address, "GeoLocation"), "GeographicCoordinates")),
-    });
-    records.push(recordFacts(record, here, recordsKey, at));
+  const read = list.map((record, index) => {
+    const facts = recordFacts(record, recordsKey);
+    return {
+      record,
+      facts,
+      area: areaOf(facts),
+      pointer: pointerJoin(pointerJoin("", recordsKey), index),
+    };
   });
-  warnings.push(...collapse(observations), ...checkSharedPositions(source.file, placed, centres));
+  // The file's postcode areas are placed by its records first, for the rules that compare.
+  const centres = areaCentres(read);
+  const records: RecordInFile[] = read.map(({ record, facts, area, pointer }) => ({
+    file: source.file,
+    record,
+    facts,
+    area,
+    pointer,
+    recordsKey,
+    // How a record is named among others that share a finding: its Identification, or its line.
+    label: facts.id ?? `line ${at(pointer).line}`,
+    spot,
+    centres,
+  }));
+  const results: { rule: string; result: Finding | Observation }[] = [];
+  for (const record of records) {
+    for (const rule of RECORD_RULES) {
+      for (const result of rule.check(record)) results.push({ rule: rule.id, result });
+    }
+  }
+  const warnings: Diagnostic[] = collapse(results);
+  for (const rule of FILE_RULES) {
+    const file = { file: source.file, records, centres };
+    warnings.push(...rule.check(file).map((found) => warningOf(rule.id, found)));
+  }
   warnings.sort((a, b) => a.line - b.line || a.column - b.column);
-  return { records, warnings };
+  return {
+    records: records.map((r) => keptRecord(r.record, r.facts, r.pointer, recordsKey, at)),
+    warnings,
+  };
 }

@@ -3,15 +3,23 @@
  * swapped, sign-flipped or outside the record's Country (in a Crown dependency, said by name); one
  * position given to records in postcode areas far apart; and UK postcodes not in the Royal Mail
  * format. A record's postcode area is placed where the file's other records in that area are,
- * so a corrected coordinate is offered only when it lands among them.
+ * so a corrected coordinate is offered only when it lands among them. Places are read through
+ * the one place model (build/core/place.ts, contract/place.ts).
  */
-import type { Diagnostic } from "../core/diagnostics.js";
+import { COUNTRY_CODES, distanceKm } from "../../contract/place.js";
 import { pointerJoin } from "../core/json-pointer.js";
-import { textOf } from "../core/json-value.js";
-import { someOf, warning, type Observation, type RecordInFile } from "./context.js";
-import { NOT_THE_UK, countryMeant, isCountryCode } from "./countries.js";
-import { addressOf, coordinatesOf, type Spot } from "./facts.js";
-import { isRoyalMailForm, postcodeArea, postcodeFix } from "./postcodes.js";
+import {
+  addressPointer,
+  coordinatesPointer,
+  isRoyalMailForm,
+  postcodeArea,
+  postcodeFix,
+  type Point,
+} from "../core/place.js";
+import type { RecordFacts } from "../core/record-facts.js";
+import { finding, someOf } from "./context.js";
+import type { Spot } from "./facts.js";
+import type { FileRule, Finding, Observation, RecordInFile, RecordRule } from "./rule.js";
 
 /** [south, north, west, east] in decimal degrees. */
 type Box = readonly [number, number, number, number];
@@ -41,59 +49,53 @@ export const COUNTRY_BOXES: Readonly<Record<string, Box>> = {
   DK: [54.5, 57.8, 8.0, 15.2],
 };
 
+/**
+ * Places a UK bank serves that are not the UK, each with its own ISO 3166-1 code: the Crown
+ * dependencies, and Gibraltar (a British overseas territory).
+ */
+export const NOT_THE_UK: Readonly<Record<string, string>> = {
+  JE: "Jersey",
+  GG: "Guernsey",
+  IM: "the Isle of Man",
+  GI: "Gibraltar",
+};
+
 /** Countries whose postcodes follow the Royal Mail format (the UK and the Crown dependencies). */
 const ROYAL_MAIL_COUNTRIES = new Set(["GB", "GG", "JE", "IM"]);
 
 const inside = ([south, north, west, east]: Box, latitude: number, longitude: number) =>
   latitude >= south && latitude <= north && longitude >= west && longitude <= east;
 
-interface Point {
-  readonly latitude: number;
-  readonly longitude: number;
-}
-
-/** Kilometres between two points (equirectangular: close enough at these distances). */
-function kilometres(a: Point, b: Point): number {
-  const x = (b.longitude - a.longitude) * Math.cos(((a.latitude + b.latitude) / 360) * Math.PI);
-  const y = b.latitude - a.latitude;
-  return Math.sqrt(x * x + y * y) * 111.2;
-}
+const kilometres = (a: Point, b: Point) =>
+  distanceKm(a.latitude, a.longitude, b.latitude, b.longitude);
 
 /** A corrected position counts as in a postcode area when it is this close to the area's centre. */
 const NEAR_AREA_KM = 50;
 /** Two postcode areas whose centres are further apart than this cannot share one address. */
 const FAR_APART_KM = 80;
 
-/** What the place rules read of one record. */
-export interface RecordPlace {
-  /** Country as written. */
-  readonly written: string | undefined;
-  /** The ISO code it means: as written, or the code a plain non-ISO one stands for ("UK"). */
-  readonly country: string | undefined;
-  readonly area: string | undefined;
-  readonly coordinates: Point | undefined;
-}
-
-/** The place of the record at `pointer`. */
-export function recordPlace(record: unknown, recordsKey: string, pointer: string): RecordPlace {
-  const { address } = addressOf(record, recordsKey, pointer);
-  const written = textOf(address?.Country);
-  const country =
-    written === undefined ? undefined : isCountryCode(written) ? written : countryMeant(written);
-  const postcode = textOf(address?.PostCode);
-  const area = country && ROYAL_MAIL_COUNTRIES.has(country) ? postcodeArea(postcode) : undefined;
-  return { written, country, area, coordinates: coordinatesOf(address) };
+/**
+ * The postcode area of a record whose Country's postcodes are Royal Mail's ("CH" of "CH7 1AR"),
+ * of its postcode as read or, when that reads as none, once fixed.
+ */
+export function areaOf(facts: RecordFacts): string | undefined {
+  const { countryCode } = facts;
+  if (!countryCode || !ROYAL_MAIL_COUNTRIES.has(countryCode)) return undefined;
+  return facts.postcodeRead?.area ?? postcodeArea(facts.postcode);
 }
 
 /**
  * Where each postcode area of a file is: the median position of its records that lie in their
  * Country. A feed's own records place its areas, with no table of areas to keep.
  */
-export function areaCentres(places: readonly RecordPlace[]): ReadonlyMap<string, Point> {
+export function areaCentres(
+  records: readonly { readonly facts: RecordFacts; readonly area: string | undefined }[],
+): ReadonlyMap<string, Point> {
   const byArea = new Map<string, Point[]>();
-  for (const { area, coordinates, country } of places) {
-    if (!area || !coordinates || !country) continue;
-    const box = COUNTRY_BOXES[country];
+  for (const { area, facts } of records) {
+    const { coordinates, countryCode } = facts;
+    if (!area || !coordinates || !countryCode) continue;
+    const box = COUNTRY_BOXES[countryCode];
     if (!box || !inside(box, coordinates.latitude, coordinates.longitude)) continue;
     const list = byArea.get(area);
     if (list) list.push(coordinates);
@@ -110,142 +112,187 @@ export function areaCentres(places: readonly RecordPlace[]): ReadonlyMap<string,
   return centres;
 }
 
-/** The place warnings of one record, given its place and the file's postcode area centres. */
-export function checkPlace(
-  { file, record, pointer, recordsKey, spot }: RecordInFile,
-  place: RecordPlace,
-  centres: ReadonlyMap<string, Point>,
-  label: string,
-): Observation[] {
-  const found: Observation[] = [];
-  const { address, pointer: addressAt } = addressOf(record, recordsKey, pointer);
-  if (!address) return found;
-  const { written, country, area, coordinates } = place;
-  const one = (at: Spot, rule: Parameters<typeof warning>[2], message: string): Observation => ({
-    key: `${rule}\0${pointer}`,
-    alone: warning(file, at, rule, message),
-    label,
-    together: () => message,
-  });
-  // Country: ISO 3166-1 alpha-2 (the spec's CountryCode); "UK" is the one real feeds write.
-  if (written !== undefined && !isCountryCode(written)) {
-    const instead = country ? `write "${country}"` : 'write its ISO 3166-1 code, like "GB"';
-    found.push({
-      key: `country-code\0${written}`,
-      alone: warning(
-        file,
-        spot(pointerJoin(addressAt, "Country")),
-        "country-code",
-        `Country "${written}" is not an ISO 3166-1 alpha-2 code; ${instead}`,
-      ),
-      label,
-      together: (count, records) =>
-        `Country "${written}" is not an ISO 3166-1 alpha-2 code, in ${count.toLocaleString("en-GB")} records (${records}); ${instead}`,
-    });
-  }
-  const coordinatesAt = () =>
-    spot(pointerJoin(pointerJoin(addressAt, "GeoLocation"), "GeographicCoordinates"));
-  if (coordinates) {
-    const { latitude, longitude } = coordinates;
-    const box = country === undefined ? undefined : COUNTRY_BOXES[country];
-    const centre = area === undefined ? undefined : centres.get(area);
-    // A corrected position is offered as the fix when it lands in the Country and, where the
-    // record's postcode area is placed by other records, near them.
-    const lands = (p: Point) =>
-      box !== undefined &&
-      inside(box, p.latitude, p.longitude) &&
-      (centre === undefined || kilometres(p, centre) <= NEAR_AREA_KM);
-    const among = centre ? ` with the other records in postcode area ${area}` : ` in ${country}`;
-    const flips: [string, Point, string][] = [
-      ["Longitude", { latitude, longitude: -longitude }, `Longitude "${-longitude}"`],
-      ["Latitude", { latitude: -latitude, longitude }, `Latitude "${-latitude}"`],
-    ];
-    const territory = Object.keys(NOT_THE_UK).find(
-      (code) => code !== country && inside(COUNTRY_BOXES[code]!, latitude, longitude),
-    );
-    if (latitude === 0 && longitude === 0) {
-      found.push(
-        one(
-          coordinatesAt(),
-          "coordinates-zero",
-          "the coordinates are 0, 0, in the sea off West Africa; give the real position or leave GeoLocation out",
-        ),
-      );
-    } else if (box && !inside(box, latitude, longitude)) {
-      const swapped = { latitude: longitude, longitude: latitude };
-      const flipped = centre ? flips.find(([, p]) => lands(p)) : undefined;
-      if (lands(swapped)) {
-        found.push(
-          one(
-            coordinatesAt(),
-            "coordinates-swapped",
-            `Latitude ${latitude} and Longitude ${longitude} look swapped: the other way round they fall${among}; write Latitude "${longitude}", Longitude "${latitude}"`,
-          ),
-        );
-      } else if (flipped) {
-        const [which, , fixed] = flipped;
-        found.push(
-          one(
-            coordinatesAt(),
-            "coordinates-sign-flipped",
-            `${which} ${which === "Longitude" ? longitude : latitude} looks sign-flipped: the other sign puts it${among}; write ${fixed}`,
-          ),
-        );
-      } else if (territory && ROYAL_MAIL_COUNTRIES.has(country!)) {
-        // The Crown dependencies and Gibraltar are not part of the UK: each has its own code.
-        const name = NOT_THE_UK[territory]!;
-        found.push({
-          key: `territory\0${territory}`,
-          alone: warning(
-            file,
-            coordinatesAt(),
-            "coordinates-outside-country",
-            `Latitude ${latitude}, Longitude ${longitude} is in ${name}, not ${country}: Country should be ${territory}`,
-          ),
-          label,
-          together: (count, records) =>
-            `${count} records with Country ${country} are in ${name} (${records}): Country should be ${territory}`,
-        });
-      } else {
-        const message = `Latitude ${latitude}, Longitude ${longitude} is outside ${country}, the record's Country`;
-        found.push({
-          key: `outside\0${latitude},${longitude}`,
-          alone: warning(
-            file,
-            coordinatesAt(),
-            "coordinates-outside-country",
-            `${message}; give its real position`,
-          ),
-          label,
-          together: (count, records) =>
-            `${message}, and ${count} records have it (${records}): a placeholder; give each its real position`,
-        });
-      }
+/** The place of a record's coordinates in its file. */
+const coordinatesAt = (r: RecordInFile): Spot =>
+  r.spot(coordinatesPointer(addressPointer(r.recordsKey, r.pointer)));
+
+/** What is wrong with a record's coordinates, if anything: one fault, the likeliest. */
+type CoordinatesFault =
+  | { readonly kind: "zero" }
+  | { readonly kind: "swapped"; readonly among: string }
+  | {
+      readonly kind: "sign-flipped";
+      readonly among: string;
+      readonly which: "Latitude" | "Longitude";
+      readonly fixed: string;
     }
-  }
-  const postcode = textOf(address.PostCode);
-  if (postcode !== undefined && country !== undefined && ROYAL_MAIL_COUNTRIES.has(country)) {
-    if (!isRoyalMailForm(postcode)) {
-      const tidy = postcodeFix(postcode);
-      const at = spot(pointerJoin(addressAt, "PostCode"));
-      const message = `PostCode "${postcode}" is not in the Royal Mail format (like "SW1A 1AA")${tidy ? `; write it "${tidy}"` : ""}`;
-      const fault = tidy === undefined ? undefined : postcodeFault(postcode, tidy);
-      found.push(
-        fault === undefined
-          ? one(at, "postcode-format", message)
-          : {
-              // A fault of the publisher's export (padding to a fixed width, say) is one finding.
-              key: `postcode\0${fault}`,
-              alone: warning(file, at, "postcode-format", message),
-              label,
-              together: (count, records) =>
-                `${count} PostCodes ${fault} (${records}), such as "${postcode}": write each as Royal Mail does, "${tidy}" for this one`,
-            },
-      );
-    }
-  }
-  return found;
+  | { readonly kind: "territory"; readonly code: string }
+  | { readonly kind: "outside" };
+
+// Four rules read each record's fault: worked out once per record.
+const faults = new WeakMap<RecordInFile, CoordinatesFault | undefined>();
+
+function coordinatesFault(r: RecordInFile): CoordinatesFault | undefined {
+  if (!faults.has(r)) faults.set(r, faultOf(r));
+  return faults.get(r);
 }
+
+/**
+ * The fault of a record's coordinates against its Country's box: zeros; else, outside the box,
+ * a swap or a sign that puts them right, a Crown dependency or Gibraltar, or just outside.
+ */
+function faultOf({ facts, area, centres }: RecordInFile): CoordinatesFault | undefined {
+  const { coordinates, countryCode: country } = facts;
+  if (!coordinates) return undefined;
+  const { latitude, longitude } = coordinates;
+  if (latitude === 0 && longitude === 0) return { kind: "zero" };
+  const box = country === undefined ? undefined : COUNTRY_BOXES[country];
+  if (!box || inside(box, latitude, longitude)) return undefined;
+  const centre = area === undefined ? undefined : centres.get(area);
+  // A corrected position is offered as the fix when it lands in the Country and, where the
+  // record's postcode area is placed by other records, near them.
+  const lands = (p: Point) =>
+    inside(box, p.latitude, p.longitude) &&
+    (centre === undefined || kilometres(p, centre) <= NEAR_AREA_KM);
+  const among = centre ? ` with the other records in postcode area ${area}` : ` in ${country}`;
+  if (lands({ latitude: longitude, longitude: latitude })) return { kind: "swapped", among };
+  if (centre) {
+    if (lands({ latitude, longitude: -longitude }))
+      return {
+        kind: "sign-flipped",
+        among,
+        which: "Longitude",
+        fixed: `Longitude "${-longitude}"`,
+      };
+    if (lands({ latitude: -latitude, longitude }))
+      return { kind: "sign-flipped", among, which: "Latitude", fixed: `Latitude "${-latitude}"` };
+  }
+  // The Crown dependencies and Gibraltar are not part of the UK: each has its own code.
+  const territory = Object.keys(NOT_THE_UK).find(
+    (code) => code !== country && inside(COUNTRY_BOXES[code]!, latitude, longitude),
+  );
+  if (territory && ROYAL_MAIL_COUNTRIES.has(country!))
+    return { kind: "territory", code: territory };
+  return { kind: "outside" };
+}
+
+/** Country: ISO 3166-1 alpha-2 (the spec's CountryCode); "UK" is the one real feeds write. */
+export const countryCodeRule: RecordRule = {
+  id: "country-code",
+  scope: "record",
+  text: "a `Country` that is not an ISO 3166-1 alpha-2 code; `UK` is `GB`, `EL` is `GR`",
+  check(r) {
+    const written = r.facts.country;
+    if (written === undefined || COUNTRY_CODES.has(written)) return [];
+    const meant = r.facts.countryCode;
+    const instead = meant ? `write "${meant}"` : 'write its ISO 3166-1 code, like "GB"';
+    const at = r.spot(pointerJoin(addressPointer(r.recordsKey, r.pointer), "Country"));
+    return [
+      {
+        key: written,
+        alone: finding(
+          r.file,
+          at,
+          `Country "${written}" is not an ISO 3166-1 alpha-2 code; ${instead}`,
+        ),
+        label: r.label,
+        together: (count, records) =>
+          `Country "${written}" is not an ISO 3166-1 alpha-2 code, in ${count.toLocaleString("en-GB")} records (${records}); ${instead}`,
+      },
+    ];
+  },
+};
+
+export const coordinatesZero: RecordRule = {
+  id: "coordinates-zero",
+  scope: "record",
+  text: "Latitude and Longitude both 0: a missing position written as zeros",
+  check(r) {
+    if (coordinatesFault(r)?.kind !== "zero") return [];
+    return [
+      finding(
+        r.file,
+        coordinatesAt(r),
+        "the coordinates are 0, 0, in the sea off West Africa; give the real position or leave GeoLocation out",
+      ),
+    ];
+  },
+};
+
+export const coordinatesSwapped: RecordRule = {
+  id: "coordinates-swapped",
+  scope: "record",
+  text: "coordinates outside the record's `Country` that fall inside it the other way round; gives the corrected pair",
+  check(r) {
+    const fault = coordinatesFault(r);
+    if (fault?.kind !== "swapped") return [];
+    const { latitude, longitude } = r.facts.coordinates!;
+    return [
+      finding(
+        r.file,
+        coordinatesAt(r),
+        `Latitude ${latitude} and Longitude ${longitude} look swapped: the other way round they fall${fault.among}; write Latitude "${longitude}", Longitude "${latitude}"`,
+      ),
+    ];
+  },
+};
+
+export const coordinatesSignFlipped: RecordRule = {
+  id: "coordinates-sign-flipped",
+  scope: "record",
+  text: "a Longitude (or Latitude) whose other sign puts the record among the file's other records in its postcode area; gives the corrected value",
+  check(r) {
+    const fault = coordinatesFault(r);
+    if (fault?.kind !== "sign-flipped") return [];
+    const { latitude, longitude } = r.facts.coordinates!;
+    const value = fault.which === "Longitude" ? longitude : latitude;
+    return [
+      finding(
+        r.file,
+        coordinatesAt(r),
+        `${fault.which} ${value} looks sign-flipped: the other sign puts it${fault.among}; write ${fault.fixed}`,
+      ),
+    ];
+  },
+};
+
+export const coordinatesOutsideCountry: RecordRule = {
+  id: "coordinates-outside-country",
+  scope: "record",
+  text: "coordinates outside the record's `Country` (the UK, the Crown dependencies and the neighbours; others unchecked); in Jersey, Guernsey, the Isle of Man or Gibraltar it says so and gives the code",
+  check(r) {
+    const fault = coordinatesFault(r);
+    if (fault?.kind !== "territory" && fault?.kind !== "outside") return [];
+    const { latitude, longitude } = r.facts.coordinates!;
+    const country = r.facts.countryCode!;
+    if (fault.kind === "territory") {
+      const name = NOT_THE_UK[fault.code]!;
+      return [
+        {
+          key: `territory\0${fault.code}`,
+          alone: finding(
+            r.file,
+            coordinatesAt(r),
+            `Latitude ${latitude}, Longitude ${longitude} is in ${name}, not ${country}: Country should be ${fault.code}`,
+          ),
+          label: r.label,
+          together: (count, records) =>
+            `${count} records with Country ${country} are in ${name} (${records}): Country should be ${fault.code}`,
+        },
+      ];
+    }
+    const message = `Latitude ${latitude}, Longitude ${longitude} is outside ${country}, the record's Country`;
+    return [
+      {
+        key: `outside\0${latitude},${longitude}`,
+        alone: finding(r.file, coordinatesAt(r), `${message}; give its real position`),
+        label: r.label,
+        together: (count, records) =>
+          `${message}, and ${count} records have it (${records}): a placeholder; give each its real position`,
+      },
+    ];
+  },
+};
 
 /** What is wrong with a postcode that `fixed` puts right, when it is only its layout. */
 function postcodeFault(postcode: string, fixed: string): string | undefined {
@@ -256,59 +303,77 @@ function postcodeFault(postcode: string, fixed: string): string | undefined {
   return undefined;
 }
 
-/** One record of a file, for the shared-position rule. */
-export interface PlacedRecord {
-  readonly place: RecordPlace;
-  readonly label: string;
-  /** The place of its coordinates. */
-  readonly at: () => Spot;
-}
+export const postcodeFormat: RecordRule = {
+  id: "postcode-format",
+  scope: "record",
+  text: "a `PostCode` for Country GB, GG, JE or IM not in the Royal Mail format (`SW1A 1AA`, `GIR 0AA`); gives the corrected postcode where it can",
+  check(r) {
+    const { postcode, countryCode } = r.facts;
+    if (postcode === undefined || countryCode === undefined) return [];
+    if (!ROYAL_MAIL_COUNTRIES.has(countryCode) || isRoyalMailForm(postcode)) return [];
+    const tidy = postcodeFix(postcode);
+    const at = r.spot(pointerJoin(addressPointer(r.recordsKey, r.pointer), "PostCode"));
+    const message = `PostCode "${postcode}" is not in the Royal Mail format (like "SW1A 1AA")${tidy ? `; write it "${tidy}"` : ""}`;
+    const fault = tidy === undefined ? undefined : postcodeFault(postcode, tidy);
+    const alone = finding(r.file, at, message);
+    if (fault === undefined) return [alone];
+    // A fault of the publisher's export (padding to a fixed width, say) is one finding.
+    const found: Observation = {
+      key: fault,
+      alone,
+      label: r.label,
+      together: (count, records) =>
+        `${count} PostCodes ${fault} (${records}), such as "${postcode}": write each as Royal Mail does, "${tidy}" for this one`,
+    };
+    return [found];
+  },
+};
 
 /**
  * One position given to records whose postcode areas lie far apart (by the file's own area
  * centres): a placeholder, or a position or postcode that is wrong. Several records at one site
  * in one area, or in neighbouring areas, are how banks publish and pass.
  */
-export function checkSharedPositions(
-  file: string,
-  records: readonly PlacedRecord[],
-  centres: ReadonlyMap<string, Point>,
-): Diagnostic[] {
-  const byPosition = new Map<string, PlacedRecord[]>();
-  for (const record of records) {
-    const { coordinates, area } = record.place;
-    if (!coordinates || !area) continue;
-    const key = `${coordinates.latitude},${coordinates.longitude}`;
-    const list = byPosition.get(key);
-    if (list) list.push(record);
-    else byPosition.set(key, [record]);
-  }
-  const found: Diagnostic[] = [];
-  for (const group of byPosition.values()) {
-    const areas = [...new Set(group.map((r) => r.place.area!))].filter((a) => centres.has(a));
-    let widest: [string, string, number] | undefined;
-    for (let i = 0; i < areas.length; i++) {
-      for (let j = i + 1; j < areas.length; j++) {
-        const km = kilometres(centres.get(areas[i]!)!, centres.get(areas[j]!)!);
-        if (km > FAR_APART_KM && (!widest || km > widest[2])) widest = [areas[i]!, areas[j]!, km];
-      }
+export const coordinatesShared: FileRule = {
+  id: "coordinates-shared",
+  scope: "file",
+  text: "one position given to records whose postcode areas lie far apart (over 80 km): a placeholder, or a wrong position or postcode",
+  check({ file, records, centres }) {
+    const byPosition = new Map<string, RecordInFile[]>();
+    for (const record of records) {
+      const { coordinates } = record.facts;
+      if (!coordinates || !record.area) continue;
+      const key = `${coordinates.latitude},${coordinates.longitude}`;
+      const list = byPosition.get(key);
+      if (list) list.push(record);
+      else byPosition.set(key, [record]);
     }
-    if (!widest) continue;
-    const [a, b, km] = widest;
-    const { latitude, longitude } = group[0]!.place.coordinates!;
-    const inArea = (area: string) =>
-      someOf(
-        group.filter((r) => r.place.area === area).map((r) => r.label),
-        3,
+    const found: Finding[] = [];
+    for (const group of byPosition.values()) {
+      const areas = [...new Set(group.map((r) => r.area!))].filter((a) => centres.has(a));
+      let widest: [string, string, number] | undefined;
+      for (let i = 0; i < areas.length; i++) {
+        for (let j = i + 1; j < areas.length; j++) {
+          const km = kilometres(centres.get(areas[i]!)!, centres.get(areas[j]!)!);
+          if (km > FAR_APART_KM && (!widest || km > widest[2])) widest = [areas[i]!, areas[j]!, km];
+        }
+      }
+      if (!widest) continue;
+      const [a, b, km] = widest;
+      const { latitude, longitude } = group[0]!.facts.coordinates!;
+      const inArea = (area: string) =>
+        someOf(
+          group.filter((r) => r.area === area).map((r) => r.label),
+          3,
+        );
+      found.push(
+        finding(
+          file,
+          coordinatesAt(group[0]!),
+          `Latitude ${latitude}, Longitude ${longitude} is the position of ${group.length} records in postcode areas about ${Math.round(km)} km apart: ${a} (${inArea(a)}) and ${b} (${inArea(b)}); a placeholder or a mistake: give each record its own position`,
+        ),
       );
-    found.push(
-      warning(
-        file,
-        group[0]!.at(),
-        "coordinates-shared",
-        `Latitude ${latitude}, Longitude ${longitude} is the position of ${group.length} records in postcode areas about ${Math.round(km)} km apart: ${a} (${inArea(a)}) and ${b} (${inArea(b)}); a placeholder or a mistake: give each record its own position`,
-      ),
-    );
-  }
-  return found;
-}
+    }
+    return found;
+  },
+};

@@ -5,7 +5,7 @@
 import { formatDiagnostic, type Diagnostic } from "../core/diagnostics.js";
 import { plural } from "../core/format.js";
 import type { RuleCount } from "./pass.js";
-import { QUALITY_RULES, isQualityRule } from "./rules.js";
+import { qualityRule } from "./rules.js";
 
 /** The summary: one line, then one per rule and data set; nothing to say when all is clean. */
 export function qualitySummary(counts: readonly RuleCount[]): string[] {
@@ -30,7 +30,7 @@ export function qualityMarkdown(
   }
   lines.push("| rule | data set | findings | what it looks for |", "| --- | --- | --- | --- |");
   for (const c of counts) {
-    const what = isQualityRule(c.rule) ? QUALITY_RULES[c.rule] : "";
+    const what = qualityRule(c.rule)?.text ?? "";
     lines.push(`| \`${c.rule}\` | ${c.dataset} | ${c.count} | ${what} |`);
   }
   const byRule = new Map<string, Diagnostic[]>();

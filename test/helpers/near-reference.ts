@@ -1,7 +1,7 @@
 /**
  * The reference the extension endpoints are tested against: the plain filter over a data set's
  * full list, written here from the issue's words and the haversine formula, independently of
- * worker/near-*.ts and build/near/. Distances are great-circle miles on a sphere of the mean Earth
+ * worker/near/ and build/near/. Distances are great-circle miles on a sphere of the mean Earth
  * radius (6371.0088 km; 1 mile = 1.609344 km).
  */
 
@@ -55,11 +55,18 @@ export function addressOf(record: Json): Json {
     {}) as Json;
 }
 
-/** A record's position, if it has one. */
+const positions = new WeakMap<Json, [number, number] | undefined>();
+
+/** A record's position, if it has one (read once per record: the reference asks often). */
 export function positionOf(record: Json): [number, number] | undefined {
+  if (positions.has(record)) return positions.get(record);
   const at = (addressOf(record).GeoLocation as Json | undefined)?.GeographicCoordinates as
     Json | undefined;
-  return at ? [Number(at.Latitude), Number(at.Longitude)] : undefined;
+  const position: [number, number] | undefined = at
+    ? [Number(at.Latitude), Number(at.Longitude)]
+    : undefined;
+  positions.set(record, position);
+  return position;
 }
 
 /**

@@ -5,16 +5,13 @@
  */
 import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
 import {
-  COUNTRY_CODES,
   NEAR_OPEN_BANKING_PREFIX,
   NEAR_PREFIX,
   NEAR_STANDARD_PREFIX,
   RADIUS_MILES,
-  normaliseCountry,
-  normaliseTown,
-  postcodeKeys,
   type NearEntry,
 } from "../../contract/near.js";
+import { countryCode, normaliseName, postcodeKeys } from "../../contract/place.js";
 import { planForPath, type PlanId } from "../../contract/rate-limits.js";
 import type { Asked } from "../outcome.js";
 
@@ -133,12 +130,12 @@ export function matchNear(
   switch (filter) {
     case "country": {
       if (!shape(null) && !shape(null, "town", null)) return undefined;
-      const country = normaliseCountry(rest[0]!);
-      if (!COUNTRY_CODES.has(country)) return match("bad");
+      const country = countryCode(rest[0]!);
+      if (country === undefined) return match("bad");
       if (rest.length === 1) return match({ filter, country });
       const town = decode(rest[2]!);
-      if (town === undefined || normaliseTown(town) === "") return match("bad");
-      return match({ filter, country, town: normaliseTown(town) });
+      if (town === undefined || normaliseName(town) === "") return match("bad");
+      return match({ filter, country, town: normaliseName(town) });
     }
     case "geo-location": {
       if (!shape("lat", null, "long", null)) return undefined;

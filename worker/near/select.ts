@@ -3,12 +3,8 @@
  * segment (publication order), and for geo-location and postcode the records within the radius,
  * nearest first. Pure functions of the index; no parsing.
  */
-import {
-  EARTH_RADIUS_MILES,
-  POSTCODE_RADIUS_MILES,
-  distanceMiles,
-  type NearIndex,
-} from "../../contract/near.js";
+import { POSTCODE_RADIUS_MILES, type NearIndex } from "../../contract/near.js";
+import { EARTH_RADIUS_MILES, distanceMiles } from "../../contract/place.js";
 import type { NearQuery } from "./query.js";
 
 /** An index as the Worker keeps it once per isolate: the index, its located records as numbers. */

@@ -1,24 +1,24 @@
 /**
- * The near-me indexes: the byte ranges, the facts read from a record, the postcode table and its
- * centroid file, and the property the endpoints rest on: for random points, radii, towns and
+ * The near-me indexes (build/near/index.ts): what each record is filed under, the parts kept in
+ * the build cache, and the property the endpoints rest on: for random points, radii, towns and
  * postcodes, the Worker's selection over the index equals the reference filter over the full
- * list, on the sample and on a generated set of 50,000 ATMs.
+ * list, on the sample (through a real build, with a centroid file) and on a generated set of
+ * 50,000 ATMs (indexed directly).
  */
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { NearIndex } from "../../contract/near.js";
-import { findDataset } from "../../build/core/datasets.js";
-import { readSchemas } from "../../build/check/schemas.js";
-import type { Envelope } from "../../build/assemble/envelope.js";
-import { serialize } from "../../build/encode/variants.js";
-import type { DatasetResult } from "../../build/encode/manifest-entry.js";
-import { nearIndexes } from "../../build/near/index.js";
-import { recordFacts } from "../../build/near/facts.js";
-import { parsePostcodeCentroids, postcodeTable } from "../../build/near/postcodes.js";
-import { bodySlices } from "../../build/near/slices.js";
-import { answerBytes } from "../../worker/near/body.js";
-import { loadIndex, selectRecords, type LoadedIndex } from "../../worker/near/select.js";
+import type { NearIndex } from "../../../contract/near.js";
+import { BuildCache } from "../../../build/core/cache.js";
+import { findDataset } from "../../../build/core/datasets.js";
+import { readSchemas } from "../../../build/check/schemas.js";
+import type { Envelope } from "../../../build/assemble/envelope.js";
+import { entityTag, serialize } from "../../../build/encode/variants.js";
+import type { DatasetResult } from "../../../build/encode/manifest-entry.js";
+import { indexPart, nearIndexes } from "../../../build/near/index.js";
+import { answerBytes } from "../../../worker/near/body.js";
+import { loadIndex, selectRecords, type LoadedIndex } from "../../../worker/near/select.js";
 import {
   addressOf,
   answerRecords,
@@ -29,8 +29,8 @@ import {
   referenceTown,
   type Body,
   type Listed,
-} from "../helpers/near-reference.js";
-import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
+} from "../../helpers/near-reference.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 
 /** A small deterministic generator (mulberry32), so every run asks the same questions. */
 function random(seed: number): () => number {
@@ -44,147 +44,149 @@ function random(seed: number): () => number {
   };
 }
 
-describe("the byte ranges of a body", () => {
+/** A data set's result as encode gives it, for a body of `records` under one brand each. */
+function encoded(datasetId: string, brands: readonly Record<string, unknown>[]): DatasetResult {
+  const dataset = findDataset(datasetId)!;
+  const records = brands.reduce(
+    (n, b) => n + ((b[dataset.recordsKey!] as unknown[]) ?? []).length,
+    0,
+  );
   const body = {
-    meta: { LastUpdated: "2026-11-20T10:00:00Z", TotalResults: 3, Agreement: "Ŵ £" },
-    data: [
-      {
-        Brand: [
-          { ATM: [{ Identification: "é1" }, { Identification: "2" }], BrandName: "Ünsworth" },
-          { BrandName: "B", ATM: [{ Identification: "3 €" }] },
-        ],
-      },
-    ],
+    meta: { LastUpdated: "2026-11-20T10:00:00Z", TotalResults: records, Agreement: "x" },
+    data: [{ Brand: brands }],
   };
   const bytes = serialize(body);
+  const etag = entityTag(bytes);
+  const asset = `${dataset.path}.json`;
+  return {
+    dataset,
+    entry: { variants: { identity: { asset, etag, length: bytes.length } } },
+    encoded: { identity: { bytes, etag } },
+  } as unknown as DatasetResult;
+}
 
-  it("point at each record's exact bytes, in UTF-8, wherever the record list sits in its brand", () => {
-    const slices = bodySlices(bytes, body, "ATM");
-    const text = (range: readonly [number, number]) =>
-      bytes.subarray(range[0], range[1]).toString("utf8");
-    expect(slices.records.map((r) => text(r.range))).toEqual([
-      '{"Identification":"é1"}',
-      '{"Identification":"2"}',
-      '{"Identification":"3 €"}',
-    ]);
-    expect(slices.records.map((r) => r.brand)).toEqual([0, 0, 1]);
-    expect(text(slices.head)).toBe('{"meta":{"LastUpdated":"2026-11-20T10:00:00Z","TotalResults":');
-    expect(text(slices.metaTail)).toBe(',"Agreement":"Ŵ £"},"data":');
-    const [p0, p1, s0, s1] = slices.brands[0]!;
-    expect(text([p0, p1])).toBe('{"ATM":[');
-    expect(text([s0, s1])).toBe('],"BrandName":"Ünsworth"}');
-  });
-
-  it("refuse bytes that the body does not serialise to", () => {
-    expect(() => bodySlices(serialize({ ...body, extra: 1 }), body, "ATM")).toThrow(
-      /do not rebuild/,
-    );
-  });
+const located = (lat: string, lon: string) => ({
+  GeoLocation: { GeographicCoordinates: { Latitude: lat, Longitude: lon } },
 });
 
-describe("the facts of a record", () => {
-  it.each([
-    [
-      "an ATM's place under Location",
-      {
-        Location: {
-          PostalAddress: {
-            TownName: "  Stainby   Cross ",
-            Country: "GB",
-            PostCode: "sq4 6re",
-            GeoLocation: { GeographicCoordinates: { Latitude: "53.48206", Longitude: "-2.24113" } },
-          },
-        },
-      },
-      {
-        latitude: 53.48206,
-        longitude: -2.24113,
-        country: "GB",
-        town: "stainby cross",
-        postcode: "SQ46RE",
-        sortcodes: [],
-        segments: [],
-      },
-    ],
-    [
-      "a branch's sort codes, digits only, and a postcode that is not a full UK one",
-      { SortCode: ["40-12-34", "123"], PostalAddress: { PostCode: "BFPO 123" } },
-      { sortcodes: ["401234"], segments: [] },
-    ],
-    [
-      "UK, which some banks publish, as the United Kingdom's code GB",
-      { PostalAddress: { Country: "UK" } },
-      { country: "GB", sortcodes: [], segments: [] },
-    ],
-    [
-      "a product's segments",
-      { Segment: ["Basic", "General"] },
-      { sortcodes: [], segments: ["Basic", "General"] },
-    ],
-    [
-      "coordinates out of range as no position",
-      {
+describe("what the index files each record under", () => {
+  const atms = [
+    {
+      Identification: "A0",
+      Location: {
         PostalAddress: {
-          GeoLocation: { GeographicCoordinates: { Latitude: "99.999999", Longitude: "0.0" } },
+          TownName: " Wexby  Vale ",
+          Country: "GB",
+          PostCode: "wx1 4ab",
+          ...located("54.1", "-1.7"),
         },
       },
-      { sortcodes: [], segments: [] },
-    ],
-  ])("reads %s", (_, record, facts) => {
-    expect(recordFacts(record)).toEqual(facts);
-  });
-});
+    },
+    {
+      Identification: "A1",
+      Location: {
+        PostalAddress: { TownName: "WEXBY VALE", Country: "UK", ...located("99.999999", "0.0") },
+      },
+    },
+    {
+      Identification: "A2",
+      Location: { PostalAddress: { TownName: "Athens", Country: "EL", PostCode: "105 57" } },
+    },
+    {
+      Identification: "A3",
+      Location: {
+        PostalAddress: { TownName: "Nowhere", Country: "XK", ...located("42.6", "21.2") },
+      },
+    },
+  ];
 
-describe("placing postcodes", () => {
-  it("reads the ONS Postcode Directory's columns and skips rows with no position", () => {
-    const text =
-      'pcd,pcds,lat,long\n"AB1 0AA","AB1 0AA",57.101474,-2.242851\nX,"AB1 0AB",99.999999,0.000000\n';
-    const { points, problems } = parsePostcodeCentroids(text, "content/postcode-centroids.csv");
-    expect(problems).toEqual([]);
-    expect(points).toEqual([{ unit: "AB10AA", latitude: 57.101474, longitude: -2.242851 }]);
+  it("files records by the country their Country means, towns as compared, and only positions on Earth", () => {
+    const { index, own } = indexPart(encoded("atms", [{ BrandName: "B", ATM: atms }]));
+    expect(index.country).toEqual({ GB: [0, 1], GR: [2] });
+    expect(index.town).toEqual({ "GB/wexby vale": [0, 1], "GR/athens": [2] });
+    // By latitude: A0 at 54.1, then A3 at 42.6; A1's 99.999999 is no position.
+    expect(index.located).toEqual([42.6, 21.2, 3, 54.1, -1.7, 0]);
+    expect(own).toEqual([{ unit: "WX14AB", latitude: 54.1, longitude: -1.7 }]);
   });
 
-  it("says which columns a header without them must name", () => {
-    const { problems } = parsePostcodeCentroids("code,x,y\n", "content/postcode-centroids.csv");
-    expect(problems).toHaveLength(1);
-    expect(problems[0]!.file).toBe("content/postcode-centroids.csv");
-    expect(problems[0]!.message).toMatch(/postcode, latitude and longitude.*"code,x,y"/);
-  });
-
-  it("keeps units from the publisher's records only, and counts the file's points in sectors and districts", () => {
-    const table = postcodeTable(
-      [{ unit: "WX14AB", latitude: 54, longitude: -1 }],
-      [
-        { unit: "WX14AB", latitude: 60, longitude: -1 },
-        { unit: "WX19ZZ", latitude: 56, longitude: -3 },
-      ],
+  it("files branches by their sort codes' digits, and products by their segments", () => {
+    const branches = indexPart(
+      encoded("branches", [
+        {
+          BrandName: "B",
+          Branch: [
+            { Identification: "B0", SortCode: ["40-12-34", "401234", "12"] },
+            { Identification: "B1", SortCode: ["401234"] },
+          ],
+        },
+      ]),
     );
-    expect(table.unit).toEqual({ WX14AB: [54, -1] });
-    expect(table.sector).toEqual({ WX14: [57, -1], WX19: [56, -3] });
-    expect(table.district).toEqual({ WX1: [56.666667, -1.666667] });
+    expect(branches.index.sortcode).toEqual({ "401234": [0, 1] });
+    const products = indexPart(
+      encoded("personal-current-accounts", [
+        {
+          BrandName: "B",
+          PCA: [
+            { Identification: "P0", Segment: ["Basic", "General"] },
+            { Identification: "P1", Segment: ["Basic"] },
+          ],
+        },
+      ]),
+    );
+    expect(products.index.segment).toEqual({ Basic: [0, 1], General: [0] });
   });
 });
 
 describe("the index cache", () => {
-  it("indexes again only the data set whose published body changed", async () => {
-    const fixture = await sampleFixture();
+  it("indexes again only the data set whose published body changed, and reads back what it made", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-near-"));
     try {
-      const cacheDir = join(fixture.root, "cache");
-      const parts = async () => (await readdir(cacheDir)).filter((n) => n.endsWith(".near"));
-      expect((await buildFixture(fixture, { cacheDir })).ok).toBe(true);
+      const cache = new BuildCache(dir, "a fingerprint");
+      const parts = async () => (await readdir(dir)).filter((n) => n.endsWith(".near"));
+      const atm = (town: string) => [
+        {
+          BrandName: "B",
+          ATM: [
+            {
+              Identification: "A0",
+              Location: {
+                PostalAddress: {
+                  TownName: town,
+                  Country: "GB",
+                  PostCode: "WX1 4AB",
+                  ...located("54.1", "-1.7"),
+                },
+              },
+            },
+          ],
+        },
+      ];
+      const branches = encoded("branches", [
+        { BrandName: "B", Branch: [{ Identification: "B0", SortCode: ["401234"] }] },
+      ]);
+      const first = await nearIndexes(
+        [branches, encoded("atms", atm("Brackenfold"))],
+        readSchemas(),
+        [],
+        { cache },
+      );
       const before = await parts();
-      // Branches, ATMs and the four product data sets.
-      expect(before).toHaveLength(6);
-      const file = join(fixture.content, "atms", "pennyfold-building-society.yaml");
-      const text = await readFile(file, "utf8");
-      await fixture.put({
-        "atms/pennyfold-building-society.yaml": text.replace('"Brackenfold"', '"Brackenford"'),
+      expect(before).toHaveLength(2);
+      // The same bodies again: both parts read back from the cache give the same index bytes.
+      const again = await nearIndexes(
+        [branches, encoded("atms", atm("Brackenfold"))],
+        readSchemas(),
+        [],
+        { cache },
+      );
+      expect(again.indexes.map((i) => i.bytes)).toEqual(first.indexes.map((i) => i.bytes));
+      // One body changed: one part more.
+      await nearIndexes([branches, encoded("atms", atm("Brackenford"))], readSchemas(), [], {
+        cache,
       });
-      expect((await buildFixture(fixture, { cacheDir })).ok).toBe(true);
-      const after = await parts();
-      expect(after.filter((name) => !before.includes(name))).toHaveLength(1);
+      expect((await parts()).filter((name) => !before.includes(name))).toHaveLength(1);
     } finally {
-      await fixture.cleanup();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
@@ -219,9 +221,26 @@ function answer(
   return JSON.parse(Buffer.from(answerBytes(loaded, records)).toString("utf8")) as Body;
 }
 
+/**
+ * An answer's records are the expected ones, in order, byte for byte: their identifiers compared
+ * first (a readable difference), then their whole JSON (deep equality over thousands of records
+ * would cost seconds and mean no more).
+ */
+function expectRecords(answered: Body | "unplaced", recordsKey: string, expected: unknown[]) {
+  expect(answered).not.toBe("unplaced");
+  const records = answerRecords(answered as Body, recordsKey);
+  const ids = (list: unknown[]) =>
+    list.map((r) => (r as { Identification: unknown }).Identification);
+  expect(ids(records)).toEqual(ids(expected));
+  expect(JSON.stringify(records)).toBe(JSON.stringify(expected));
+}
+
 const FOLD = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
 
-/** Random questions against a loaded index, each compared with the reference over `listed`. */
+/**
+ * Random points, radii and postcodes against a loaded index, then every town, each answer
+ * compared with the reference over `listed`; how many geo-location answers were not empty.
+ */
 function checkAgainstReference(
   loaded: LoadedIndex,
   listed: readonly Listed[],
@@ -247,16 +266,9 @@ function checkAgainstReference(
     const radius = 1 + Math.round(rnd() * 90) / 10;
     const geo = answer(loaded, { filter: "geo-location", latitude: lat, longitude: lon, radius });
     const expected = referenceNear(listed, lat, lon, radius);
-    expect(geo !== "unplaced" && answerRecords(geo, recordsKey)).toEqual(expected);
+    expectRecords(geo, recordsKey, expected);
     expect(geo !== "unplaced" && geo.meta.TotalResults).toBe(expected.length);
     if (expected.length > 0) nonEmpty++;
-
-    const town = towns[Math.floor(rnd() * towns.length)]!;
-    const asked = rnd() < 0.5 ? town.toUpperCase() : `${town} `;
-    const byTown = answer(loaded, { filter: "country", country: "GB", town: FOLD(asked) });
-    expect(byTown !== "unplaced" && answerRecords(byTown, recordsKey)).toEqual(
-      referenceTown(listed, "GB", asked),
-    );
 
     // A known postcode, or one whose unit, or sector too, nothing knows.
     const unit = units[Math.floor(rnd() * units.length)]!;
@@ -273,9 +285,14 @@ function checkAgainstReference(
     });
     if (!placed) expect(byPostcode).toBe("unplaced");
     else {
-      expect(byPostcode !== "unplaced" && answerRecords(byPostcode, recordsKey)).toEqual(
-        referenceNear(listed, placed[0], placed[1], 5),
-      );
+      expectRecords(byPostcode, recordsKey, referenceNear(listed, placed[0], placed[1], 5));
+    }
+  }
+  // Every town, asked in capitals and with spaces around and inside it.
+  for (const town of towns) {
+    for (const asked of [town.toUpperCase(), ` ${town.replace(" ", "  ")} `]) {
+      const byTown = answer(loaded, { filter: "country", country: "GB", town: FOLD(asked) });
+      expectRecords(byTown, recordsKey, referenceTown(listed, "GB", asked));
     }
   }
   return nonEmpty;
@@ -353,7 +370,7 @@ describe("the answers against the reference filter over the full list", () => {
     it("answers a whole country as the reference does", () => {
       const { loaded: index, listed } = loaded.get("atms")!;
       const gb = answer(index, { filter: "country", country: "GB" });
-      expect(gb !== "unplaced" && answerRecords(gb, "ATM")).toEqual(referenceTown(listed, "GB"));
+      expectRecords(gb, "ATM", referenceTown(listed, "GB"));
     });
   });
 
@@ -420,7 +437,7 @@ describe("the answers against the reference filter over the full list", () => {
       // A record list of both brands, grouped as an envelope holds them.
       const all = answer(loaded, { filter: "country", country: "GB" });
       expect(all !== "unplaced" && all.meta.TotalResults).toBe(50_000);
-      expect(all !== "unplaced" && answerRecords(all, "ATM")).toEqual(groupByBrand(listed));
+      expectRecords(all, "ATM", groupByBrand(listed));
     }, 240_000);
   });
 });
