@@ -55,7 +55,12 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   let onSave = (): void => {
     saved = true;
   };
-  const watcher: ContentWatcher = watchContent(options.contentDir ?? CONTENT_DIR, () => onSave());
+  const contentDir = options.contentDir ?? CONTENT_DIR;
+  const watcher: ContentWatcher = await watchContent(
+    contentDir,
+    () => onSave(),
+    (error) => log(`preview: watching ${contentDir}: ${error.message}; saves may go unseen`),
+  );
   let worker: Awaited<ReturnType<typeof import("wrangler").unstable_startWorker>> | undefined;
   let url: URL;
   try {
@@ -106,9 +111,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   );
   onSave = () => runs.poke();
   if (saved) runs.poke();
-  log(
-    `Serving on ${url.origin}/ and rebuilding on every save under ${options.contentDir ?? CONTENT_DIR}`,
-  );
+  log(`Serving on ${url.origin}/ and rebuilding on every save under ${contentDir}`);
   return {
     url,
     idle: () => runs.idle(),
