@@ -51,7 +51,8 @@ export const USAGE = `usage: node .out/build/cli/build.js <build|validate> [--co
          [--${MAX_SHRINK_FLAG} SHARE] [--${ALLOW_SHRINK_FLAG}]
 
   build     validate content/ and write dist/ (data, precompressed variants, manifest.json)
-  validate  validate only; writes nothing
+  validate  the same checks, stopping before anything is encoded: compresses, indexes and
+            writes nothing (the build cache keeps what a build then reuses)
 
 publication guard (always on for build; on for validate when a baseline is given):
   finds a data set that loses more than SHARE of its records, or all of them, against the last
@@ -67,7 +68,7 @@ speed:
   --cache DIR     build cache folder (default: .cache/build/; safe to delete)
   --no-cache      neither read nor write the build cache
   --threads N     worker threads for parsing and validation (default: the cores available)
-  --timings       print the time spent in each step
+  --timings       print the time spent in each step the command runs, by the step's name
 
 data quality (warnings; site.yaml's QualityErrors makes rules errors):
   --quality FILE  also write the data-quality findings as a Markdown report to FILE
