@@ -50,8 +50,8 @@ import {
 export type { DatasetResult } from "./encode/manifest-entry.js";
 export type { StepTimings, ValidateTimings } from "./core/timings.js";
 
-/** What `runValidate` takes: where the content is, and how to check it. */
-export interface ValidateOptions {
+/** What the build and validate both take: where the content is, and how to check it. */
+export interface CheckOptions {
   readonly contentDir?: string;
   /** Folder that printed paths are relative to. */
   readonly cwd?: string;
@@ -66,7 +66,15 @@ export interface ValidateOptions {
   readonly now?: () => Date;
 }
 
-export interface BuildOptions extends ValidateOptions {
+export interface ValidateOptions extends CheckOptions {
+  /**
+   * Last check, given what each data set would publish (for example the publication guard).
+   * Problems it returns fail the run.
+   */
+  readonly lastCheck?: (next: { readonly datasets: readonly DatasetCounts[] }) => Diagnostic[];
+}
+
+export interface BuildOptions extends CheckOptions {
   readonly outDir?: string;
   /** false: make everything in memory (result.files) and write nothing. */
   readonly write?: boolean;
@@ -203,15 +211,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
  * file's check and each data set's body). Reports every problem the build would, but those of the
  * build's own later work (docs/decisions.md#what-validate-checks).
  */
-export async function runValidate(
-  options: ValidateOptions & {
-    /**
-     * Last check, given what each data set would publish (for example the publication guard).
-     * Problems it returns fail the run.
-     */
-    readonly lastCheck?: (next: { readonly datasets: readonly DatasetCounts[] }) => Diagnostic[];
-  } = {},
-): Promise<ValidateResult> {
+export async function runValidate(options: ValidateOptions = {}): Promise<ValidateResult> {
   const run = await checkAndAssemble(options);
   const result = run.ok ? await checkBodies(run, options) : run.failure;
   const t = result.timings;
@@ -237,7 +237,7 @@ export async function runValidate(
 // build's to check (docs/decisions.md#what-validate-checks).
 async function checkBodies(
   run: Extract<CheckedAndAssembled, { ok: true }>,
-  options: Parameters<typeof runValidate>[0] & {},
+  options: ValidateOptions,
 ): Promise<Validated | Failed> {
   const datasets = run.assembled.map(({ input, summary }) => ({
     dataset: input.dataset.id,
@@ -289,7 +289,7 @@ type CheckedAndAssembled =
     });
 
 /** Steps 1 to 5, which the build and validate share: everything up to each data set's bytes. */
-async function checkAndAssemble(options: ValidateOptions): Promise<CheckedAndAssembled> {
+async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssembled> {
   const contentDir = options.contentDir ?? CONTENT_DIR;
   const cwd = options.cwd ?? process.cwd();
   const timings = emptyTimings();

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, assert, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../build/core/diagnostics.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
-import { runBuild, runValidate, type ValidateOptions } from "../../build/pipeline.js";
+import { runBuild, runValidate, type CheckOptions } from "../../build/pipeline.js";
 import {
   branchBrand,
   FIXTURE_EPOCH,
@@ -31,7 +31,7 @@ afterEach(async () => {
 const NOW = () => new Date("2026-09-21T12:00:00Z");
 
 /** Validate, then build, of the same content with the same options; every line each reports. */
-async function both(content: Fixture, options: ValidateOptions = {}) {
+async function both(content: Fixture, options: CheckOptions = {}) {
   const common = {
     contentDir: content.content,
     cwd: content.root,
