@@ -203,7 +203,9 @@ export async function buildBenchmarks(options: { quick: boolean; runs: number })
         "",
         "Steps run one after another; the wall time of `check` holds the parsing and validation done on",
         "the worker threads, whose own times are summed across threads (so on two cores they add up to",
-        "more than `check`). Encoding is serialising the envelope, hashing every variant, and compressing.",
+        "more than `check`). Serialising the envelope is part of assembling; hashing every variant and",
+        "compressing are encoding; `near` indexes the near-me data sets and `documents` makes (and",
+        "compresses) the landing page and /openapi.json.",
       ].join("\n"),
     );
     const ms = (n: number) => `${Math.round(n)} ms`;
@@ -220,6 +222,8 @@ export async function buildBenchmarks(options: { quick: boolean; runs: number })
           "serialize",
           "hash",
           "compress",
+          "near",
+          "documents",
           "write",
         ],
         results.map(({ name, cold: { timings: t } }) => [
@@ -233,6 +237,8 @@ export async function buildBenchmarks(options: { quick: boolean; runs: number })
           ms(t.parts.serializeMs),
           ms(t.parts.hashMs),
           ms(t.parts.compressMs),
+          ms(t.near),
+          ms(t.documents),
           ms(t.write),
         ]),
       ),

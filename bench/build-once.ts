@@ -32,7 +32,7 @@ console.log(
     timings: result.timings,
     maxRssMB: process.resourceUsage().maxRSS / 1024,
     bytes: Object.fromEntries(
-      result.datasets.map((d) => [
+      (result.ok ? result.datasets : []).map((d) => [
         d.dataset.id,
         {
           identity: d.encoded.identity.bytes.length,

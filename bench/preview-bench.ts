@@ -9,6 +9,7 @@ import { CONTENT_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../build/core/
 import { startPreview } from "../build/preview/serve.js";
 import { editOneFile, PUBLISHER as P } from "./build-bench.js";
 import { generateContent } from "./generate.js";
+import { setOfflineEnvironment } from "./workerd-harness.js";
 import { median, table } from "./report.js";
 
 // Bounds: no wait for one served ETag longer than this, no more polls than this per edit.
@@ -38,6 +39,8 @@ async function measure(
   const content = join(root, "content");
   await fill(content);
   const builds: number[] = [];
+  // The preview runs wrangler in this process, which reads these settings from its environment.
+  setOfflineEnvironment();
   const preview = await startPreview({
     root,
     contentDir: content,

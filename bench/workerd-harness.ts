@@ -33,8 +33,13 @@ export interface Harness {
   start(entrypoint: string, vars?: Record<string, string>): Promise<Server>;
 }
 
-async function wrangler() {
+/** Sets OFFLINE_ENV in this benchmark process (a value already exported wins), before wrangler runs. */
+export function setOfflineEnvironment(): void {
   for (const [name, value] of Object.entries(OFFLINE_ENV)) process.env[name] ??= value;
+}
+
+async function wrangler() {
+  setOfflineEnvironment();
   return import("wrangler");
 }
 

@@ -1,31 +1,37 @@
 /**
- * Steps 5 and 6 for one data set, through the cache. A data set whose files, site settings and
- * LastUpdated are exactly what an earlier build saw takes its published body from the cache: it is
- * not assembled or serialised again, and the values of its files are never parsed (cached check
- * results parse them on first use). A rebuild after one edit therefore assembles and encodes only
- * the data set that was edited.
+ * Step 5 for one data set, through the cache: its envelope assembled, checked and serialised to
+ * the exact bytes served. A data set whose files, site settings and LastUpdated are exactly what an
+ * earlier build saw takes those bytes from the cache: it is not assembled or serialised again, and
+ * the values of its files are never parsed (cached check results parse them on first use). A
+ * rebuild after one edit therefore assembles only the data set that was edited. `build` encodes
+ * the bytes next (step 6); `validate` stops here, with the counts and the size.
  */
 import { assembleDataset, datasetUpdated, type AssembleInput } from "./assemble/dataset.js";
-import { datasetResult, type BodySummary, type DatasetResult } from "./encode/manifest-entry.js";
+import type { BodySummary } from "./encode/manifest-entry.js";
+import { serialize } from "./encode/variants.js";
 import type { BuildCache } from "./core/cache.js";
 import type { Diagnostic } from "./core/diagnostics.js";
-import type { Encoder } from "./encode/cached-encoder.js";
 import { locatedRecords, type LocatedRecord } from "./assemble/locations.js";
 import type { LastUpdated } from "./assemble/last-updated.js";
+import { timeSync, type PartTimings } from "./core/timings.js";
 
 export interface DatasetStep {
   readonly cache: BuildCache | undefined;
-  readonly encoder: Encoder;
   /** Each content file's cache key, by its display path (check/cached-checks.ts, jobKeys). */
   readonly fileKeys: ReadonlyMap<string, string | undefined>;
-  /** Runs `work` under a step's timer. */
-  readonly timed: <T>(step: "assemble" | "encode", work: () => Promise<T>) => Promise<T>;
+  /** Runs `work` under the assemble step's timer. */
+  readonly timed: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Where serialising is timed. */
+  readonly parts?: Pick<PartTimings, "serializeMs">;
 }
 
-export type BuiltDataset =
+export type AssembledDataset =
   | {
       readonly ok: true;
-      readonly result: DatasetResult;
+      /** The exact bytes served without a content coding. */
+      readonly identity: Buffer;
+      readonly updated: LastUpdated;
+      readonly summary: BodySummary;
       readonly located: LocatedRecord[];
       /** Every BrandName the body publishes, in publication order. */
       readonly brandNames: string[];
@@ -38,36 +44,37 @@ interface CachedSummary extends BodySummary {
   readonly brandNames: string[];
 }
 
-/** The data set assembled and encoded, or taken from the cache when nothing it depends on moved. */
+/** The data set's body as bytes, assembled and checked, or taken from the cache when nothing it depends on moved. */
 export async function assembleOrReuse(
   input: AssembleInput,
   step: DatasetStep,
-): Promise<BuiltDataset> {
-  const updated = await step.timed("assemble", () => datasetUpdated(input));
-  const key = datasetKey(input, updated, step);
-  const hit = key ? await readCached(step.cache!, key) : undefined;
-  if (hit) {
-    const encoded = await step.timed("encode", () => step.encoder.bytes(hit.body));
-    const result = datasetResult(input, hit.summary, updated, encoded);
-    return { ok: true, result, located: hit.summary.located, brandNames: hit.summary.brandNames };
-  }
-  const assembled = await step.timed("assemble", () => assembleDataset(input, updated));
-  if (!assembled.ok) return assembled;
-  const located = locatedRecords(input.dataset, assembled.body);
-  const brandNames = assembled.body.data.flatMap(({ Brand }) =>
-    Brand.map((b) => String(b.BrandName)),
-  );
-  const encoded = await step.timed("encode", () => step.encoder.body(assembled.body));
-  const summary = {
-    totalResults: assembled.body.meta.TotalResults as number,
-    brands: assembled.brands,
-  };
-  if (key) {
-    await step.cache!.set(key, BODY_KIND, encoded.identity.bytes);
-    const cached: CachedSummary = { ...summary, located, brandNames };
-    await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
-  }
-  return { ok: true, result: datasetResult(input, summary, updated, encoded), located, brandNames };
+): Promise<AssembledDataset> {
+  return step.timed(async () => {
+    const updated = await datasetUpdated(input);
+    const key = datasetKey(input, updated, step);
+    const hit = key ? await readCached(step.cache!, key) : undefined;
+    if (hit) {
+      const { located, brandNames, ...summary } = hit.summary;
+      return { ok: true, identity: hit.body, updated, summary, located, brandNames };
+    }
+    const assembled = await assembleDataset(input, updated);
+    if (!assembled.ok) return assembled;
+    const located = locatedRecords(input.dataset, assembled.body);
+    const brandNames = assembled.body.data.flatMap(({ Brand }) =>
+      Brand.map((b) => String(b.BrandName)),
+    );
+    const identity = timeSync(step.parts, "serializeMs", () => serialize(assembled.body));
+    const summary: BodySummary = {
+      totalResults: assembled.body.meta.TotalResults as number,
+      brands: assembled.brands,
+    };
+    if (key) {
+      await step.cache!.set(key, BODY_KIND, identity);
+      const cached: CachedSummary = { ...summary, located, brandNames };
+      await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
+    }
+    return { ok: true, identity, updated, summary, located, brandNames };
+  });
 }
 
 const BODY_KIND = "body";

@@ -1,20 +1,28 @@
 /**
  * The build, step by step, numbered as docs/architecture.md numbers them: 1 read the content,
  * 2 check each file (with quality's per-file rules), 3 check across files, 4 the quality rules
- * across files, 5 assemble and 6 encode each data set, 7 index the near-me data sets, 8 make the
- * documents about the APIs, 9 write dist/ with its manifest. Problems from every step and every
+ * across files, 5 assemble each data set's body, 6 encode it, 7 index the near-me data sets, 8 make
+ * the documents about the APIs, 9 write dist/ with its manifest. Problems from every step and every
  * file are collected, so one run reports them all; nothing is written unless there are none.
+ *
+ * `runValidate` (`npm run validate`) runs steps 1 to 5 and the checks of step 9 that what it made
+ * can answer, and stops: it compresses nothing, indexes nothing and makes no document, yet reports
+ * every problem and warning the build would (docs/decisions.md#what-validate-checks).
  */
-import type { DatasetResult } from "./encode/manifest-entry.js";
-import { openCache } from "./core/cache.js";
+import { openCache, type BuildCache } from "./core/cache.js";
 import type { BuildContext } from "./core/context.js";
-import { assembleOrReuse } from "./one-dataset.js";
+import { assembleOrReuse, type AssembledDataset } from "./one-dataset.js";
 import { DATASETS } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
-import type { LocatedRecord } from "./assemble/locations.js";
-import { checkAssetLimits, PLATFORM_LIMITS, type AssetLimits } from "./write/asset-limits.js";
+import { datasetResult, type DatasetResult } from "./encode/manifest-entry.js";
+import {
+  checkAssetLimits,
+  PLATFORM_LIMITS,
+  type AssetFile,
+  type AssetLimits,
+} from "./write/asset-limits.js";
 import { assetFiles, outputFiles } from "./write/output-files.js";
 import { join } from "node:path";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
@@ -22,86 +30,288 @@ import type { AnySchemaObject } from "ajv";
 import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
-import { emptyTimings, timeAsync, type StepTimings } from "./core/timings.js";
+import { emptyTimings, timeAsync, type StepTimings, type ValidateTimings } from "./core/timings.js";
 import { writeAtomically, type OutputFile } from "./write/atomic.js";
-import { MANIFEST_FORMAT_VERSION, type Manifest } from "../contract/manifest.js";
+import {
+  datasetAsset,
+  MANIFEST_FORMAT_VERSION,
+  type Manifest,
+  type ManifestEntry,
+} from "../contract/manifest.js";
+import type { Site } from "./read/site.js";
+import type { AssembleInput } from "./assemble/dataset.js";
 import { nearIndexes } from "./near/index.js";
-import { POSTCODE_CENTROIDS_FILE, readPostcodeCentroids } from "./near/postcodes.js";
+import {
+  POSTCODE_CENTROIDS_FILE,
+  readPostcodeCentroids,
+  type PostcodePoint,
+} from "./near/postcodes.js";
 
 export type { DatasetResult } from "./encode/manifest-entry.js";
-export type { StepTimings } from "./core/timings.js";
+export type { StepTimings, ValidateTimings } from "./core/timings.js";
 
-export interface BuildOptions {
+/** What the build and validate both take: where the content is, and how to check it. */
+export interface CheckOptions {
   readonly contentDir?: string;
-  readonly outDir?: string;
   /** Folder that printed paths are relative to. */
   readonly cwd?: string;
-  /** false: validate only, write nothing. */
-  readonly write?: boolean;
   readonly env?: NodeJS.ProcessEnv;
   /** Cache folder, or false for none. Default: .cache/build in the project. */
   readonly cacheDir?: string | false;
   /** Worker threads for parsing and validation; default: the cores available. */
   readonly threads?: number;
+  /** The static-asset limits checked; the platform's unless a test lowers them. */
+  readonly limits?: AssetLimits;
+  /** The clock the data-quality pass dates "has passed" by; the system's by default. */
+  readonly now?: () => Date;
+}
+
+export interface ValidateOptions extends CheckOptions {
+  /**
+   * Last check, given what each data set would publish (for example the publication guard).
+   * Problems it returns fail the run.
+   */
+  readonly lastCheck?: (next: { readonly datasets: readonly DatasetCounts[] }) => Diagnostic[];
+}
+
+export interface BuildOptions extends CheckOptions {
+  readonly outDir?: string;
+  /** false: make everything in memory (result.files) and write nothing. */
+  readonly write?: boolean;
   /**
    * Last check before anything is written, given the manifest about to be published (for example
    * the publication guard against a shrinking data set). Problems it returns fail the build.
    */
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
-  /** The static-asset limits checked before writing; the platform's unless a test lowers them. */
-  readonly limits?: AssetLimits;
   /** For the live preview (build/preview/): the landing page is left uncompressed. */
   readonly preview?: boolean;
-  /** The clock the data-quality pass dates "has passed" by; the system's by default. */
-  readonly now?: () => Date;
 }
 
-export interface BuildResult {
-  readonly ok: boolean;
-  /** Every problem found, sorted by file and position. */
-  readonly diagnostics: readonly Diagnostic[];
-  /** Per data set, in DATASETS order; empty when the content has problems. */
-  readonly datasets: readonly DatasetResult[];
+/** What a run reports whether or not it succeeded. */
+interface RunReport {
   readonly filesChecked: number;
-  readonly manifest: Manifest | undefined;
   readonly timings: StepTimings;
   /** The data-quality pass's findings (empty when the content has errors), and their counts. */
   readonly quality: Pick<QualityResult, "warnings" | "counts">;
   /**
-   * Why this build could reuse nothing from the cache (it is empty, the build's code or the
+   * Why this run could reuse nothing from the cache (it is empty, the build's code or the
    * schemas changed), in words; undefined when it could, or when there is no cache.
    */
   readonly cacheMiss: string | undefined;
-  /** What was written, or would have been with `write: false`; empty when the build failed. */
+}
+
+/** A run that found problems: nothing was written. */
+export interface Failed extends RunReport {
+  readonly ok: false;
+  /** Every problem found, sorted by file and position; never empty. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** A build of content without problems. */
+export interface Built extends RunReport {
+  readonly ok: true;
+  readonly diagnostics: readonly [];
+  /** Per data set, in DATASETS order. */
+  readonly datasets: readonly DatasetResult[];
+  readonly manifest: Manifest;
+  /** What was written, or would have been with `write: false`. */
   readonly files: readonly OutputFile[];
 }
 
+export type BuildResult = Built | Failed;
+
+/** What the publication guard needs of a data set: its record count. A manifest entry is one. */
+export type DatasetCounts = Pick<ManifestEntry, "dataset" | "totalResults">;
+
+/** Content without problems, as validate found it. */
+interface Validated extends RunReport {
+  readonly ok: true;
+  readonly diagnostics: readonly [];
+  /** Per data set, in DATASETS order, what its body would publish. */
+  readonly datasets: readonly DatasetCounts[];
+}
+
+/** Validate's result, timed by the steps it runs. */
+export type ValidateResult = (Omit<Validated, "timings"> | Omit<Failed, "timings">) & {
+  readonly timings: ValidateTimings;
+};
+
+/** Steps 1 to 9: checks the content and, when it has no problem, writes (or makes) the output. */
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
-  const contentDir = options.contentDir ?? CONTENT_DIR;
   const outDir = options.outDir ?? DIST_DIR;
+  const run = await checkAndAssemble(options);
+  const { cwd, contentDir, schemas, cache, timings, failed } = run;
+  if (!run.ok) return run.failure;
+  const timed = <T>(step: keyof Omit<StepTimings, "parts">, work: () => Promise<T> | T) =>
+    timeAsync(timings, step, work);
+
+  // 6. encode each data set's body: its ETag and compressed variants.
+  const encode = createEncoder(cache, timings.parts);
+  const results: DatasetResult[] = [];
+  for (const built of run.assembled) {
+    const encoded = await timed("encode", () => encode(built.identity));
+    results.push(datasetResult(built.input, built.summary, built.updated, encoded));
+  }
+  // 7. the extension endpoints' indexes, from the encoded bodies
+  const near = await timed("near", () =>
+    nearIndexes(results, schemas, run.centroids, {
+      cache,
+      shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
+    }),
+  );
+  if (near.problems.length > 0) return failed(near.problems);
+  // 8. the documents about the APIs (landing page, /openapi.json), from what was just made.
+  const documents = await timed("documents", () =>
+    makeDocuments({
+      datasets: results,
+      located: run.assembled.flatMap((a) => a.located),
+      brandNames: [...new Set(run.assembled.flatMap((a) => a.brandNames))],
+      schemas,
+      site: run.site,
+      cache,
+      encode,
+      near: near.indexes.map((n) => n.entry),
+      pageUncompressed: options.preview,
+    }),
+  );
+
+  // 9. check the platform's limits, then write, unless a last check objects
+  const manifest: Manifest = {
+    formatVersion: MANIFEST_FORMAT_VERSION,
+    datasets: results.map((r) => r.entry),
+    documents: documents.map((d) => d.entry),
+    near: near.indexes.map((n) => n.entry),
+  };
+  const files = outputFiles([...results, ...documents], manifest);
+  for (const { entry, bytes } of near.indexes)
+    files.push({ path: entry.index.asset.slice(1), bytes });
+  const objections = await timed("write", async () => {
+    const overLimits = checkAssetLimits(
+      assetFiles(files, results),
+      { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
+      options.limits ?? PLATFORM_LIMITS,
+    );
+    if (overLimits.length > 0) return overLimits;
+    return (await options.beforeWrite?.(manifest)) ?? [];
+  });
+  if (objections.length > 0) return failed(objections);
+  await cache?.remember();
+  if (options.write !== false) {
+    await timed("write", async () => {
+      await writeAtomically(outDir, files);
+      await cache?.prune();
+    });
+  }
+  return { ...run.report(), ok: true, diagnostics: [], datasets: results, manifest, files };
+}
+
+/**
+ * `npm run validate`: steps 1 to 5 and the platform's limits on each body, then `guard` on the
+ * counts; nothing is encoded, indexed or written (the cache keeps what a build would reuse: each
+ * file's check and each data set's body). Reports every problem the build would, but those of the
+ * build's own later work (docs/decisions.md#what-validate-checks).
+ */
+export async function runValidate(options: ValidateOptions = {}): Promise<ValidateResult> {
+  const run = await checkAndAssemble(options);
+  const result = run.ok ? await checkBodies(run, options) : run.failure;
+  const t = result.timings;
+  const timings: ValidateTimings = {
+    read: t.read,
+    check: t.check,
+    crossCheck: t.crossCheck,
+    quality: t.quality,
+    assemble: t.assemble,
+    limits: t.write,
+    parts: {
+      parseMs: t.parts.parseMs,
+      validateMs: t.parts.validateMs,
+      serializeMs: t.parts.serializeMs,
+    },
+  };
+  return { ...result, timings };
+}
+
+// Of step 9's checks, those the bodies answer: each body's size against the limit per file, then
+// the last check. What only the later steps make (the compressed variants, each smaller than its
+// body; the indexes; the documents; the number of files, fixed by the table of data sets) is the
+// build's to check (docs/decisions.md#what-validate-checks).
+async function checkBodies(
+  run: Extract<CheckedAndAssembled, { ok: true }>,
+  options: ValidateOptions,
+): Promise<Validated | Failed> {
+  const datasets = run.assembled.map(({ input, summary }) => ({
+    dataset: input.dataset.id,
+    totalResults: summary.totalResults,
+  }));
+  const objections = await timeAsync(run.timings, "write", () => {
+    const bodies: AssetFile[] = run.assembled.map(({ input, identity }) => ({
+      path: datasetAsset(input.dataset.path).slice(1),
+      bytes: identity.length,
+      variant: { dataset: input.dataset, coding: "identity" },
+    }));
+    const limits = options.limits ?? PLATFORM_LIMITS;
+    const overLimits = checkAssetLimits(
+      bodies,
+      { contentDir: displayPath(run.cwd, run.contentDir), outDir: "" },
+      { maxFileBytes: limits.maxFileBytes, maxFiles: Number.POSITIVE_INFINITY },
+    );
+    if (overLimits.length > 0) return overLimits;
+    return options.lastCheck?.({ datasets }) ?? [];
+  });
+  if (objections.length > 0) return run.failed(objections);
+  await run.cache?.remember();
+  return { ...run.report(), ok: true, diagnostics: [], datasets };
+}
+
+/** One data set's body as step 5 made it, with what made it. */
+type AssembledBody = { readonly input: AssembleInput } & Extract<AssembledDataset, { ok: true }>;
+
+interface Shared {
+  readonly contentDir: string;
+  readonly cwd: string;
+  readonly schemas: Map<string, AnySchemaObject>;
+  readonly cache: BuildCache | undefined;
+  readonly timings: StepTimings;
+  /** The failure as far as the run got, with these problems. */
+  readonly failed: (diagnostics: Diagnostic[]) => Failed;
+  /** What a run reports so far. */
+  readonly report: () => RunReport;
+}
+
+type CheckedAndAssembled =
+  | (Shared & { readonly ok: false; readonly failure: Failed })
+  | (Shared & {
+      readonly ok: true;
+      readonly site: Site;
+      readonly assembled: readonly AssembledBody[];
+      /** The optional postcode-centroid file's points (for step 7). */
+      readonly centroids: readonly PostcodePoint[];
+    });
+
+/** Steps 1 to 5, which the build and validate share: everything up to each data set's bytes. */
+async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssembled> {
+  const contentDir = options.contentDir ?? CONTENT_DIR;
   const cwd = options.cwd ?? process.cwd();
   const timings = emptyTimings();
-  const timed = <T>(step: Exclude<keyof StepTimings, "parts">, work: () => Promise<T> | T) =>
-    timeAsync(timings, step, work);
   const schemas = readSchemas(SCHEMA_DIR);
   const ajv = ajvFor(schemas);
   const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas);
-  const encoder = createEncoder(cache, timings.parts);
   const cacheMiss = await cache?.missReason();
-  // What a failed build reports, as far as it got: declared before the first step that can fail,
+  // What a failed run reports, as far as it got: declared before the first step that can fail,
   // so a return added above any step finds them set.
-  let quality: BuildResult["quality"] = { warnings: [], counts: [] };
+  let quality: RunReport["quality"] = { warnings: [], counts: [] };
   let filesChecked = 0;
-  const failed = (diagnostics: Diagnostic[], datasets: DatasetResult[] = []): BuildResult => ({
+  const report = () => ({ filesChecked, timings, quality, cacheMiss });
+  const failed = (diagnostics: Diagnostic[]): Failed => ({
+    ...report(),
     ok: false,
     diagnostics: diagnostics.sort(compareDiagnostics),
-    datasets,
-    filesChecked,
-    manifest: undefined,
-    timings,
-    quality,
-    cacheMiss,
-    files: [],
+  });
+  const shared: Shared = { contentDir, cwd, schemas, cache, timings, failed, report };
+  const stop = (diagnostics: Diagnostic[]) => ({
+    ...shared,
+    ok: false as const,
+    failure: failed(diagnostics),
   });
 
   const context: BuildContext = {
@@ -119,99 +329,45 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const checked = await checkContent(context);
   const { jobs, keys, units, site, diagnostics } = checked;
   filesChecked = jobs.length;
-  if (diagnostics.length > 0 || !site) return failed(diagnostics);
+  if (diagnostics.length > 0 || !site) return stop(diagnostics);
 
   // 4. the quality rules across files: warnings, or errors where site.yaml says so.
   const today = (options.now?.() ?? new Date()).toISOString().slice(0, 10);
-  const found = await timed("quality", () =>
+  const found = await timeAsync(timings, "quality", () =>
     checkQuality({ units, today, asErrors: site.QualityErrors }),
   );
   quality = { warnings: found.warnings.sort(compareDiagnostics), counts: found.counts };
-  if (found.errors.length > 0) return failed(found.errors);
+  if (found.errors.length > 0) return stop(found.errors);
 
-  // 5. assemble and 6. encode, each data set (unchanged ones from the cache)
-  const results: DatasetResult[] = [];
-  const located: LocatedRecord[] = [];
-  const brandNames = new Set<string>();
+  // 5. assemble each data set (unchanged ones from the cache), checking its envelope
+  const assembled: AssembledBody[] = [];
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
-  const step = { cache, encoder, fileKeys, timed };
+  const step = {
+    cache,
+    fileKeys,
+    parts: timings.parts,
+    timed: <T>(work: () => Promise<T>) => timeAsync(timings, "assemble", work),
+  };
   for (const dataset of DATASETS) {
-    const built = await assembleOrReuse(
-      { ...context, dataset, units: units.get(dataset)!, site },
-      step,
-    );
-    if (!built.ok) {
-      diagnostics.push(...built.problems);
-      continue;
-    }
-    located.push(...built.located);
-    for (const name of built.brandNames) brandNames.add(name);
-    results.push(built.result);
+    const input = { ...context, dataset, units: units.get(dataset)!, site };
+    const built = await assembleOrReuse(input, step);
+    if (built.ok) assembled.push({ input, ...built });
+    else diagnostics.push(...built.problems);
   }
-  if (diagnostics.length > 0) return failed(diagnostics);
-  // 7. the extension endpoints' indexes, from the encoded bodies
+  // The optional centroid file is content too: its problems are the editor's, whatever the step
+  // that reads its points (7).
   const centroids = await readPostcodeCentroids(
     contentDir,
     displayPath(cwd, join(contentDir, POSTCODE_CENTROIDS_FILE)),
   );
-  if (centroids.problems.length > 0) return failed(centroids.problems);
-  const near = await timed("encode", () =>
-    nearIndexes(results, schemas, centroids.points, {
-      cache,
-      shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
-    }),
-  );
-  if (near.problems.length > 0) return failed(near.problems, results);
-  // 8. the documents about the APIs (landing page, /openapi.json), from what was just assembled.
-  const documents = await timed("encode", () =>
-    makeDocuments({
-      datasets: results,
-      located,
-      brandNames: [...brandNames],
-      schemas,
-      site,
-      cache,
-      encode: encoder.bytes,
-      near: near.indexes.map((n) => n.entry),
-      pageUncompressed: options.preview,
-    }),
-  );
-
-  // 9. check the platform's limits, then write, unless a last check objects
-  const manifest: Manifest = {
-    formatVersion: MANIFEST_FORMAT_VERSION,
-    datasets: results.map((r) => r.entry),
-    documents: documents.map((d) => d.entry),
-    near: near.indexes.map((n) => n.entry),
-  };
-  const files = outputFiles([...results, ...documents], manifest);
-  for (const { entry, bytes } of near.indexes)
-    files.push({ path: entry.index.asset.slice(1), bytes });
-  const overLimits = checkAssetLimits(
-    assetFiles(files, results),
-    { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
-    options.limits ?? PLATFORM_LIMITS,
-  );
-  if (overLimits.length > 0) return failed(overLimits, results);
-  const objections = (await options.beforeWrite?.(manifest)) ?? [];
-  if (objections.length > 0) return failed(objections, results);
-  await cache?.remember();
-  if (options.write !== false) {
-    await timed("write", async () => {
-      await writeAtomically(outDir, files);
-      await cache?.prune();
-    });
-  }
+  diagnostics.push(...centroids.problems);
+  if (diagnostics.length > 0) return stop(diagnostics);
   return {
+    ...shared,
     ok: true,
-    diagnostics: [],
-    datasets: results,
-    filesChecked: jobs.length,
-    manifest,
-    timings,
-    quality,
-    cacheMiss,
-    files,
+    site,
+    assembled,
+    centroids: centroids.points,
   };
 }
 

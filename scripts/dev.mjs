@@ -1,8 +1,14 @@
 #!/usr/bin/env node
 // `npm start` after the build: the live preview (build/preview/serve.ts). Serves the Worker and
 // dist/ with workerd on http://127.0.0.1:$PORT (8787 by default), local KV under .wrangler/state,
-// and rebuilds on every save under content/. Nothing leaves the machine.
+// and rebuilds on every save under content/. Nothing leaves the machine: this process runs
+// wrangler in itself, so it sets what scripts/wrangler.mjs sets for its child (a value already
+// exported wins), before wrangler is loaded.
 import { fileURLToPath } from "node:url";
+
+process.env.WRANGLER_SEND_METRICS ??= "false";
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+process.env.WRANGLER_HIDE_BANNER ??= "true";
 
 const port = process.env.PORT || "8787";
 if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {

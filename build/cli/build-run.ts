@@ -32,9 +32,14 @@ import {
   type GuardOptions,
   type PublishedCounts,
 } from "../guard/policy.js";
-import type { Manifest } from "../../contract/manifest.js";
 import { CONTENT_DIR, DIST_DIR } from "../core/paths.js";
-import { runBuild, type BuildResult } from "../pipeline.js";
+import {
+  runBuild,
+  runValidate,
+  type BuildResult,
+  type StepTimings,
+  type ValidateTimings,
+} from "../pipeline.js";
 import { qualityMarkdown, qualitySummary } from "../quality/report.js";
 import { diagnosticLines, problemReport } from "./problem-report.js";
 import { RevisionError } from "../revision.js";
@@ -46,7 +51,8 @@ export const USAGE = `usage: node .out/build/cli/build.js <build|validate> [--co
          [--${MAX_SHRINK_FLAG} SHARE] [--${ALLOW_SHRINK_FLAG}]
 
   build     validate content/ and write dist/ (data, precompressed variants, manifest.json)
-  validate  validate only; writes nothing
+  validate  the same checks, stopping before anything is encoded: compresses, indexes and
+            writes nothing (the build cache keeps what a build then reuses)
 
 publication guard (always on for build; on for validate when a baseline is given):
   finds a data set that loses more than SHARE of its records, or all of them, against the last
@@ -62,7 +68,7 @@ speed:
   --cache DIR     build cache folder (default: .cache/build/; safe to delete)
   --no-cache      neither read nor write the build cache
   --threads N     worker threads for parsing and validation (default: the cores available)
-  --timings       print the time spent in each step
+  --timings       print the time spent in each step the command runs, by the step's name
 
 data quality (warnings; site.yaml's QualityErrors makes rules errors):
   --quality FILE  also write the data-quality findings as a Markdown report to FILE
@@ -154,38 +160,36 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
     }
   }
 
-  let published: Manifest | undefined;
-  const result = await runBuild({
+  // What the guard compared with, once it has seen the counts (the build's manifest is one).
+  let published: PublishedCounts | undefined;
+  const lastCheck = guard
+    ? (next: PublishedCounts) => {
+        published = next;
+        // Only a publication is refused; a local build publishes nothing, so it warns below.
+        if (!guard.options.publish) return [];
+        return guardPublication(guard.previous, next, guard.options);
+      }
+    : undefined;
+  const options = {
     contentDir,
-    outDir,
     cwd: io.cwd,
     env: io.env,
-    write: command === "build",
     cacheDir: values["no-cache"]
-      ? false
+      ? (false as const)
       : values.cache === undefined
         ? undefined
         : resolve(io.cwd, values.cache),
     threads,
-    beforeWrite: guard
-      ? (next) => {
-          published = next;
-          // Only a publication is refused; a local build publishes nothing, so it warns below.
-          if (!guard.options.publish) return [];
-          return guardPublication(guard.previous, next, guard.options);
-        }
-      : undefined,
-  });
+  };
+  // validate stops after the checks: nothing is encoded, indexed or written.
+  const result =
+    command === "build"
+      ? await runBuild({ ...options, outDir, beforeWrite: lastCheck })
+      : await runValidate({ ...options, lastCheck });
   // One line on why a build was slow: it could use nothing the cache holds.
   const cacheMiss = values["no-cache"] ? "--no-cache was given" : result.cacheMiss;
-  if (cacheMiss) io.stderr(cacheMissLine(cacheMiss));
-  if (values.timings) {
-    const { parts, ...steps } = result.timings;
-    const show = (entries: [string, number][]) =>
-      entries.map(([name, ms]) => `${name.replace(/Ms$/, "")} ${Math.round(ms)} ms`).join(", ");
-    io.stderr(`timings: ${show(Object.entries(steps))}`);
-    io.stderr(`  parts (time in each, summed across threads): ${show(Object.entries(parts))}`);
-  }
+  if (cacheMiss) io.stderr(cacheMissLine(cacheMiss, command));
+  if (values.timings) for (const line of timingLines(result.timings)) io.stderr(line);
   if (!result.ok) {
     const report = problemReport(result.diagnostics, {
       annotate,
@@ -199,11 +203,11 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
   }
   const report = values.quality as string | undefined;
   await reportQuality(io, result.quality, annotate, report, values.verbose === true);
-  if (command === "validate") {
-    io.stdout(`${result.filesChecked} content files are valid.`);
-  } else {
+  if ("manifest" in result) {
     io.stdout(summaryTable(result.datasets));
     io.stdout(`\n${result.filesChecked} content files checked; dist/ written.`);
+  } else {
+    io.stdout(`${result.filesChecked} content files are valid.`);
   }
   if (guard && published) reportGuard(io, guard, published, annotate);
   return 0;
@@ -233,11 +237,25 @@ interface Guard {
 }
 
 /** After a run the guard let through: what it compared with, or each shrink it let through. */
-function reportGuard(io: CommandIo, guard: Guard, next: Manifest, annotate: boolean): void {
+function reportGuard(io: CommandIo, guard: Guard, next: PublishedCounts, annotate: boolean): void {
   const report = guardReport(guard.previous, next, guard.options);
   for (const message of report.warnings) {
     io.stderr(`${GUARD_NAME}: ${message}`);
     if (annotate) io.stdout(annotation("warning", message, { title: GUARD_NAME }));
   }
   if (report.summary) io.stdout(report.summary);
+}
+
+/**
+ * `--timings`: the time of each step the run made, in the pipeline's order and under its names
+ * (core/timings.ts), then the parts summed across threads.
+ */
+function timingLines(timings: StepTimings | ValidateTimings): string[] {
+  const { parts, ...steps } = timings;
+  const show = (entries: [string, number][]) =>
+    entries.map(([name, ms]) => `${name.replace(/Ms$/, "")} ${Math.round(ms)} ms`).join(", ");
+  return [
+    `timings: ${show(Object.entries(steps))}`,
+    `  parts (time in each, summed across threads): ${show(Object.entries(parts))}`,
+  ];
 }

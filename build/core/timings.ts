@@ -5,9 +5,9 @@
  */
 
 /**
- * Milliseconds within two steps, summed over every file or body: parsing and validation (summed
- * across worker threads, so on several cores their sum exceeds the `check` step), serialising,
- * hashing and compressing.
+ * Milliseconds within three steps, summed over every file or body: parsing and validation (summed
+ * across worker threads, so on several cores their sum exceeds the `check` step), serialising (in
+ * `assemble`), hashing and compressing (in `encode`).
  */
 export interface PartTimings {
   parseMs: number;
@@ -20,20 +20,43 @@ export interface PartTimings {
 /** The parts of checking a file. */
 export type CheckTiming = Pick<PartTimings, "parseMs" | "validateMs">;
 /** The parts of encoding a body. */
-export type EncodeTiming = Pick<PartTimings, "serializeMs" | "hashMs" | "compressMs">;
+export type EncodeTiming = Pick<PartTimings, "hashMs" | "compressMs">;
 
-/** Milliseconds spent in each step (wall time), and within two of them the parts. */
+/**
+ * Milliseconds spent in each step (wall time), one key per step of pipeline.ts in its order, and
+ * within three of them the parts.
+ */
 export interface StepTimings {
+  /** 1: find the content files and read them. */
   read: number;
+  /** 2: parse and validate each file, with quality's per-file rules. */
   check: number;
+  /** 3: duplicates across files. */
   crossCheck: number;
-  /** The data-quality pass (quality/pass.ts). */
+  /** 4: the data-quality pass across files (quality/pass.ts). */
   quality: number;
+  /** 5: join, wrap and check each data set's envelope, and serialise it (or take it from the cache). */
   assemble: number;
+  /** 6: hash each body and compress its variants. */
   encode: number;
+  /** 7: index the near-me data sets. */
+  near: number;
+  /** 8: the landing page and /openapi.json. */
+  documents: number;
+  /** 9: check the platform's limits and the last check, then write the output folder. */
   write: number;
   parts: PartTimings;
 }
+
+/** What `validate` runs: steps 1 to 5 and the checks of step 9, nothing that makes output. */
+export type ValidateTimings = Pick<
+  StepTimings,
+  "read" | "check" | "crossCheck" | "quality" | "assemble"
+> & {
+  /** The platform's limits on what is known without making the output, and the last check. */
+  limits: number;
+  parts: Pick<PartTimings, "parseMs" | "validateMs" | "serializeMs">;
+};
 
 export function emptyTimings(): StepTimings {
   return {
@@ -43,6 +66,8 @@ export function emptyTimings(): StepTimings {
     quality: 0,
     assemble: 0,
     encode: 0,
+    near: 0,
+    documents: 0,
     write: 0,
     parts: { parseMs: 0, validateMs: 0, serializeMs: 0, hashMs: 0, compressMs: 0 },
   };

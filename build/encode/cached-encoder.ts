@@ -1,7 +1,7 @@
 /**
- * Step 6 as the pipeline runs it: variants.ts's serialising, hashing and compressing, with the
- * compressed bytes reused from the cache when the same bytes were compressed with the same
- * settings before, and each part timed.
+ * Step 6 as the pipeline runs it: variants.ts's hashing and compressing of bytes already
+ * serialised (by step 5, or the documents), with the compressed bytes reused from the cache when
+ * the same bytes were compressed with the same settings before, and each part timed.
  */
 import type { BuildCache } from "../core/cache.js";
 import {
@@ -9,23 +9,16 @@ import {
   compressGzip,
   compressionSettings,
   entityTag,
-  serialize,
   withEntityTags,
   type EncodedBody,
 } from "./variants.js";
 import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
 
-/** Encodes bytes already serialised (the documents: HTML, CSS, JSON). */
+/** Encodes bytes already serialised (a data set's body; the documents: HTML, CSS, JSON). */
 export type EncodeBytes = (identity: Buffer) => Promise<EncodedBody>;
 
-export interface Encoder {
-  /** Serialises a data set's body and encodes it. */
-  readonly body: (value: unknown) => Promise<EncodedBody>;
-  readonly bytes: EncodeBytes;
-}
-
-export function createEncoder(cache: BuildCache | undefined, timing?: EncodeTiming): Encoder {
-  const bytes = async (identity: Buffer): Promise<EncodedBody> => {
+export function createEncoder(cache: BuildCache | undefined, timing?: EncodeTiming): EncodeBytes {
+  return async (identity: Buffer): Promise<EncodedBody> => {
     const etag = timeSync(timing, "hashMs", () => entityTag(identity));
     const settings = compressionSettings(identity);
     const cached = (kind: string, make: () => Promise<Buffer>) => {
@@ -39,9 +32,5 @@ export function createEncoder(cache: BuildCache | undefined, timing?: EncodeTimi
       ]),
     );
     return timeSync(timing, "hashMs", () => withEntityTags(identity, etag, br, gzip));
-  };
-  return {
-    body: (value) => bytes(timeSync(timing, "serializeMs", () => serialize(value))),
-    bytes,
   };
 }

@@ -4,6 +4,11 @@
  * the new generation, with no restart. While a rebuild runs, requests are answered from the
  * generation served before; wrangler holds them while the Worker reloads, so each gets the old
  * data or the new, whole.
+ *
+ * Wrangler is told to send no metrics here; the rest of what keeps it offline it reads from the
+ * process's environment, which is the caller's to set (scripts/dev.mjs sets what
+ * scripts/wrangler.mjs does, docs/operations.md#offline-by-default): this module changes no
+ * process-wide state.
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
@@ -44,25 +49,28 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     { contentDir: CONTENT_DIR, outDir: DIST_DIR, ...options },
     log,
   );
-  // Watching starts first, so a save made while the Worker starts is not missed.
+  // Watching starts first, so a save made while the Worker starts is not missed: until the
+  // rebuilds can start, a save is only noted.
   let saved = false;
-  let runs: Coalescer | undefined;
-  const watcher: ContentWatcher = watchContent(options.contentDir ?? CONTENT_DIR, () =>
-    runs ? runs.poke() : (saved = true),
+  let onSave = (): void => {
+    saved = true;
+  };
+  const contentDir = options.contentDir ?? CONTENT_DIR;
+  const watcher: ContentWatcher = await watchContent(
+    contentDir,
+    () => onSave(),
+    (error) => log(`preview: watching ${contentDir}: ${error.message}; saves may go unseen`),
   );
   let worker: Awaited<ReturnType<typeof import("wrangler").unstable_startWorker>> | undefined;
   let url: URL;
   try {
     const first = await session.rebuild();
-    // The same settings as scripts/wrangler.mjs: nothing leaves the machine.
-    process.env.WRANGLER_SEND_METRICS ??= "false";
-    process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
-    process.env.WRANGLER_HIDE_BANNER ??= "true";
     const { unstable_startWorker } = await import("wrangler");
     worker = await unstable_startWorker({
       config: join(root, "wrangler.toml"),
       entrypoint: join(root, "worker", "preview.ts"),
       assets: first.generation,
+      sendMetrics: false,
       // Every save reloads the Worker into a new isolate; without a RATE_LIMIT_KEY each would log
       // that it made a key of its own, once per save. One key for the session instead (a
       // deployer's .dev.vars still wins), so counters also carry over from one reload to the next.
@@ -81,7 +89,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     url = await worker.url;
   } catch (error) {
     // Nothing left running when the preview cannot start (a port in use, say).
-    watcher.close();
+    await watcher.close();
     await worker?.dispose();
     throw error;
   }
@@ -97,20 +105,19 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     }
     options.onRebuilt?.(rebuilt);
   };
-  runs = coalesce(
+  const runs: Coalescer = coalesce(
     () => rebuild().catch((error: unknown) => log(`preview: ${String(error)}`)),
     options.quietMs ?? 30,
   );
+  onSave = () => runs.poke();
   if (saved) runs.poke();
-  log(
-    `Serving on ${url.origin}/ and rebuilding on every save under ${options.contentDir ?? CONTENT_DIR}`,
-  );
+  log(`Serving on ${url.origin}/ and rebuilding on every save under ${contentDir}`);
   return {
     url,
     idle: () => runs.idle(),
     async close() {
-      watcher.close();
-      await runs!.close();
+      await watcher.close();
+      await runs.close();
       await started.dispose();
     },
   };

@@ -45,7 +45,7 @@ export class PreviewSession {
     const started = performance.now();
     const result = await runBuild({ ...this.options, write: false, preview: true });
     if (result.cacheMiss) this.log(cacheMissLine(result.cacheMiss));
-    if (result.ok) this.good = { files: result.files, manifest: result.manifest! };
+    if (result.ok) this.good = { files: result.files, manifest: result.manifest };
     // The first build of a session can only fail if the content changed since `npm run build`
     // wrote the output folder: that output is then the last good build.
     this.good ??= await readBuild(this.options.outDir ?? DIST_DIR);

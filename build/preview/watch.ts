@@ -2,19 +2,18 @@
  * The live preview's watcher: which changes under content/ can change the build, and how a burst
  * of them becomes one rebuild of the latest state.
  */
-import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { relative, sep } from "node:path";
+import { watch } from "chokidar";
 import { POSTCODE_CENTROIDS_FILE } from "../near/postcodes.js";
 
 /**
- * Whether a change at `path` (relative to the content folder, as fs.watch names it) can change
- * the build: a YAML file outside hidden folders. An editor's swap and backup files
- * (`.x.yaml.swp`, `x.yaml~`, `4913`), `.git` and anything else are not content, but for the
- * near-me endpoints' postcode-centroid file at the top. A change the watcher could not name may
- * be anything, so it counts.
+ * Whether a change at `path` (relative to the content folder) can change the build: a YAML file
+ * outside hidden folders. An editor's swap and backup files (`.x.yaml.swp`, `x.yaml~`, `4913`),
+ * `.git` and anything else are not content, but for the near-me endpoints' postcode-centroid file
+ * at the top.
  */
-export function isContentChange(path: string | null): boolean {
-  if (path === null || path === POSTCODE_CENTROIDS_FILE) return true;
+export function isContentChange(path: string): boolean {
+  if (path === POSTCODE_CENTROIDS_FILE) return true;
   const parts = path.split(/[\\/]/);
   if (parts.some((part) => part.startsWith("."))) return false;
   return /\.ya?ml$/.test(parts[parts.length - 1]!);
@@ -83,65 +82,54 @@ export function coalesce(run: () => Promise<void>, quietMs: number): Coalescer {
 
 /** A running watcher of the content folder. */
 export interface ContentWatcher {
-  close(): void;
+  close(): Promise<void>;
 }
 
+// How long a changed file's size must hold still before its change is reported, and how often it
+// is looked at meanwhile. Short: it is there to report the last of several writes, not to wait
+// for a slow one (a rebuild that reads a half-written file is followed by one for the rest). The
+// coalescer's quiet time comes after it: a save starts its rebuild about 40 ms later (BENCHMARKS.md).
+const SETTLED_MS = 5;
+const POLL_MS = 5;
+
 /**
- * Calls `onChange` for every change under `dir` that isContentChange counts. One non-recursive
- * watch per folder, not `fs.watch(dir, { recursive: true })`: on Linux, Node 20's recursive watch
- * follows each file's inode, so after the first save that replaces a file by renaming a new one
- * over it (how vim, many IDEs and `git checkout` write) it never reports that file again. A
- * folder's own watch reports its entries by name, whatever their inode.
+ * Calls `onChange` for every file added, changed or removed under `dir` that isContentChange
+ * counts, and `onError` when a folder cannot be watched; resolves once watching has begun.
+ * chokidar watches each folder on its own and reports its entries by name, so a save that renames
+ * a new file over the old one (vim, many IDEs, `sed -i`, `git checkout`) is reported every time,
+ * not only the first (Node 20's recursive fs.watch follows the first file's inode on Linux), and a
+ * brand folder made or moved in later is watched with its files. Hidden folders (`.git`, an
+ * editor's) are not watched at all.
+ *
+ * `awaitWriteFinish` is what makes chokidar safe here, not an option for slow disks: without it
+ * chokidar drops a second change to one file within 50 ms of the first (a throttle with no
+ * trailing event), so a save made while a rebuild reads the files would never be rebuilt for.
+ * With it, a file's change is reported once its size has held still for a few milliseconds, after
+ * the last of several quick writes (docs/decisions.md#the-watcher-is-chokidar).
  */
-export function watchContent(dir: string, onChange: () => void): ContentWatcher {
-  const watched = new Map<string, { readonly watcher: FSWatcher; readonly inode: number }>();
-  const forget = (folder: string) => {
-    watched.get(folder)?.watcher.close();
-    watched.delete(folder);
-  };
-  // Watches `folder` and the folders below it (hidden ones never: .git, an editor's); true when
-  // it watched a folder it had not watched before.
-  const follow = (folder: string): boolean => {
-    if (
-      relative(dir, folder)
-        .split(sep)
-        .some((part) => part.startsWith("."))
-    )
-      return false;
-    let inode: number;
-    let folders: string[];
-    try {
-      const info = statSync(folder);
-      if (!info.isDirectory()) return false;
-      inode = info.ino;
-      folders = readdirSync(folder, { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
-        .map((entry) => join(folder, entry.name));
-    } catch {
-      forget(folder); // gone between the event and now
-      return false;
-    }
-    let added = false;
-    if (watched.get(folder)?.inode !== inode) {
-      forget(folder); // a folder removed and made again has a new inode and needs a new watch
-      const watcher = watch(folder, (_event, name) => {
-        if (name === null) return void onChange();
-        const path = join(folder, String(name));
-        // A brand folder made (or moved in) after the start: watched from now on, and its files,
-        // which may have been written before its watch began, rebuilt for.
-        if (follow(path) || isContentChange(relative(dir, path))) onChange();
-      });
-      watcher.on("error", () => forget(folder));
-      watched.set(folder, { watcher, inode });
-      added = true;
-    }
-    for (const child of folders) added = follow(child) || added;
-    return added;
-  };
-  follow(dir);
-  return {
-    close() {
-      for (const folder of [...watched.keys()]) forget(folder);
-    },
-  };
+export async function watchContent(
+  dir: string,
+  onChange: () => void,
+  onError: (error: Error) => void = () => undefined,
+): Promise<ContentWatcher> {
+  const hidden = (path: string) =>
+    relative(dir, path)
+      .split(sep)
+      .some((part) => part.startsWith("."));
+  const watcher = watch(dir, {
+    ignored: hidden,
+    ignoreInitial: true,
+    awaitWriteFinish: { stabilityThreshold: SETTLED_MS, pollInterval: POLL_MS },
+  });
+  watcher.on("all", (event, path) => {
+    if (event === "addDir" || event === "unlinkDir") return; // their files are reported one by one
+    if (isContentChange(relative(dir, path))) onChange();
+  });
+  // A folder removed while being read is no error (chokidar drops ENOENT itself); anything else
+  // (no permission, the system's limit on watches reached) means saves may go unseen: say so.
+  watcher.on("error", (error) =>
+    onError(error instanceof Error ? error : new Error(String(error))),
+  );
+  await new Promise<void>((ready) => watcher.once("ready", ready));
+  return { close: () => watcher.close() };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, realpath, utimes } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, assert, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
 import { SPEC_AGREEMENT } from "../helpers/spec-values.js";
 import type { Diagnostic } from "../../build/core/diagnostics.js";
@@ -51,6 +51,7 @@ describe("building the sample content", () => {
   it("writes the spec's envelope with TotalResults counting records, or brands for service metrics", async () => {
     fixture = await sampleFixture();
     const result = await build();
+    assert(result.ok);
     for (const { dataset, entry } of result.datasets) {
       const body = JSON.parse(
         await readFile(join(fixture.out, entry.variants.identity.asset), "utf8"),
@@ -75,6 +76,7 @@ describe("building the sample content", () => {
   it("publishes bodies that satisfy the complete envelope schemas, joined brand folders included", async () => {
     fixture = await sampleFixture();
     const result = await build();
+    assert(result.ok);
     const ajv = createAjv();
     for (const { dataset, encoded } of result.datasets) {
       const validate = validatorFor(ajv, dataset.envelopeSchema);
@@ -294,7 +296,7 @@ describe("rules across files", () => {
       "branches/zed-bank/B.yaml": branchBrand("Zed Bank", ["Z0"]),
     });
     const result = await build();
-    expect(result.ok).toBe(true);
+    assert(result.ok);
     const entry = result.datasets.find((d) => d.dataset.id === "branches")!;
     const body = JSON.parse(entry.encoded.identity.bytes.toString());
     const zed = body.data[0].Brand.find((b: { BrandName: string }) => b.BrandName === "Zed Bank");

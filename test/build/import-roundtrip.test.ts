@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, assert, beforeAll, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
 import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { importFeeds } from "../helpers/import.js";
@@ -20,6 +20,7 @@ beforeAll(async () => {
   fixture = await sampleFixture();
   const built = await buildFixture(fixture);
   expect(built.diagnostics).toEqual([]);
+  assert(built.ok);
   for (const { dataset, entry } of built.datasets) {
     const path = join("dist", entry.variants.identity.asset);
     before.set(dataset.id, JSON.parse(await readFile(join(fixture.root, path), "utf8")));
@@ -31,6 +32,7 @@ afterAll(async () => fixture?.cleanup());
 async function rebuild() {
   const result = await buildFixture(fixture, { write: false });
   expect(result.diagnostics).toEqual([]);
+  assert(result.ok);
   return new Map(result.datasets.map((r) => [r.dataset.id, r.encoded.identity.bytes]));
 }
 

@@ -5,7 +5,7 @@
  * a lowered limit shows it is wired in, without compressing 25 MiB.
  */
 import { existsSync } from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, assert, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
 import { checkAssetLimits, type AssetFile } from "../../build/write/asset-limits.js";
 import { runBuild } from "../../build/pipeline.js";
@@ -87,8 +87,9 @@ describe("the limits in the build", () => {
     fixture = await sampleFixture();
     const options = { contentDir: fixture.content, cwd: fixture.root, cacheDir: false as const };
     const sizing = await runBuild({ ...options, write: false });
+    assert(sizing.ok);
     const largest = Math.max(
-      ...[...sizing.manifest!.datasets, ...(sizing.manifest!.documents ?? [])].flatMap((d) =>
+      ...[...sizing.manifest.datasets, ...(sizing.manifest.documents ?? [])].flatMap((d) =>
         Object.values(d.variants).map((v) => v.length),
       ),
     );

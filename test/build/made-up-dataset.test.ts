@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, assert, beforeAll, describe, expect, it } from "vitest";
 import { DATASETS, type DatasetDefinition } from "../../build/core/datasets.js";
 import { WIDGETS } from "../helpers/made-up-dataset.js";
 import { diffDataset } from "../../build/diff/compare.js";
@@ -44,7 +44,8 @@ afterAll(async () => {
 describe("a made-up data set, added only as a DatasetDefinition", () => {
   it("is built: its body is published at its path, with its manifest entry", async () => {
     expect(built.diagnostics).toEqual([]);
-    const entry = built.manifest!.datasets.find((d) => d.dataset === "widgets");
+    assert(built.ok);
+    const entry = built.manifest.datasets.find((d) => d.dataset === "widgets");
     expect(entry).toMatchObject({
       path: "/std/v2.2/widgets",
       mediaType: new Map(SPEC_MEDIA_TYPES).get("/std/v2.2/"),

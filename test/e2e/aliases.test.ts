@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, assert, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
 import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 import { runBuild } from "../../build/pipeline.js";
@@ -55,7 +55,8 @@ beforeAll(async () => {
     env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
   });
   expect(built.diagnostics).toEqual([]);
-  manifest = built.manifest!;
+  assert(built.ok);
+  manifest = built.manifest;
   worker = await startWorkerAt(join(root, "wrangler.toml"));
   base = worker.base;
 }, 90_000);

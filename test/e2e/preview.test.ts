@@ -4,7 +4,7 @@
  * dist/ of its own) so the project's dist/ is left alone. An edit, an invalid edit and its fix,
  * while a client keeps asking: every answer is a 200 or a 304.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningPreview } from "../../build/preview/serve.js";
@@ -15,6 +15,20 @@ import { DECIDED } from "../helpers/spec-values.js";
 import { request, type RawResponse } from "./http.js";
 
 const BRANCHES = "/std/v2.2/branches";
+
+// The preview runs wrangler in this process and leaves its environment alone, so the process sets
+// what scripts/dev.mjs sets that matters here: no metrics, no fetch of the cf object. The banner
+// setting is left unset, to show that starting the preview sets nothing.
+process.env.WRANGLER_SEND_METRICS ??= "false";
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+const bannerSetting = process.env.WRANGLER_HIDE_BANNER;
+// What the test compares of the environment: the names (never the values, which a failure would
+// print) and wrangler's settings.
+const seen = () => ({
+  names: Object.keys(process.env).sort(),
+  wrangler: Object.entries(process.env).filter(([k]) => /^(WRANGLER|CLOUDFLARE)_/.test(k)),
+});
+let environment: { before: ReturnType<typeof seen>; after: ReturnType<typeof seen> };
 
 let scratch: ScratchPreview;
 let content: Fixture;
@@ -28,7 +42,10 @@ let name: string;
 
 beforeAll(async () => {
   // Longer than npm start's quiet time, so five saves in a row fall within it on a loaded machine.
+  delete process.env.WRANGLER_HIDE_BANNER;
+  const before = seen();
   scratch = await startScratchPreview(250);
+  environment = { before, after: seen() };
   ({ content, preview, rebuilds, logged } = scratch);
   file = join(content.content, "branches", "pennyfold-building-society.yaml");
   original = await readFile(file, "utf8");
@@ -37,6 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await scratch?.dispose();
+  if (bannerSetting !== undefined) process.env.WRANGLER_HIDE_BANNER = bannerSetting;
 });
 
 let nextAddress = 0;
@@ -63,6 +81,11 @@ async function until(path: string, done: (r: RawResponse) => boolean): Promise<R
 const panel = (page: RawResponse) => page.body.toString("utf8").includes('class="problems"');
 
 describe("the live preview", () => {
+  it("leaves the process's environment as it found it: wrangler's settings are the caller's", () => {
+    expect(environment.after).toEqual(environment.before);
+    expect(environment.after.names).not.toContain("WRANGLER_HIDE_BANNER");
+  });
+
   it("serves a landing page that loads the preview's script under a policy that allows only it", async () => {
     const page = await get("/");
     expect(page.status).toBe(200);
@@ -128,11 +151,13 @@ describe("the live preview", () => {
     expect(statuses.get(200)).toBeGreaterThan(0);
   }, 120_000);
 
-  it("rebuilds nothing for an editor's swap file or a .git change", async () => {
+  it("rebuilds nothing for an editor's swap file, vim's 4913 or a .git change", async () => {
     await preview.idle();
     const count = rebuilds.length;
     await writeFile(join(content.content, "branches", ".pennyfold-building-society.yaml.swp"), "x");
     await writeFile(join(content.content, "branches", "pennyfold-building-society.yaml~"), "x");
+    await writeFile(join(content.content, "branches", "4913"), "");
+    await rm(join(content.content, "branches", "4913"));
     await mkdir(join(content.content, ".git"), { recursive: true });
     await writeFile(join(content.content, ".git", "index"), "x");
     // Longer than the quiet time a save waits for, then nothing under way.

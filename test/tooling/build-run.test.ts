@@ -38,3 +38,49 @@ describe("npm run build and validate, run in-process with their surroundings pas
     expect(result.stdout.at(-2)).toMatch(/content files checked; dist\/ written\.$/);
   });
 });
+
+describe("--timings", () => {
+  const steps = (stderr: string[]) =>
+    [...(stderr.find((l) => l.startsWith("timings: ")) ?? "").matchAll(/(\w+) \d+ ms/g)].map(
+      (m) => m[1],
+    );
+
+  it("names each step validate runs, and none it does not: nothing is encoded, indexed or written", async () => {
+    fixture = await sampleFixture();
+    const result = await run(
+      ["validate", "--content", "content", "--out", "out", "--no-cache", "--timings"],
+      fixture.root,
+    );
+    expect(result.code).toBe(0);
+    expect(steps(result.stderr)).toEqual([
+      "read",
+      "check",
+      "crossCheck",
+      "quality",
+      "assemble",
+      "limits",
+    ]);
+    expect(result.stderr.join("\n")).not.toMatch(/compress/);
+    expect(existsSync(join(fixture.root, "out"))).toBe(false);
+  });
+
+  it("names the nine steps of a build, near and documents apart from encode", async () => {
+    fixture = await sampleFixture();
+    const result = await run(
+      ["build", "--content", "content", "--out", "out", "--no-cache", "--timings"],
+      fixture.root,
+    );
+    expect(result.code).toBe(0);
+    expect(steps(result.stderr)).toEqual([
+      "read",
+      "check",
+      "crossCheck",
+      "quality",
+      "assemble",
+      "encode",
+      "near",
+      "documents",
+      "write",
+    ]);
+  });
+});

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, assert, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
 import { allowShrinkFromEnv, parseMaxShrink } from "../../build/guard/settings.js";
 import {
@@ -187,7 +187,7 @@ describe("the last published manifest", () => {
   it("is by default the manifest.json in the output folder being replaced", async () => {
     fixture = await sampleFixture();
     const built = await buildFixture(fixture);
-    expect(built.ok).toBe(true);
+    assert(built.ok);
     const baseline = await loadBaseline({
       source: { kind: "output" },
       outDir: fixture.out,
@@ -246,7 +246,8 @@ describe("the last published manifest", () => {
     });
     expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
     const now = await buildFixture(fixture, { write: false });
-    const shrinks = findShrinks(baseline.manifest, now.manifest!, DEFAULT_MAX_SHRINK);
+    assert(now.ok);
+    const shrinks = findShrinks(baseline.manifest, now.manifest, DEFAULT_MAX_SHRINK);
     const before = baseline.manifest!.datasets.find((d) => d.dataset === "branches")!.totalResults;
     expect(shrinks).toMatchObject([{ dataset: "branches", before, after: before - 3 }]);
   });

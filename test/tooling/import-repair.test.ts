@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, assert, describe, expect, it } from "vitest";
 import { parseYaml } from "../../build/read/yaml-source.js";
 import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { atm, envelopeOf, importFeeds, writeFeed } from "../helpers/import.js";
@@ -193,6 +193,7 @@ describe("records are preserved", () => {
     expect(run.code).toBe(0);
     const result = await buildFixture(fixture, { write: false });
     expect(result.diagnostics).toEqual([]);
+    assert(result.ok);
     const atms = result.datasets.find((r) => r.dataset.id === "atms")!;
     const body = JSON.parse(Buffer.from(atms.encoded.identity.bytes).toString("utf8")) as {
       data: { Brand: { BrandName: string; ATM: { Identification: string }[] }[] }[];

@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, assert, beforeAll, describe, expect, it } from "vitest";
 import { parseYaml } from "../../build/read/yaml-source.js";
 import { buildFixture, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
 import { atm, envelopeOf, IMPORTED_AT, importFeeds, writeFeed } from "../helpers/import.js";
@@ -16,6 +16,7 @@ const feed = (name: string, value: unknown) => writeFeed(fixture.root, name, val
 /** The body the fixture's content publishes for data set `id`. */
 async function published(id: string): Promise<unknown> {
   const result = await buildFixture(fixture, { write: false });
+  assert(result.ok, result.diagnostics.map((d) => d.message).join("\n"));
   const found = result.datasets.find((r) => r.dataset.id === id)!;
   return JSON.parse(Buffer.from(found.encoded.identity.bytes).toString("utf8"));
 }

@@ -5,6 +5,7 @@
 import { execFile } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,7 +85,7 @@ describe("every workflow", () => {
 });
 
 // Node 20 reached end of life in April 2026; 22 (maintenance LTS) and 24 (active LTS) are the
-// maintained lines the workflows run. Node 20.3+ still works on a local machine.
+// maintained lines the workflows run. Node 20.19 or later still works on a local machine.
 describe("the Node.js lines", () => {
   it("runs the checks on Node 22 and 24 as a matrix, without stopping the other line on a failure", async () => {
     const { steps, job } = await load("checks.yml");
@@ -110,23 +111,166 @@ describe("the Node.js lines", () => {
     expect((await readFile(join(PROJECT_ROOT, ".nvmrc"), "utf8")).trim()).toBe("24");
   });
 
-  it("accepts Node 20.3 and later 20s, 22 and 24 onwards in package.json's engines", async () => {
-    const pkg = JSON.parse(await readFile(join(PROJECT_ROOT, "package.json"), "utf8")) as {
-      engines: { node: string };
-    };
-    expect(pkg.engines.node).toBe("^20.3.0 || ^22.0.0 || >=24.0.0");
+  it("runs every workflow, and .nvmrc's line, on Node that package.json's engines allows", async () => {
+    const { engines } = await packageJson();
+    const { job } = await load("checks.yml");
+    const lines = [...(job.strategy!.matrix!.node as number[]), 24, Number(await nvmrc())];
+    for (const line of lines) {
+      // setup-node takes the newest release of the line, so some release of it must be allowed.
+      expect(semver.intersects(`${line}.x`, engines.node), `Node ${line}`).toBe(true);
+    }
+    expect(semver.subset(`${await nvmrc()}.x`, engines.node), ".nvmrc").toBe(true);
+  });
+});
+
+/** A package-lock.json (lockfileVersion 3) as far as these checks read it. */
+interface Lock {
+  readonly packages: Record<
+    string,
+    {
+      readonly version?: string;
+      readonly engines?: Record<string, string> | string[];
+      readonly hasInstallScript?: boolean;
+    }
+  >;
+}
+
+// semver, the package npm itself reads engines with: in the tree through autocannon and sharp, so
+// not a dependency of its own; no types are installed for it, hence the shape here.
+const semver = createRequire(import.meta.url)("semver") as {
+  subset(sub: string, dom: string): boolean;
+  intersects(a: string, b: string): boolean;
+  satisfies(version: string, range: string): boolean;
+  minVersion(range: string): { major: number; minor: number; patch: number; version: string };
+  Range: new (range: string) => { set: ReadonlyArray<ReadonlyArray<{ value: string }>> };
+};
+
+const packageJson = async () =>
+  JSON.parse(await readFile(join(PROJECT_ROOT, "package.json"), "utf8")) as {
+    engines: { node: string };
+    allowScripts: Record<string, boolean>;
+    devDependencies: Record<string, string>;
+  };
+const lockFile = async () =>
+  JSON.parse(await readFile(join(PROJECT_ROOT, "package-lock.json"), "utf8")) as Lock;
+const nvmrc = async () => (await readFile(join(PROJECT_ROOT, ".nvmrc"), "utf8")).trim();
+
+/** A lock entry's package name: the path after its last node_modules/. */
+const nameOf = (path: string) => path.slice(path.lastIndexOf("node_modules/") + 13);
+
+/** The Node versions a locked package accepts, from its own engines (either form npm records). */
+function nodeRange(engines: Lock["packages"][string]["engines"]): string | undefined {
+  if (Array.isArray(engines)) {
+    const entry = engines.find((e) => /^node\b/.test(e));
+    return entry?.replace(/^node\s*/, "");
+  }
+  return engines?.node;
+}
+
+/** Each locked package that refuses a Node version `allowed` admits, as "name@version needs range". */
+function enginesConflicts(allowed: string, lock: Lock, version?: string): string[] {
+  const refusing: string[] = [];
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    const range = path === "" ? undefined : nodeRange(entry.engines);
+    if (range === undefined) continue;
+    const refuses = version ? !semver.satisfies(version, range) : !semver.subset(allowed, range);
+    if (refuses) refusing.push(`${nameOf(path)}@${entry.version} needs Node ${range}`);
+  }
+  return refusing;
+}
+
+describe("package.json's engines, against every locked package's own", () => {
+  it("allows no Node version that a locked package refuses, dev dependencies included", async () => {
+    const [{ engines }, lock] = await Promise.all([packageJson(), lockFile()]);
+    expect(enginesConflicts(engines.node, lock)).toEqual([]);
   });
 
-  it("lets only workerd and esbuild run install scripts, and denies sharp's and scarf's (a telemetry call)", async () => {
-    const pkg = JSON.parse(await readFile(join(PROJECT_ROOT, "package.json"), "utf8")) as {
-      allowScripts: Record<string, boolean>;
-    };
-    expect(pkg.allowScripts).toEqual({
-      workerd: true,
-      esbuild: true,
-      sharp: false,
-      "@scarf/scarf": false,
+  it("names each package that needs a newer Node than engines allows", async () => {
+    // What main promised before the lock was checked: vite, rolldown and Redocly need 20.19.
+    const refusing = enginesConflicts("^20.3.0 || ^22.0.0 || >=24.0.0", await lockFile());
+    expect(refusing).toContain("vite@8.3.8 needs Node ^20.19.0 || >=22.12.0");
+    expect(refusing).toContain("@redocly/cli@2.77.0 needs Node >=22.12.0 || >=20.19.0 <21.0.0");
+    expect(refusing).toContain("undici@7.24.8 needs Node >=20.18.1");
+  });
+
+  it("is no stricter than the lock: the release before each line's oldest allowed is one a package refuses", async () => {
+    const [{ engines }, lock] = await Promise.all([packageJson(), lockFile()]);
+    for (const comparators of new semver.Range(engines.node).set) {
+      const oldest = semver.minVersion(comparators.map((c) => c.value).join(" "));
+      const before =
+        oldest.patch > 0
+          ? `${oldest.major}.${oldest.minor}.${oldest.patch - 1}`
+          : oldest.minor > 0
+            ? `${oldest.major}.${oldest.minor - 1}.999`
+            : `${oldest.major - 1}.999.999`;
+      expect(enginesConflicts("", lock, oldest.version), oldest.version).toEqual([]);
+      expect(enginesConflicts("", lock, before), before).not.toEqual([]);
+    }
+  });
+
+  it("type-checks against the oldest Node it allows: @types/node is that line's", async () => {
+    const { engines, devDependencies } = await packageJson();
+    const oldest = semver.minVersion(engines.node);
+    expect(devDependencies["@types/node"]).toMatch(
+      new RegExp(`^${oldest.major}\\.${oldest.minor}\\.\\d+$`),
+    );
+  });
+
+  it("allows the Node running these tests", async () => {
+    expect(semver.satisfies(process.version, (await packageJson()).engines.node)).toBe(true);
+  });
+});
+
+describe("package.json's allowScripts, against the lock's install scripts", () => {
+  /** allowScripts' decision for a locked package: by name, or at its locked version. */
+  const decision = (allow: Record<string, boolean>, name: string, version?: string) =>
+    allow[`${name}@${version}`] ?? allow[name];
+
+  it("decides every install script in the lock, allowed or denied", async () => {
+    const [{ allowScripts }, lock] = await Promise.all([packageJson(), lockFile()]);
+    const undecided = Object.entries(lock.packages)
+      .filter(([, entry]) => entry.hasInstallScript)
+      .filter(([path, entry]) => decision(allowScripts, nameOf(path), entry.version) === undefined)
+      .map(([path, entry]) => `${nameOf(path)}@${entry.version}`);
+    expect(undecided).toEqual([]);
+  });
+
+  it("names only packages the lock holds with an install script", async () => {
+    const [{ allowScripts }, lock] = await Promise.all([packageJson(), lockFile()]);
+    const withScripts = new Set(
+      Object.entries(lock.packages)
+        .filter(([, entry]) => entry.hasInstallScript)
+        .flatMap(([path, entry]) => [nameOf(path), `${nameOf(path)}@${entry.version}`]),
+    );
+    expect(Object.keys(allowScripts).filter((name) => !withScripts.has(name))).toEqual([]);
+  });
+
+  it("lets npm ci run only the scripts operations.md allows, and denies the ones it denies", async () => {
+    const [{ allowScripts }, lock] = await Promise.all([packageJson(), lockFile()]);
+    const scripts = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript);
+    const runs = scripts
+      .filter(([path, entry]) => decision(allowScripts, nameOf(path), entry.version) === true)
+      .map(([path]) => nameOf(path))
+      .sort();
+    const denied = scripts
+      .filter(([path, entry]) => decision(allowScripts, nameOf(path), entry.version) === false)
+      .map(([path]) => nameOf(path))
+      .sort();
+    const text = await readFile(join(PROJECT_ROOT, "docs", "operations.md"), "utf8");
+    const paragraph = text.slice(text.indexOf("**Install scripts.**")).split("\n\n")[0]!;
+    const named = (label: string) =>
+      [...(new RegExp(`\\b${label}: ([^.]*)`).exec(paragraph)?.[1] ?? "").matchAll(/`([^`]+)`/g)]
+        .map((m) => m[1]!)
+        .sort();
+    expect(runs).toEqual(named("Allowed"));
+    expect(denied).toEqual(named("Denied"));
+  });
+
+  it("leaves npm nothing to decide: npm install-scripts ls finds no unreviewed script", async () => {
+    const { stdout } = await promisify(execFile)("npm", ["install-scripts", "ls"], {
+      cwd: PROJECT_ROOT,
     });
+    expect(stdout.trim()).toBe("No packages with unreviewed install scripts.");
   });
 });
 

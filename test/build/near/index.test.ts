@@ -8,7 +8,7 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, assert, beforeAll, describe, expect, it } from "vitest";
 import type { NearIndex } from "../../../contract/near.js";
 import { BuildCache } from "../../../build/core/cache.js";
 import { findDataset } from "../../../build/core/datasets.js";
@@ -309,12 +309,12 @@ describe("the answers against the reference filter over the full list", () => {
           "postcode,latitude,longitude\nWX1 9QQ,54.2,-1.8\nPQ3 2AA,51.5,-1.2\n",
       });
       const result = await buildFixture(fixture);
-      expect(result.ok).toBe(true);
+      assert(result.ok);
       for (const [id, key] of [
         ["atms", "ATM"],
         ["branches", "Branch"],
       ] as const) {
-        const near = result.manifest!.near!.find((n) => n.dataset === id)!;
+        const near = result.manifest.near!.find((n) => n.dataset === id)!;
         const index = JSON.parse(
           await readFile(join(fixture.out, near.index.asset), "utf8"),
         ) as NearIndex;
