@@ -32,7 +32,7 @@ const STANDALONE = new Set<ErrorCode>([
   "NON_STRING_KEY",
 ]);
 
-/** How many lines before the parser's place a fault is looked for. */
+/** How many lines before the parser's place a fault is looked for (and one after it). */
 const LOOK_BACK = 3;
 
 /** The problems of a file, one per cause (see the module comment). */
@@ -112,8 +112,9 @@ function linesOf(text: string): Line[] {
 /** The fault editors make that explains a parse failure noticed at line `near`, if one does. */
 function findFault(text: string, near: number): Fault | undefined {
   const lines = linesOf(text);
+  // The parser may also stop at the end of the line before the fault.
   const from = Math.max(1, near - LOOK_BACK);
-  const to = Math.min(near, lines.length);
+  const to = Math.min(near + 1, lines.length);
   const window = lines.slice(from - 1, to).filter((l) => !l.empty || l.rest.startsWith("\t"));
   return (
     tabFault(window, lines) ??
@@ -124,7 +125,7 @@ function findFault(text: string, near: number): Fault | undefined {
 }
 
 // The key of a block mapping entry as editors write it: a plain word, then `:`.
-const KEY = /^(- +)*([A-Za-z_][A-Za-z0-9_.-]*)/;
+const KEY = /^(- +)*([A-Za-z0-9_][A-Za-z0-9_.-]*)/;
 // A line that holds a key (`Key:` or `Key: value`), quoted keys included.
 const KEY_LINE = /^[^\s#'"-][^#]*?:(\s|$)|^["'][^"']*["']\s*:(\s|$)/;
 
@@ -143,17 +144,46 @@ function tabFault(window: readonly Line[], lines: readonly Line[]): Fault | unde
 }
 
 /**
- * The indentation `line` would have among the lines before it: a step in after a line that opens
- * a block, else the level of its kind (a key's mapping, an item's list) open before it.
+ * The indentation `line` would have: one step in after a line that opens a block; one step out
+ * from its own lines when it opens a block (`\tPostalAddress:` above `BuildingNumber` at 8
+ * spaces: 6); else that of the entry of its kind just before it, or just after it; else the level
+ * of its kind (a key's mapping, an item's list) open before it.
  */
 function expectedIndent(lines: readonly Line[], line: Line): number | undefined {
+  const step = indentStep(lines);
+  const clean = (l: Line) => !l.empty && !l.text.includes("\t");
+  const dashes = (text: string) => text.length - text.replace(/^(- +)+/, "").length;
+  const body = line.text.trimStart();
+  const kind = /^-(\s|$)/.test(body) ? "sequence" : "mapping";
   const { levels, opens } = walkLayout(lines, Infinity, line.number - 1).layout;
-  const before = lines.slice(0, line.number - 1).filter((l) => !l.empty && !l.text.includes("\t"));
-  const previous = before[before.length - 1];
+  const previous = lines
+    .slice(0, line.number - 1)
+    .filter(clean)
+    .pop();
   if (previous === undefined) return 0;
-  if (opens) return previous.indent + indentStep(lines);
-  const kind = /^\s*-(\s|$)/.test(line.text) ? "sequence" : "mapping";
-  return [...levels].reverse().find((l) => l.kind === kind)?.indent;
+  if (opens) return previous.indent + dashes(previous.rest) + step;
+  const allowed = new Set(levels.filter((l) => l.kind === kind).map((l) => l.indent));
+  const next = lines.slice(line.number).find(clean);
+  // Where an entry of this kind sits on a neighbouring line: a key after any `- `, or an item.
+  const entryOf = (l: Line) =>
+    kind === "sequence"
+      ? isDash(l)
+        ? l.indent
+        : undefined
+      : KEY_LINE.test(l.rest.slice(dashes(l.rest)))
+        ? l.indent + dashes(l.rest)
+        : undefined;
+  const candidates = [
+    /:\s*(#.*)?$/.test(body) && next !== undefined ? next.indent - step - dashes(body) : undefined,
+    entryOf(previous),
+    next === undefined ? undefined : entryOf(next),
+    // `- Key: value` followed by the item's other fields: the `-` sits before their column.
+    next !== undefined && dashes(body) > 0 && !isDash(next)
+      ? next.indent - dashes(body)
+      : undefined,
+  ];
+  const found = candidates.find((n) => n !== undefined && allowed.has(n));
+  return found ?? [...levels].reverse().find((l) => l.kind === kind)?.indent;
 }
 
 const spaces = (n: number) => `${n} space${n === 1 ? "" : "s"}`;
@@ -235,7 +265,13 @@ function colonFault(window: readonly Line[]): Fault | undefined {
         message: `a space is missing after the colon at line ${line.number}: write \`${name}: ${value(after.slice(1))}\``,
       };
     }
-    if (/^ +[^\s:#]/.test(after) && !after.includes(": ") && !after.trimEnd().endsWith(":")) {
+    const item = key[1] !== undefined;
+    if (
+      !item &&
+      /^ +[^\s:#]/.test(after) &&
+      !after.includes(": ") &&
+      !after.trimEnd().endsWith(":")
+    ) {
       return {
         line: line.number,
         column: column + 1,
@@ -364,10 +400,10 @@ function balanced(value: string): boolean {
 /**
  * `line` sits at no level open before it. Which line is out of place, and by how much, is told
  * from its neighbours: the levels on either side of it, what they hold (a key cannot join a list's
- * items), the lines that follow, and the step the file indents by. When the entry before it at
- * the level just closed was the only one there, and the lines after `line` share its indentation
- * (`- "en"` at 7 spaces, then `- "cy"`, `- "pl"` at 6) or only `line` is one step in, that entry
- * is the odd one out.
+ * items), the lines that follow, and the step the file indents by (2 spaces, mostly). The entry
+ * that opened the level next to it is the odd one out when it is alone at that level and off the
+ * step while `line` is on it (`Site:` then `Identification` at 7 spaces and `Name` at 8), or when
+ * the lines after `line` share its indentation (`- "en"` at 7 spaces, then `- "cy"`, `- "pl"` at 6).
  */
 function misindented(
   lines: readonly Line[],
@@ -377,6 +413,9 @@ function misindented(
 ): Fault {
   const below = levels[levels.length - 1];
   const above = popped[popped.length - 1];
+  // Every level open before `line`, shallowest first.
+  const open = [...levels, ...[...popped].reverse()];
+  const parentOf = (level: Level) => open[open.indexOf(level) - 1]?.indent ?? -indentStep(lines);
   const following = lines.slice(line.number).filter((l) => !l.empty);
   // A value where list items follow: the first item without its `-`.
   if (
@@ -391,16 +430,36 @@ function misindented(
       message: `line ${above.first.number} is a list item without its "-": write \`- ${above.first.rest.trim()}\``,
     };
   }
-  if (above !== undefined && sameKind(above.first, line)) {
-    const alone = !lines
-      .slice(above.first.number, line.number - 1)
-      .some((l) => !l.empty && l.indent === above.indent);
-    const next = following.find((l) => l.indent <= line.indent);
-    const parent = below?.indent ?? 0;
-    const step = indentStep(lines);
-    const thisOneFollows = next?.indent === line.indent && sameKind(next, line);
-    const thisOneIsAStep = line.indent - parent === step && above.indent - parent !== step;
-    if (alone && (thisOneFollows || thisOneIsAStep)) return indentFault(above.first, line.indent);
+  const step = indentStep(lines);
+  const alone = (level: Level, indent: number) =>
+    !lines
+      .slice(level.first.number, line.number - 1)
+      .some((l) => !l.empty && l.indent === indent && !l.text.includes("\t"));
+  for (const level of [above, below]) {
+    if (level === undefined) continue;
+    const first = level.first;
+    if (sameKind(first, line) && first.indent === level.indent) {
+      // Two entries of one block at two indentations: the one off the step is out of place.
+      const parent = parentOf(level);
+      const next = following.find((l) => l.indent <= line.indent);
+      const thisOneFollows =
+        level === above && next?.indent === line.indent && sameKind(next, line);
+      const thisOneIsAStep = line.indent - parent === step && level.indent - parent !== step;
+      if (alone(level, level.indent) && (thisOneFollows || thisOneIsAStep)) {
+        return indentFault(first, line.indent);
+      }
+    } else if (isDash(first) && !isDash(line) && level.kind === "mapping") {
+      // The fields of a list's first item: `- Key: value`, then `Key: value` under `Key`. When
+      // the fields after the first sit one step in, the `-` is what is out of place.
+      const items = open.find((l) => l.kind === "sequence" && l.first === first);
+      const implied = line.indent - (level.indent - first.indent);
+      if (items !== undefined && alone(items, items.indent)) {
+        const parent = parentOf(items);
+        if (implied - parent === step && first.indent - parent !== step) {
+          return indentFault(first, implied);
+        }
+      }
+    }
   }
   const levelsAround = [below, above].filter((l): l is Level => l !== undefined);
   if (levelsAround.length === 0) return indentFault(line, 0);
@@ -411,12 +470,14 @@ function misindented(
   const nearest = Math.min(...candidates.map(distance));
   const close = candidates.filter((n) => distance(n) === nearest);
   if (close.length === 1) return indentFault(line, close[0]!);
-  // Between two levels as near: the one the next lines outside this line's own block use.
-  const highest = Math.max(...close);
-  const outside = following.find(
-    (l) => l.indent <= highest && !(opensBlock(line) && l.indent > line.indent),
-  );
-  return indentFault(line, close.includes(outside?.indent ?? -1) ? outside!.indent : highest);
+  // Between two levels as near: for a line that opens a block, the one its own lines imply;
+  // else the level of the entries just above it, which the editor was most likely writing.
+  const inner = following[0];
+  if (opensBlock(line) && inner !== undefined && inner.indent > line.indent) {
+    const implied = inner.indent - step;
+    if (close.includes(implied)) return indentFault(line, implied);
+  }
+  return indentFault(line, Math.max(...close));
 }
 
 /** The step the file indents a block by, most often (2 when it cannot tell). */
@@ -451,15 +512,15 @@ function indentFault(line: Line, use: number): Fault {
 /** A `-` among the keys of a mapping, or a list item that lost its indentation. */
 function strayDash(lines: readonly Line[], line: Line, popped: readonly Level[]): Fault {
   const items = popped.find((l) => l.kind === "sequence");
-  const next = lines.slice(line.number).find((l) => !l.empty && l.indent <= (items?.indent ?? 0));
-  if (items !== undefined && next !== undefined && isDash(next) && next.indent === items.indent) {
+  const body = line.rest.replace(/^-\s*/, "");
+  // A value (not a field) right after a list's items: an item of that list, dedented.
+  if (items !== undefined && body !== "" && !KEY_LINE.test(body)) {
     return {
       line: line.number,
       column: line.indent + 1,
-      message: `line ${line.number} is indented ${spaces(line.indent)}; the list items around it use ${items.indent}`,
+      message: `line ${line.number} is indented ${spaces(line.indent)}; the list items above it use ${items.indent}`,
     };
   }
-  const body = line.rest.replace(/^-\s*/, "");
   const fix = body === "" ? "remove the line" : `remove the \"-\" before ${body.split(":")[0]}`;
   return {
     line: line.number,

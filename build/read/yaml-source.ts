@@ -75,9 +75,14 @@ export function parseYamlDocument(file: string, text: string): YamlDocument {
   const doc = parseDocument(text, {
     lineCounter: lines,
     schema: "core",
+    // Under the core schema yaml also constructs `!!binary`, `!!timestamp`, `!!set`, `!!omap` and
+    // `!!pairs` (a Buffer, a Date…); content has no use for them: they are unknown tags here.
+    resolveKnownTags: false,
     uniqueKeys: true,
     prettyErrors: false,
     strict: true,
+    // Its warnings (a key that is a list or a mapping…) go to the file's problems, not to stderr.
+    logLevel: "error",
   });
   const diagnostics = syntaxProblems(file, text, [...doc.errors, ...doc.warnings], (offset) => {
     const { line, col } = lines.linePos(offset);
@@ -111,6 +116,11 @@ export class Positions {
   ) {
     if (nodes) this.fast = fastTree(nodes);
     if (parsed) this.slow = { tree: yamlTree(parsed.doc) as Tree<unknown>, lines: parsed.lines };
+  }
+
+  /** Which parser's tree answers: js-yaml's node index, or yaml's document. */
+  get parser(): "js-yaml" | "yaml" {
+    return this.fast ? "js-yaml" : "yaml";
   }
 
   /** Answers from the node index, or from yaml's tree where the index cannot. */
