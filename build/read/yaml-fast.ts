@@ -6,16 +6,14 @@
  * find, later and only when asked, where the node at a JSON pointer starts, exactly where yaml
  * puts it (yaml-nodes.ts).
  *
- * The two parsers agree on what a document means except in corners js-yaml is more lenient or
- * reads differently; a document that reaches one of them is not answered here but handed to yaml
- * (yaml-source.ts does), so the result is always yaml's:
- * - any syntax fault js-yaml reports (yaml then says what and where, and yaml-faults.ts words it);
- * - a warning (an unknown `%` directive, deficient indentation in a flow collection);
- * - a key that is not a string (`~: x`, `1: x`, `[a]: x`): yaml writes it as "" or as YAML text,
- *   js-yaml as "null" or "a";
- * - a comment right after a quoted value (`"x"#c`), which yaml refuses;
- * - anchors and aliases, so yaml's bound on alias expansion applies unchanged;
- * - a carriage return that does not end a line.
+ * The two parsers agree on what a document means except in corners where js-yaml is more lenient
+ * or reads otherwise. A file that reaches one is not answered here but left to yaml (yaml-source.ts
+ * reads it so), and the result is always yaml's. Found before parsing: see
+ * leftToYamlBeforeParsing. Found while parsing: any fault js-yaml reports (yaml then says what and
+ * where); a warning (an unknown `%` directive, deficient indentation in a flow collection); a key
+ * that is not a string (`~: x`, `1: x`, `[a]: x`), which yaml writes as "" or as YAML text and
+ * js-yaml as "null" or "a"; a comment stuck to a quoted value (`"x"#c`), which yaml refuses;
+ * anchors, so that yaml's bound on alias expansion applies unchanged.
  */
 import { load, type LoadOptions, type State } from "js-yaml";
 import { YAML_CORE_SCHEMA } from "./yaml-core-schema.js";
@@ -71,16 +69,19 @@ function colonFollows(input: string, from: number): boolean {
 
 /**
  * What in a text js-yaml reads otherwise than yaml, or accepts where yaml refuses, found before
- * parsing (YAML test suite cases in brackets): a tag, which js-yaml can drop unread when a block
- * scalar follows it on a later line (M5C3); a tab at the start of a line, inside a block scalar
- * (Y79Y) or as indentation; an explicit key (`? `), which may be a collection js-yaml writes as
- * "[object Object]"; a line starting with `---` or `...` and more (82AN, 9KBC); a comment
- * stuck to a flow indicator (CVW2); a flow collection (`[…]`, `{…}`) over several lines, where
- * the two differ on comments and indentation; a block scalar with an indentation indicator (`|1`, read with
- * different indentation at the top level); a backslash ending a line, which in a double-quoted
- * value escapes the line break and is folded differently when empty lines follow; a carriage
- * return that does not end a line. Each test runs only
- * when the text holds its character at all, so a plain content file costs a few `indexOf` calls.
+ * parsing (the YAML test suite's cases in brackets):
+ * - a tag, which js-yaml can drop unread when a block scalar follows it on a later line (M5C3);
+ * - a tab at the start of a line: inside a block scalar (Y79Y), or as indentation;
+ * - an explicit key (`? `), which may be a collection that js-yaml writes as "[object Object]";
+ * - a line starting with `---` or `...` and more (82AN, 9KBC);
+ * - a comment stuck to a flow indicator (CVW2);
+ * - a flow collection (`[…]`, `{…}`) over several lines: the two differ on comments inside it;
+ * - a block scalar with an indentation indicator (`|1`), indented otherwise at the top level;
+ * - a backslash ending a line: in a double-quoted value it escapes the line break, and the empty
+ *   lines after it are folded otherwise;
+ * - a carriage return that does not end a line.
+ * Each test runs only when the text holds its character at all, so a content file as the importer
+ * writes it costs a few `indexOf` calls.
  */
 function leftToYamlBeforeParsing(text: string): string | undefined {
   if (text.includes("!") && /(?:^|[\s[\]{},])!/m.test(text)) return "a tag";

@@ -13,9 +13,10 @@
  * without one node per item, an empty value after a line break), the tree says so by throwing
  * IRREGULAR, and yaml-source.ts then asks yaml's tree for that file.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type Node } from "yaml";
+import type { Document, Node } from "yaml";
 import { pointerSegments } from "../core/json-pointer.js";
 import { EMPTY, MAPPING, SEQUENCE, type NodeIndex } from "./yaml-fast.js";
+import { yamlPackage } from "./yaml-package.js";
 
 export interface Position {
   readonly line: number;
@@ -87,6 +88,7 @@ export function locatorIn<N>(tree: Tree<N>): (pointer: string) => number | undef
 
 /** yaml's document as a tree: aliases are followed into their anchor's node. */
 export function yamlTree(doc: Document.Parsed): Tree<Node> {
+  const { isAlias, isMap, isPair, isScalar, isSeq } = yamlPackage();
   return {
     root: doc.contents ?? undefined,
     start: (node) => node.range?.[0],

@@ -15,10 +15,11 @@
  * (an unknown tag is an error here, not a string); duplicate keys are errors; alias expansion is
  * bounded (a "billion laughs" file fails fast); `__proto__` stays an ordinary own key.
  */
-import { LineCounter, parseDocument, type Document } from "yaml";
+import type { Document, LineCounter } from "yaml";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import { readFast, type NodeIndex } from "./yaml-fast.js";
 import { syntaxProblems } from "./yaml-faults.js";
+import { yamlPackage } from "./yaml-package.js";
 import {
   fastTree,
   IRREGULAR,
@@ -71,6 +72,7 @@ export function parseYaml(file: string, text: string): YamlSource {
 
 /** Parses `text` with the yaml package: its document tree, line counter, data and problems. */
 export function parseYamlDocument(file: string, text: string): YamlDocument {
+  const { LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter: lines,
