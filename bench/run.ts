@@ -12,6 +12,7 @@ import { buildBenchmarks } from "./build-bench.js";
 import { edgeBenchmarks } from "./edge-bench.js";
 import { importBenchmarks } from "./import-bench.js";
 import { nearBenchmarks } from "./near-bench.js";
+import { parserBenchmarks } from "./parsers.js";
 import { previewBenchmarks } from "./preview-bench.js";
 
 function option(name: string): string | undefined {
@@ -46,6 +47,8 @@ if (onlyPreview) {
 } else {
   process.stderr.write("build benchmarks...\n");
   console.log(await buildBenchmarks({ quick, runs }));
+  process.stderr.write("parser benchmarks...\n");
+  console.log(`\n${await parserBenchmarks({ quick, runs })}`);
   process.stderr.write("live preview benchmarks...\n");
   console.log(`\n${await previewBenchmarks({ runs })}`);
   console.log("\n## Import of a published feed\n");

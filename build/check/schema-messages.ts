@@ -227,6 +227,10 @@ function typeMessage(expected: string, data: unknown): string {
     const written = data === null ? "" : String(data);
     return `must be text, but YAML read ${data === null ? "an empty value" : `the ${typeof data} ${written}`}; put it in quotes: "${written}"`;
   }
+  // A key with nothing after it where a list belongs: its items were left out, or not indented.
+  if (expected === "array" && data === null) {
+    return 'must be a list (found an empty value); write its items on the lines below it, indented, each after "- "';
+  }
   if (expected === "boolean" && typeof data === "string") {
     return `must be true or false (found ${showValue(data)}; write true or false without quotes)`;
   }

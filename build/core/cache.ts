@@ -1,6 +1,6 @@
 /**
  * A content-addressed cache under .cache/build/: results of checking a file, keyed by the hash of
- * its text, its path and everything that could change the result (the schemas, the yaml and ajv
+ * its text, its path and everything that could change the result (the schemas, the js-yaml, yaml and ajv
  * versions, the code that checks a file, this cache's format); each data set's published body,
  * keyed by its files' keys, its LastUpdated and the site settings; compressed variants, keyed by
  * the hash of the bytes compressed and the settings. A rebuild after one edit parses and validates one file and recompresses one
@@ -47,7 +47,7 @@ function fingerprintParts(schemas: ReadonlyMap<string, AnySchemaObject>): Finger
   const code = moduleClosure(
     new URL(`../pipeline${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
   );
-  const packages = ["yaml", "ajv", "ajv-formats", "postcode"];
+  const packages = ["js-yaml", "yaml", "ajv", "ajv-formats", "postcode"];
   return {
     format: CACHE_FORMAT,
     packages: Object.fromEntries(packages.map((p) => [p, version(p)])),

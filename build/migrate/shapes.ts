@@ -16,7 +16,7 @@ import { isMap, isScalar, isSeq, type Document, type Node as YamlNode, type YAML
 import type { Diagnostic } from "../core/diagnostics.js";
 import { pointerJoin } from "../core/json-pointer.js";
 import { showValue } from "../core/format.js";
-import { parseYaml } from "../read/yaml-source.js";
+import { parseYamlDocument } from "../read/yaml-source.js";
 
 /** What migrating one file did: its new text (undefined when nothing changed) and why. */
 export interface MigratedFile {
@@ -40,7 +40,7 @@ interface Context {
 
 /** Migrates the text of one content file; `file` is the path printed in messages. */
 export function migrateText(file: string, text: string): MigratedFile {
-  const source = parseYaml(file, text);
+  const source = parseYamlDocument(file, text);
   if (source.diagnostics.length > 0)
     return { text: undefined, changes: [], refusals: source.diagnostics };
   const place = (node: YamlNode | null | undefined) => {

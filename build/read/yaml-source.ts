@@ -1,25 +1,53 @@
 /**
- * Parses one YAML content file safely and keeps what is needed to point back into it: the document
- * tree and a line counter, so a JSON pointer into the data maps to the line and column of its node.
+ * Parses one YAML content file safely and keeps what is needed to point back into it, so a JSON
+ * pointer into the data maps to the line and column of its node.
+ *
+ * Two parsers, one answer. js-yaml reads a file about fifteen times as fast as the yaml package
+ * (yaml-fast.ts), with yaml's core schema (yaml-core-schema.ts) and a node index for positions
+ * (yaml-nodes.ts). Whatever js-yaml refuses or reads in a way yaml may not, the yaml package reads
+ * instead, as it read every file before: a file with a syntax fault (its problems then worded by
+ * yaml-faults.ts, one per cause), anchors, a key that is not a string, a warning. So the data and
+ * the positions are always yaml's (test/build/yaml-source.test.ts compares them on the samples,
+ * generated content and the YAML test suite), and editing tools that rewrite documents in place
+ * (migrate) still get yaml's document (parseYamlDocument).
  *
  * Safety: YAML 1.2 core schema only, so no custom or language-specific tags are ever constructed
  * (an unknown tag is an error here, not a string); duplicate keys are errors; alias expansion is
  * bounded (a "billion laughs" file fails fast); `__proto__` stays an ordinary own key.
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
-import type { Document, Node as YamlNode } from "yaml";
+import type { Document, LineCounter } from "yaml";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
-import { pointerSegments } from "../core/json-pointer.js";
+import { readFast, type NodeIndex } from "./yaml-fast.js";
+import { syntaxProblems } from "./yaml-faults.js";
+import { yamlPackage } from "./yaml-package.js";
+import {
+  fastTree,
+  IRREGULAR,
+  linePosition,
+  lineStarts,
+  locateIn,
+  locatorIn,
+  yamlTree,
+  type Position,
+  type Tree,
+} from "./yaml-nodes.js";
+
+export type { Position } from "./yaml-nodes.js";
 
 /** Most alias dereferences one file may make; legitimate sharing of opening hours needs far fewer. */
 export const MAX_ALIAS_COUNT = 1000;
 
-export interface Position {
-  readonly line: number;
-  readonly column: number;
+export interface YamlSource {
+  readonly file: string;
+  /** The data, or undefined when the file could not be parsed. */
+  readonly value: unknown;
+  readonly diagnostics: Diagnostic[];
+  /** Where the nodes are; read through `locate` and `locator`. */
+  readonly positions: Positions;
 }
 
-export interface YamlSource {
+/** A file as the yaml package parses it, for tools that edit the document in place. */
+export interface YamlDocument {
   readonly file: string;
   readonly doc: Document.Parsed;
   readonly lines: LineCounter;
@@ -29,27 +57,39 @@ export interface YamlSource {
 }
 
 export function parseYaml(file: string, text: string): YamlSource {
+  const fast = readFast(text);
+  if (fast.leftToYaml === undefined) {
+    return { file, value: fast.value, diagnostics: [], positions: new Positions(text, fast.nodes) };
+  }
+  const parsed = parseYamlDocument(file, text);
+  return {
+    file,
+    value: parsed.value,
+    diagnostics: parsed.diagnostics,
+    positions: new Positions(text, undefined, parsed),
+  };
+}
+
+/** Parses `text` with the yaml package: its document tree, line counter, data and problems. */
+export function parseYamlDocument(file: string, text: string): YamlDocument {
+  const { LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter: lines,
     schema: "core",
+    // Under the core schema yaml also constructs `!!binary`, `!!timestamp`, `!!set`, `!!omap` and
+    // `!!pairs` (a Buffer, a Date…); content has no use for them: they are unknown tags here.
+    resolveKnownTags: false,
     uniqueKeys: true,
     prettyErrors: false,
     strict: true,
+    // Its warnings (a key that is a list or a mapping…) go to the file's problems, not to stderr.
+    logLevel: "error",
   });
-  const diagnostics: Diagnostic[] = [];
-  const at = (offset: number) => lines.linePos(offset);
-  for (const problem of [...doc.errors, ...doc.warnings]) {
-    const { line, col } = at(problem.pos[0]);
-    diagnostics.push({
-      file,
-      line,
-      column: col,
-      pointer: "",
-      message: yamlMessage(problem.code, problem.message),
-      rule: "yaml",
-    });
-  }
+  const diagnostics = syntaxProblems(file, text, [...doc.errors, ...doc.warnings], (offset) => {
+    const { line, col } = lines.linePos(offset);
+    return { line, column: col };
+  });
   let value: unknown;
   if (diagnostics.length === 0) {
     try {
@@ -61,18 +101,51 @@ export function parseYaml(file: string, text: string): YamlSource {
   return { file, doc, lines, value, diagnostics };
 }
 
-/** Rewords the yaml package's messages where an editor would not know what they mean. */
-function yamlMessage(code: string, message: string): string {
-  const first = message.split("\n")[0] ?? message;
-  switch (code) {
-    case "DUPLICATE_KEY":
-      return "this field appears twice in the same place; keep one";
-    case "TAG_RESOLVE_FAILED":
-      return `${first}; tags (!...) are not allowed in content files`;
-    case "MULTIPLE_DOCS":
-      return "a file holds one document; remove the extra `---` section";
-    default:
-      return `YAML syntax: ${first}`;
+/**
+ * Where the nodes of one file are: from the fast reader's node index, or from yaml's document,
+ * parsed the first time it is needed (a file the fast reader left to yaml has it already; one
+ * whose node index does not line up with its data gets it on the first question it cannot answer).
+ */
+export class Positions {
+  private fast: Tree<number> | undefined;
+  private slow: { tree: Tree<unknown>; lines: LineCounter } | undefined;
+  private starts: number[] | undefined;
+
+  constructor(
+    private readonly text: string,
+    nodes: NodeIndex | undefined,
+    parsed?: YamlDocument,
+  ) {
+    if (nodes) this.fast = fastTree(nodes);
+    if (parsed) this.slow = { tree: yamlTree(parsed.doc) as Tree<unknown>, lines: parsed.lines };
+  }
+
+  /** Which parser's tree answers: js-yaml's node index, or yaml's document. */
+  get parser(): "js-yaml" | "yaml" {
+    return this.fast ? "js-yaml" : "yaml";
+  }
+
+  /** Answers from the node index, or from yaml's tree where the index cannot. */
+  ask(question: (tree: Tree<unknown>) => number | undefined): Position {
+    if (this.fast) {
+      try {
+        const offset = question(this.fast as Tree<unknown>);
+        if (offset === undefined) return { line: 1, column: 1 };
+        this.starts ??= lineStarts(this.text);
+        return linePosition(this.starts, offset);
+      } catch (error) {
+        if (error !== IRREGULAR) throw error;
+        this.fast = undefined;
+      }
+    }
+    if (!this.slow) {
+      const { doc, lines } = parseYamlDocument("", this.text);
+      this.slow = { tree: yamlTree(doc) as Tree<unknown>, lines };
+    }
+    const offset = question(this.slow.tree);
+    if (offset === undefined) return { line: 1, column: 1 };
+    const { line, col } = this.slow.lines.linePos(offset);
+    return { line, column: col };
   }
 }
 
@@ -82,29 +155,7 @@ function yamlMessage(code: string, message: string): string {
  * deepest position found, so a pointer to a missing field lands on its parent.
  */
 export function locate(source: YamlSource, pointer: string, key = false): Position {
-  let node: unknown = source.doc.contents;
-  let position = startOf(source, node) ?? { line: 1, column: 1 };
-  const segments = pointerSegments(pointer);
-  for (const [index, segment] of segments.entries()) {
-    node = resolveAlias(source, node);
-    let next: unknown;
-    let keyNode: unknown;
-    if (isMap(node)) {
-      const pair = node.items.find(
-        (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === segment,
-      );
-      keyNode = pair?.key;
-      next = pair?.value;
-    } else if (isSeq(node)) {
-      next = node.items[Number(segment)];
-    }
-    if (next === undefined && keyNode === undefined) break;
-    const last = index === segments.length - 1;
-    const target = key && last && keyNode !== undefined ? keyNode : (next ?? keyNode);
-    position = startOf(source, target) ?? position;
-    node = next;
-  }
-  return position;
+  return source.positions.ask((tree) => locateIn(tree, pointer, key));
 }
 
 /**
@@ -113,45 +164,15 @@ export function locate(source: YamlSource, pointer: string, key = false): Positi
  * out only for the node asked for. Same answers as `locate(source, pointer)`.
  */
 export function locator(source: YamlSource): (pointer: string) => Position {
-  const root = source.doc.contents;
-  const rootPosition = startOf(source, root) ?? { line: 1, column: 1 };
-  // Per pointer: the node there (undefined when missing) and the deepest node found on the way.
-  const nodes = new Map<string, { node: unknown; found: unknown }>([
-    ["", { node: root, found: root }],
-  ]);
-  const step = (pointer: string): { node: unknown; found: unknown } => {
-    const known = nodes.get(pointer);
-    if (known) return known;
-    const cut = pointer.lastIndexOf("/");
-    const parent = step(pointer.slice(0, cut));
-    const raw = pointer.slice(cut + 1);
-    const segment = raw.includes("~") ? pointerSegments(pointer.slice(cut))[0]! : raw;
-    let next: unknown;
-    if (parent.node !== undefined) {
-      const node = resolveAlias(source, parent.node);
-      if (isMap(node)) {
-        const pair = node.items.find(
-          (p) => isPair(p) && isScalar(p.key) && String(p.key.value) === segment,
-        );
-        next = pair ? (pair.value ?? pair.key) : undefined;
-      } else if (isSeq(node)) {
-        next = node.items[Number(segment)];
+  const { positions } = source;
+  let tree: Tree<unknown> | undefined;
+  let find: ((pointer: string) => number | undefined) | undefined;
+  return (pointer) =>
+    positions.ask((current) => {
+      if (current !== tree) {
+        tree = current;
+        find = locatorIn(current);
       }
-    }
-    const entry = { node: next, found: next ?? parent.found };
-    nodes.set(pointer, entry);
-    return entry;
-  };
-  return (pointer) => startOf(source, step(pointer).found) ?? rootPosition;
-}
-
-function resolveAlias(source: YamlSource, node: unknown): unknown {
-  return isAlias(node) ? node.resolve(source.doc) : node;
-}
-
-function startOf(source: YamlSource, node: unknown): Position | undefined {
-  const range = (node as YamlNode | null | undefined)?.range;
-  if (!range) return undefined;
-  const { line, col } = source.lines.linePos(range[0]);
-  return { line, column: col };
+      return find!(pointer);
+    });
 }
