@@ -5,15 +5,12 @@ export default defineConfig({
   test: {
     projects: [
       {
-        // Build, tooling and end-to-end tests run in Node.
+        // Every test outside test/worker/ runs in Node: the build, the contract, the schemas, the
+        // project as a whole, end to end through a real Worker, and in a browser.
         test: {
           name: "node",
-          include: [
-            "test/build/**/*.test.ts",
-            "test/e2e/**/*.test.ts",
-            "test/tooling/**/*.test.ts",
-            "test/browser/**/*.test.ts",
-          ],
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/worker/**", "**/node_modules/**"],
           environment: "node",
           testTimeout: 30_000,
         },
