@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
-import { FIXTURE_EPOCH } from "../helpers/fixtures.js";
+import { FIXTURE_EPOCH } from "./fixtures.js";
 
 const run = promisify(execFile);
 

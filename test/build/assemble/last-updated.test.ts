@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { lastUpdated } from "../../build/assemble/last-updated.js";
-import { toRfc3339 } from "../../build/core/dates.js";
+import { lastUpdated } from "../../../build/assemble/last-updated.js";
+import { toRfc3339 } from "../../../build/core/dates.js";
 
 const run = promisify(execFile);
 const COMMITTED = 1_780_000_000; // 2026-05-28T20:26:40Z

@@ -2,12 +2,12 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BuildCache } from "../../build/core/cache.js";
-import { checkFiles } from "../../build/check/cached-checks.js";
-import type { CheckJob } from "../../build/read/check-jobs.js";
-import { createAjv } from "../../build/check/schemas.js";
-import { PROJECT_ROOT } from "../../build/core/paths.js";
-import { ensureCompiled } from "../tooling/support.js";
+import { BuildCache } from "../../../build/core/cache.js";
+import { checkFiles } from "../../../build/check/cached-checks.js";
+import type { CheckJob } from "../../../build/read/check-jobs.js";
+import { createAjv } from "../../../build/check/schemas.js";
+import { PROJECT_ROOT } from "../../../build/core/paths.js";
+import { ensureCompiled } from "../../helpers/cli.js";
 
 const SITE = [
   'License: "https://www.openbanking.org.uk/open-licence"',

@@ -2,10 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { checkFile } from "../../build/check/one-file.js";
-import { checkProductRules } from "../../build/check/product-rules.js";
-import type { ProductRecordsKey } from "../../build/core/datasets.js";
-import { buildFixture, sampleFixture } from "../helpers/fixtures.js";
+import { checkFile } from "../../../build/check/one-file.js";
+import { checkProductRules } from "../../../build/check/product-rules.js";
+import type { ProductRecordsKey } from "../../../build/core/datasets.js";
+import { buildFixture, sampleFixture } from "../../helpers/fixtures.js";
 
 // The products spec's "Rules across fields", one rejected and one accepted case each. The rules
 // are checked on plain values here; the schemas are checked elsewhere.

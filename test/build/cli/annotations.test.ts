@@ -5,7 +5,7 @@ import {
   escapeData,
   escapeProperty,
   underGitHubActions,
-} from "../../build/cli/annotations.js";
+} from "../../../build/cli/annotations.js";
 
 describe("GitHub workflow annotations", () => {
   it("percent-encodes %, CR and LF in the message, so one problem stays one command", () => {

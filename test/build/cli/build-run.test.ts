@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runBuildCommand } from "../../build/cli/build-run.js";
-import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { runBuildCommand } from "../../../build/cli/build-run.js";
+import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 
 let fixture: Fixture | undefined;
 afterEach(async () => fixture?.cleanup());

@@ -2,10 +2,15 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { GITHUB_ACTIONS_ENV } from "../../build/cli/annotations.js";
-import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
-import { branchBrand, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
-import { BUILD_CLI, commitAll, DIFF_CLI, ensureCompiled, runNode } from "./support.js";
+import { GITHUB_ACTIONS_ENV } from "../../../build/cli/annotations.js";
+import { SUMMARY_MARKER } from "../../../build/diff/markdown.js";
+import {
+  branchBrand,
+  sampleFixture,
+  snapshotFolder,
+  type Fixture,
+} from "../../helpers/fixtures.js";
+import { BUILD_CLI, commitAll, DIFF_CLI, ensureCompiled, runNode } from "../../helpers/cli.js";
 
 beforeAll(ensureCompiled, 120_000);
 

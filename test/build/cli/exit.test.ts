@@ -7,10 +7,10 @@ import { spawn } from "node:child_process";
 import { open, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { PROJECT_ROOT } from "../../build/core/paths.js";
-import { envelopeOf } from "../helpers/import.js";
-import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { BUILD_CLI, DIFF_CLI, commitAll, ensureCompiled } from "./support.js";
+import { PROJECT_ROOT } from "../../../build/core/paths.js";
+import { envelopeOf } from "../../helpers/import.js";
+import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { BUILD_CLI, DIFF_CLI, commitAll, ensureCompiled } from "../../helpers/cli.js";
 
 const IMPORT_CLI = join(PROJECT_ROOT, ".out/build/cli/import.js");
 

@@ -1,12 +1,17 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parseYaml } from "../../build/read/yaml-source.js";
-import { buildFixture, sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
-import { atm, envelopeOf, IMPORTED_AT, importFeeds, writeFeed } from "../helpers/import.js";
-import { runImport } from "../../build/cli/import-run.js";
-import { ensureCompiled, runNode } from "./support.js";
-import { PROJECT_ROOT } from "../../build/core/paths.js";
+import { parseYaml } from "../../../build/read/yaml-source.js";
+import {
+  buildFixture,
+  sampleFixture,
+  snapshotFolder,
+  type Fixture,
+} from "../../helpers/fixtures.js";
+import { atm, envelopeOf, IMPORTED_AT, importFeeds, writeFeed } from "../../helpers/import.js";
+import { runImport } from "../../../build/cli/import-run.js";
+import { ensureCompiled, runNode } from "../../helpers/cli.js";
+import { PROJECT_ROOT } from "../../../build/core/paths.js";
 
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());

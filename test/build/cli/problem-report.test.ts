@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { BUILD_CLI, ensureCompiled, runNode } from "./support.js";
-import { diagnosticLines, foldPointer, problemReport } from "../../build/cli/problem-report.js";
+import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { BUILD_CLI, ensureCompiled, runNode } from "../../helpers/cli.js";
+import { diagnosticLines, foldPointer, problemReport } from "../../../build/cli/problem-report.js";
 
 const enumProblem = {
   file: "content/branches/zz.yaml",

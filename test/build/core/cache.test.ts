@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cacheMissReason, type FingerprintParts } from "../../build/core/cache.js";
-import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { cacheMissReason, type FingerprintParts } from "../../../build/core/cache.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 
 const parts: FingerprintParts = {
   format: 1,

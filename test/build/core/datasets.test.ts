@@ -8,13 +8,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATASETS, type DatasetDefinition } from "../../build/core/datasets.js";
-import { WIDGETS } from "../helpers/made-up-dataset.js";
-import { diffDataset } from "../../build/diff/compare.js";
-import type { Envelope } from "../../build/assemble/envelope.js";
-import type { BuildResult } from "../../build/pipeline.js";
-import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { SPEC_MEDIA_TYPES } from "../helpers/spec-values.js";
+import { DATASETS, type DatasetDefinition } from "../../../build/core/datasets.js";
+import { WIDGETS } from "../../helpers/made-up-dataset.js";
+import { diffDataset } from "../../../build/diff/compare.js";
+import type { Envelope } from "../../../build/assemble/envelope.js";
+import type { BuildResult } from "../../../build/pipeline.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { SPEC_MEDIA_TYPES } from "../../helpers/spec-values.js";
 
 const BRAND = [
   'BrandName: "Made-up Widgets"',

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { atFileStart, formatDiagnostic } from "../../build/core/diagnostics.js";
-import { isObject } from "../../build/core/json-value.js";
-import { displayPath } from "../../build/core/paths.js";
+import { atFileStart, formatDiagnostic } from "../../../build/core/diagnostics.js";
+import { isObject } from "../../../build/core/json-value.js";
+import { displayPath } from "../../../build/core/paths.js";
 
 describe("displayPath", () => {
   it("prints a file below the working folder relative to it, with / between folders", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { percent, plural } from "../../build/core/format.js";
+import { percent, plural } from "../../../build/core/format.js";
 
 describe("numbers in words", () => {
   describe("plural", () => {

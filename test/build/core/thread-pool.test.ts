@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runOnThreads } from "../../build/core/thread-pool.js";
+import { runOnThreads } from "../../../build/core/thread-pool.js";
 
-const script = (name: string) => new URL(`../fixtures/threads/${name}.mjs`, import.meta.url);
+const script = (name: string) => new URL(`../../fixtures/threads/${name}.mjs`, import.meta.url);
 
 describe("the worker thread pool", () => {
   it("answers every task in the order of the tasks, across threads", async () => {

@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/core/datasets.js";
-import { diffDataset } from "../../build/diff/compare.js";
+import { DATASETS } from "../../../build/core/datasets.js";
+import { diffDataset } from "../../../build/diff/compare.js";
 import {
   changeText,
   DEFAULT_LIMITS,
   escapeMarkdown,
   SUMMARY_MARKER,
-} from "../../build/diff/markdown.js";
-import type { Envelope } from "../../build/assemble/envelope.js";
-import { changeSummary } from "../../build/diff/change-summary.js";
-import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { commitAll, git } from "./support.js";
+} from "../../../build/diff/markdown.js";
+import type { Envelope } from "../../../build/assemble/envelope.js";
+import { changeSummary } from "../../../build/diff/change-summary.js";
+import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { commitAll, git } from "../../helpers/cli.js";
 
 const branches = DATASETS.find((d) => d.id === "branches")!;
 const atms = DATASETS.find((d) => d.id === "atms")!;

@@ -6,10 +6,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAjv, readSchemas } from "../../build/check/schemas.js";
-import { SCHEMA_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
-import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { LIVE_STANDARD_PATHS, SPEC_AGREEMENT, SPEC_PATHS } from "../helpers/spec-values.js";
+import { createAjv, readSchemas } from "../../../build/check/schemas.js";
+import { SCHEMA_DIR, PROJECT_ROOT } from "../../../build/core/paths.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { LIVE_STANDARD_PATHS, SPEC_AGREEMENT, SPEC_PATHS } from "../../helpers/spec-values.js";
 
 interface Store {
   meta: Record<string, unknown>;

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DATASETS, openBankingAliases } from "../../build/core/datasets.js";
-import { MANIFEST_FILE, type Manifest } from "../../contract/manifest.js";
-import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { LIVE_STANDARD_PATHS } from "../helpers/spec-values.js";
+import { DATASETS, openBankingAliases } from "../../../build/core/datasets.js";
+import { MANIFEST_FILE, type Manifest } from "../../../contract/manifest.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { LIVE_STANDARD_PATHS } from "../../helpers/spec-values.js";
 
 const EXPECTED = LIVE_STANDARD_PATHS;
 

@@ -5,11 +5,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chooseBaseline, fetchPublished, type BaselineChoice } from "../../build/guard/baseline.js";
-import { DATASETS } from "../../build/core/datasets.js";
-import { GuardUsageError } from "../../build/guard/policy.js";
-import { branchBrand, sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { BUILD_CLI, ensureCompiled, runNode } from "./support.js";
+import {
+  chooseBaseline,
+  fetchPublished,
+  type BaselineChoice,
+} from "../../../build/guard/baseline.js";
+import { DATASETS } from "../../../build/core/datasets.js";
+import { GuardUsageError } from "../../../build/guard/policy.js";
+import { branchBrand, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { BUILD_CLI, ensureCompiled, runNode } from "../../helpers/cli.js";
 
 describe("which baseline a run compares with", () => {
   const none = { publish: false };

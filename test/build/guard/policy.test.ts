@@ -1,25 +1,25 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/core/datasets.js";
-import { allowShrinkFromEnv, parseMaxShrink } from "../../build/guard/settings.js";
+import { DATASETS } from "../../../build/core/datasets.js";
+import { allowShrinkFromEnv, parseMaxShrink } from "../../../build/guard/settings.js";
 import {
   DEFAULT_MAX_SHRINK,
   findShrinks,
   guardPublication,
   guardReport,
   GuardUsageError,
-} from "../../build/guard/policy.js";
-import { loadBaseline } from "../../build/guard/baseline.js";
-import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../contract/manifest.js";
+} from "../../../build/guard/policy.js";
+import { loadBaseline } from "../../../build/guard/baseline.js";
+import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../../contract/manifest.js";
 import {
   branchBrand,
   buildFixture,
   sampleFixture,
   snapshotFolder,
   type Fixture,
-} from "../helpers/fixtures.js";
-import { commitAll } from "./support.js";
+} from "../../helpers/fixtures.js";
+import { commitAll } from "../../helpers/cli.js";
 
 /** A manifest with the given TotalResults per data set (other fields do not matter here). */
 function manifest(totals: Partial<Record<string, number>>): Manifest {

@@ -4,9 +4,9 @@ import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parseYaml } from "../../build/read/yaml-source.js";
-import { sampleFixture, snapshotFolder, type Fixture } from "../helpers/fixtures.js";
-import { atm, envelopeOf, importFeeds } from "../helpers/import.js";
+import { parseYaml } from "../../../build/read/yaml-source.js";
+import { sampleFixture, snapshotFolder, type Fixture } from "../../helpers/fixtures.js";
+import { atm, envelopeOf, importFeeds } from "../../helpers/import.js";
 
 const FEED = envelopeOf([{ BrandName: "Fernbrook Bank", ATM: [atm("FB-1", "Ashcombe")] }]);
 

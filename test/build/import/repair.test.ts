@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createAjv, readSchemas, validatorFor } from "../../build/check/schemas.js";
-import { readFeed } from "../../build/import/envelope.js";
-import { ImportError } from "../../build/import/errors.js";
-import { languageCode, plainAmount, repairBrand } from "../../build/import/repair.js";
-import { repairLines, type FileRepair } from "../../build/import/repair-report.js";
+import { createAjv, readSchemas, validatorFor } from "../../../build/check/schemas.js";
+import { readFeed } from "../../../build/import/envelope.js";
+import { ImportError } from "../../../build/import/errors.js";
+import { languageCode, plainAmount, repairBrand } from "../../../build/import/repair.js";
+import { repairLines, type FileRepair } from "../../../build/import/repair-report.js";
 
 const validateAtms = validatorFor(createAjv(readSchemas()), "atm-brand.schema.json");
 

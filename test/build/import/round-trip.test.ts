@@ -6,9 +6,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/core/datasets.js";
-import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { importFeeds } from "../helpers/import.js";
+import { DATASETS } from "../../../build/core/datasets.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { importFeeds } from "../../helpers/import.js";
 
 let fixture: Fixture;
 /** Each data set's published body before the import, by id. */

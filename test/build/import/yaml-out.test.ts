@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/core/datasets.js";
-import { readFeed } from "../../build/import/envelope.js";
-import { slugify } from "../../build/import/slug.js";
-import { renderYaml } from "../../build/import/yaml-out.js";
-import { parseYaml } from "../../build/read/yaml-source.js";
+import { DATASETS } from "../../../build/core/datasets.js";
+import { readFeed } from "../../../build/import/envelope.js";
+import { slugify } from "../../../build/import/slug.js";
+import { renderYaml } from "../../../build/import/yaml-out.js";
+import { parseYaml } from "../../../build/read/yaml-source.js";
 
 /** What the build reads back from the YAML the importer writes for `value`. */
 const roundTrip = (value: unknown) =>

@@ -6,12 +6,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { formatDiagnostic } from "../../build/core/diagnostics.js";
-import { migrateText } from "../../build/migrate/shapes.js";
-import { migrateContent } from "../../build/migrate/run.js";
-import { PROJECT_ROOT } from "../../build/core/paths.js";
-import { buildFixture, sampleFixture, snapshotFolder } from "../helpers/fixtures.js";
-import { ensureCompiled, runNode } from "./support.js";
+import { formatDiagnostic } from "../../../build/core/diagnostics.js";
+import { migrateText } from "../../../build/migrate/shapes.js";
+import { migrateContent } from "../../../build/migrate/run.js";
+import { PROJECT_ROOT } from "../../../build/core/paths.js";
+import { buildFixture, sampleFixture, snapshotFolder } from "../../helpers/fixtures.js";
+import { ensureCompiled, runNode } from "../../helpers/cli.js";
 
 const FILE = "content/personal-current-accounts/zed-bank.yaml";
 const SME_FILE = "content/unsecured-sme-loans/zed-bank.yaml";

@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { discoverContent } from "../../build/read/content.js";
-import { contentJobs } from "../../build/read/check-jobs.js";
+import { discoverContent } from "../../../build/read/content.js";
+import { contentJobs } from "../../../build/read/check-jobs.js";
 
 const folders: string[] = [];
 afterEach(async () => {

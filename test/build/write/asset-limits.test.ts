@@ -6,10 +6,10 @@
  */
 import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { DATASETS } from "../../build/core/datasets.js";
-import { checkAssetLimits, type AssetFile } from "../../build/write/asset-limits.js";
-import { runBuild } from "../../build/pipeline.js";
-import { sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import { DATASETS } from "../../../build/core/datasets.js";
+import { checkAssetLimits, type AssetFile } from "../../../build/write/asset-limits.js";
+import { runBuild } from "../../../build/pipeline.js";
+import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 
 const BRANCHES = DATASETS.find((d) => d.id === "branches")!;
 const WHERE = { contentDir: "content", outDir: "dist" };

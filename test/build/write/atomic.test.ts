@@ -11,7 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { writeAtomically, type OutputFile } from "../../build/write/atomic.js";
+import { writeAtomically, type OutputFile } from "../../../build/write/atomic.js";
 
 let root: string | undefined;
 afterEach(async () => {

@@ -5,8 +5,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Manifest } from "../../contract/manifest.js";
-import { branchBrand, buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
+import type { Manifest } from "../../../../contract/manifest.js";
+import {
+  branchBrand,
+  buildFixture,
+  sampleFixture,
+  type Fixture,
+} from "../../../helpers/fixtures.js";
 
 const LICENCE = "https://www.openbanking.org.uk/open-licence";
 const TERMS = "https://www.openbanking.org.uk/terms";

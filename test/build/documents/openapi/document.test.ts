@@ -8,10 +8,10 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readLimits } from "../../build/documents/plan-limits.js";
-import type { Manifest } from "../../contract/manifest.js";
-import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
-import { LIVE_STANDARD_PATHS, SPEC_ERRORS } from "../helpers/spec-values.js";
+import { readLimits } from "../../../../build/documents/plan-limits.js";
+import type { Manifest } from "../../../../contract/manifest.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../../helpers/fixtures.js";
+import { LIVE_STANDARD_PATHS, SPEC_ERRORS } from "../../../helpers/spec-values.js";
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
