@@ -2,18 +2,33 @@
  * The guard's baselines: which one each command uses, and the live deployment read over HTTP
  * from a server on loopback started here (no other address is ever contacted).
  */
+import { writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   chooseBaseline,
   fetchPublished,
+  loadBaseline,
   type BaselineChoice,
 } from "../../../build/guard/baseline.js";
 import { DATASETS } from "../../../build/core/datasets.js";
-import { GuardUsageError } from "../../../build/guard/policy.js";
-import { branchBrand, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { BUILD_CLI, ensureCompiled, runNode } from "../../helpers/cli.js";
+import { DEFAULT_MAX_SHRINK, findShrinks, GuardUsageError } from "../../../build/guard/policy.js";
+import type { Manifest, ManifestEntry } from "../../../contract/manifest.js";
+import { branchBrand, buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { BUILD_CLI, commitAll, ensureCompiled, runNode } from "../../helpers/cli.js";
+
+/** A manifest with the given TotalResults per data set (other fields do not matter here). */
+function manifest(totals: Partial<Record<string, number>>): Manifest {
+  return {
+    formatVersion: 1,
+    documents: [],
+    datasets: DATASETS.map(
+      (d) => ({ dataset: d.id, totalResults: totals[d.id] ?? 10 }) as unknown as ManifestEntry,
+    ),
+  };
+}
 
 describe("which baseline a run compares with", () => {
   const none = { publish: false };
@@ -150,5 +165,77 @@ describe("npm run deploy's build against the live deployment", () => {
     const local = await runNode(BUILD_CLI, args, { cwd: fixture.root, env });
     expect(local.code).toBe(0);
     expect(requested).toEqual([]);
+  });
+});
+
+describe("the last published manifest", () => {
+  let fixture: Fixture;
+  afterEach(async () => fixture?.cleanup());
+
+  it("is by default the manifest.json in the output folder being replaced", async () => {
+    fixture = await sampleFixture();
+    const built = await buildFixture(fixture);
+    expect(built.ok).toBe(true);
+    const baseline = await loadBaseline({
+      source: { kind: "output" },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
+    expect(baseline.name).toBe("dist/manifest.json");
+    expect(baseline.manifest).toEqual(built.manifest);
+  });
+
+  it("is nothing on a first build, when there is no output folder yet", async () => {
+    fixture = await sampleFixture();
+    const baseline = await loadBaseline({
+      source: { kind: "output" },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
+    expect(baseline).toEqual({ manifest: undefined, name: "dist/manifest.json (none yet)" });
+  });
+
+  it("can be a manifest file given explicitly, which must be a build manifest", async () => {
+    fixture = await sampleFixture();
+    const file = join(fixture.root, "deployed.json");
+    await writeFile(file, JSON.stringify(manifest({ atms: 3 })));
+    const baseline = await loadBaseline({
+      source: { kind: "file", file },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
+    expect(baseline.name).toBe("deployed.json");
+    expect(baseline.manifest?.datasets.find((d) => d.dataset === "atms")?.totalResults).toBe(3);
+    await writeFile(file, '{"data": []}');
+    await expect(
+      loadBaseline({
+        source: { kind: "file", file },
+        outDir: fixture.out,
+        contentDir: fixture.content,
+        cwd: fixture.root,
+      }),
+    ).rejects.toThrow(/deployed\.json is not a build manifest/);
+  });
+
+  it("can be a git revision, whose content is built to compare with", async () => {
+    fixture = await sampleFixture({
+      "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1", "Z2", "Z3", "Z4"]),
+    });
+    const deployed = await commitAll(fixture.root, "deployed");
+    await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
+    const baseline = await loadBaseline({
+      source: { kind: "ref", ref: deployed },
+      outDir: fixture.out,
+      contentDir: fixture.content,
+      cwd: fixture.root,
+    });
+    expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
+    const now = await buildFixture(fixture, { write: false });
+    const shrinks = findShrinks(baseline.manifest, now.manifest!, DEFAULT_MAX_SHRINK);
+    const before = baseline.manifest!.datasets.find((d) => d.dataset === "branches")!.totalResults;
+    expect(shrinks).toMatchObject([{ dataset: "branches", before, after: before - 3 }]);
   });
 });

@@ -1,14 +1,10 @@
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
-import { allowShrinkFromEnv, parseMaxShrink } from "../../../build/guard/settings.js";
 import {
   DEFAULT_MAX_SHRINK,
   findShrinks,
   guardPublication,
   guardReport,
-  GuardUsageError,
 } from "../../../build/guard/policy.js";
 import { loadBaseline } from "../../../build/guard/baseline.js";
 import { MANIFEST_FILE, type Manifest, type ManifestEntry } from "../../../contract/manifest.js";
@@ -19,7 +15,6 @@ import {
   snapshotFolder,
   type Fixture,
 } from "../../helpers/fixtures.js";
-import { commitAll } from "../../helpers/cli.js";
 
 /** A manifest with the given TotalResults per data set (other fields do not matter here). */
 function manifest(totals: Partial<Record<string, number>>): Manifest {
@@ -155,100 +150,12 @@ describe("the publication guard", () => {
     ).toEqual([]);
   });
 
-  it("uses the share given, as a fraction or a percentage", () => {
-    expect(parseMaxShrink("0.5")).toBe(0.5);
-    expect(parseMaxShrink("35%")).toBe(0.35);
-    expect(() => parseMaxShrink("1.5")).toThrow(GuardUsageError);
-    expect(() => parseMaxShrink("lots")).toThrow(/--max-shrink must be a share from 0 to 1/);
+  it("lets through a shrink within the share given", () => {
     const problems = guardPublication(manifest({ atms: 100 }), manifest({ atms: 60 }), {
       ...defaults,
-      maxShrink: parseMaxShrink("0.5"),
+      maxShrink: 0.5,
     });
     expect(problems).toEqual([]);
-  });
-
-  it("uses 20% when no share is given", () => {
-    expect(parseMaxShrink(undefined)).toBe(0.2);
-  });
-
-  it("reads the override from the environment, and rejects a value it cannot read", () => {
-    expect(allowShrinkFromEnv({ OPENDATA_ALLOW_SHRINK: "1" })).toBe(true);
-    expect(allowShrinkFromEnv({ OPENDATA_ALLOW_SHRINK: "true" })).toBe(true);
-    expect(allowShrinkFromEnv({ OPENDATA_ALLOW_SHRINK: "0" })).toBe(false);
-    expect(allowShrinkFromEnv({})).toBe(false);
-    expect(() => allowShrinkFromEnv({ OPENDATA_ALLOW_SHRINK: "maybe" })).toThrow(GuardUsageError);
-  });
-});
-
-describe("the last published manifest", () => {
-  let fixture: Fixture;
-  afterEach(async () => fixture?.cleanup());
-
-  it("is by default the manifest.json in the output folder being replaced", async () => {
-    fixture = await sampleFixture();
-    const built = await buildFixture(fixture);
-    expect(built.ok).toBe(true);
-    const baseline = await loadBaseline({
-      source: { kind: "output" },
-      outDir: fixture.out,
-      contentDir: fixture.content,
-      cwd: fixture.root,
-    });
-    expect(baseline.name).toBe("dist/manifest.json");
-    expect(baseline.manifest).toEqual(built.manifest);
-  });
-
-  it("is nothing on a first build, when there is no output folder yet", async () => {
-    fixture = await sampleFixture();
-    const baseline = await loadBaseline({
-      source: { kind: "output" },
-      outDir: fixture.out,
-      contentDir: fixture.content,
-      cwd: fixture.root,
-    });
-    expect(baseline).toEqual({ manifest: undefined, name: "dist/manifest.json (none yet)" });
-  });
-
-  it("can be a manifest file given explicitly, which must be a build manifest", async () => {
-    fixture = await sampleFixture();
-    const file = join(fixture.root, "deployed.json");
-    await writeFile(file, JSON.stringify(manifest({ atms: 3 })));
-    const baseline = await loadBaseline({
-      source: { kind: "file", file },
-      outDir: fixture.out,
-      contentDir: fixture.content,
-      cwd: fixture.root,
-    });
-    expect(baseline.name).toBe("deployed.json");
-    expect(baseline.manifest?.datasets.find((d) => d.dataset === "atms")?.totalResults).toBe(3);
-    await writeFile(file, '{"data": []}');
-    await expect(
-      loadBaseline({
-        source: { kind: "file", file },
-        outDir: fixture.out,
-        contentDir: fixture.content,
-        cwd: fixture.root,
-      }),
-    ).rejects.toThrow(/deployed\.json is not a build manifest/);
-  });
-
-  it("can be a git revision, whose content is built to compare with", async () => {
-    fixture = await sampleFixture({
-      "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1", "Z2", "Z3", "Z4"]),
-    });
-    const deployed = await commitAll(fixture.root, "deployed");
-    await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
-    const baseline = await loadBaseline({
-      source: { kind: "ref", ref: deployed },
-      outDir: fixture.out,
-      contentDir: fixture.content,
-      cwd: fixture.root,
-    });
-    expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
-    const now = await buildFixture(fixture, { write: false });
-    const shrinks = findShrinks(baseline.manifest, now.manifest!, DEFAULT_MAX_SHRINK);
-    const before = baseline.manifest!.datasets.find((d) => d.dataset === "branches")!.totalResults;
-    expect(shrinks).toMatchObject([{ dataset: "branches", before, after: before - 3 }]);
   });
 });
 
