@@ -2,12 +2,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseYaml } from "../../../build/read/yaml-source.js";
-import {
-  buildFixture,
-  sampleFixture,
-  snapshotFolder,
-  type Fixture,
-} from "../../helpers/fixtures.js";
+import { sampleFixture, snapshotFolder, type Fixture } from "../../helpers/fixtures.js";
+import { sampleBuild } from "../../helpers/sample-build.js";
 import { atm, envelopeOf, IMPORTED_AT, importFeeds, writeFeed } from "../../helpers/import.js";
 import { runImport } from "../../../build/cli/import-run.js";
 import { ensureCompiled, runNode } from "../../helpers/cli.js";
@@ -18,11 +14,11 @@ afterEach(async () => fixture?.cleanup());
 
 const feed = (name: string, value: unknown) => writeFeed(fixture.root, name, value);
 
-/** The body the fixture's content publishes for data set `id`. */
+/** The body the sample content publishes for data set `id`, as the run built it. */
 async function published(id: string): Promise<unknown> {
-  const result = await buildFixture(fixture, { write: false });
-  const found = result.datasets.find((r) => r.dataset.id === id)!;
-  return JSON.parse(Buffer.from(found.encoded.identity.bytes).toString("utf8"));
+  const sample = sampleBuild();
+  const entry = (await sample.manifest()).datasets.find((d) => d.dataset === id)!;
+  return JSON.parse(await sample.read(entry.variants.identity.asset));
 }
 
 const read = (path: string) => readFile(join(fixture.content, path), "utf8");
@@ -155,6 +151,57 @@ describe("importing a feed", () => {
   });
 });
 
+describe("the shapes banks serve", () => {
+  it("reads data as one object, with a byte-order mark, CRLF line ends and indentation", async () => {
+    fixture = await sampleFixture();
+    const text = "\uFEFF" + JSON.stringify({ meta: {}, data: { Brand: [FERNBROOK] } }, null, 2);
+    const run = await importFeeds(
+      [await feed("f.json", text.replace(/\n/g, "\r\n"))],
+      fixture.root,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout[0]).toBe(
+      'wrote content/atms/fernbrook-bank.yaml (3 ATM records) for "Fernbrook Bank"',
+    );
+    expect(await valueOf("atms/fernbrook-bank.yaml")).toEqual(FERNBROOK);
+  });
+});
+
+describe("thousands of one problem", () => {
+  const unknown = {
+    BrandName: "Fernbrook Bank",
+    ATM: Array.from({ length: 300 }, (_, i) =>
+      atm(`FB-${i}`, "Ashcombe", { SupportedLanguages: ["xyz"] }),
+    ),
+  };
+
+  it("fit on a screen: the first few, one line for the rest, and the count", async () => {
+    fixture = await sampleFixture();
+    const run = await importFeeds([await feed("f.json", envelopeOf([unknown]))], fixture.root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toHaveLength(5);
+    expect(run.stderr[3]).toBe(
+      "  … and 297 more like these (300 in all, rule pattern at /ATM/*/SupportedLanguages/* in content/atms/fernbrook-bank.yaml); --verbose or --report FILE lists every one",
+    );
+    expect(run.stderr[4]).toBe(
+      "\n300 problems in 1 imported file. 1 kind of problem; --verbose or --report FILE lists every one. The files are written: fix them in place, then run npm run validate.",
+    );
+  });
+
+  it("are all printed with --verbose, and all written to the --report file", async () => {
+    fixture = await sampleFixture();
+    const name = await feed("f.json", envelopeOf([unknown]));
+    const verbose = await importFeeds(["--verbose", name], fixture.root);
+    expect(verbose.stderr).toHaveLength(301);
+    const run = await importFeeds(["--force", "--report", "report.txt", name], fixture.root);
+    const report = (await readFile(join(fixture.root, "report.txt"), "utf8")).trimEnd().split("\n");
+    expect(report).toHaveLength(300);
+    expect(report[299]).toMatch(
+      /^content\/atms\/fernbrook-bank\.yaml:\d+:\d+: \/ATM\/299\/SupportedLanguages\/0: /,
+    );
+    expect(run.stderr).toHaveLength(5);
+  });
+});
 describe("--split-by", () => {
   it("writes a brand folder with one file per value, records in feed order, named from the value", async () => {
     fixture = await sampleFixture();

@@ -1,9 +1,17 @@
-import { describe, expect, it } from "vitest";
+/**
+ * The importer's repairs of feeds shaped like the ones banks really served (three-letter language
+ * codes, one value where a list belongs, a currency sign in an amount): each repair as a pure
+ * function, then `npm run import` with and without --repair, saying what it repairs at its line.
+ */
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
 import { createAjv, readSchemas, validatorFor } from "../../../build/check/schemas.js";
-import { readFeed } from "../../../build/import/envelope.js";
-import { ImportError } from "../../../build/import/errors.js";
 import { languageCode, plainAmount, repairBrand } from "../../../build/import/repair.js";
-import { repairLines, type FileRepair } from "../../../build/import/repair-report.js";
+import { parseYaml } from "../../../build/read/yaml-source.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { atm as importedAtm, envelopeOf, importFeeds, writeFeed } from "../../helpers/import.js";
+import { cachePerTest } from "../../helpers/sample-build.js";
 
 const validateAtms = validatorFor(createAjv(readSchemas()), "atm-brand.schema.json");
 
@@ -186,95 +194,124 @@ describe("repairing a brand against its schema", () => {
   });
 });
 
-describe("telling the repairs", () => {
-  const repair = (n: number, from: string, to: string): FileRepair => ({
-    kind: "language",
-    pointer: `/ATM/${n}/SupportedLanguages/0`,
-    field: "SupportedLanguages",
-    from,
-    to,
-    file: "content/atms/x.yaml",
-  });
-  const codes = ["eng", "spa", "ger", "fre", "wel", "eng"];
-  const repairs = codes.map((c, i) => repair(i, c, languageCode(c)!));
-  const at = (_: string, pointer: string) => ({
-    line: 10 * Number(pointer.split("/")[2]) + 7,
-    column: 9,
-  });
+/** Fernbrook's ATMs as an older feed wrote them: three-letter codes, one category not a list. */
+const OLD_STYLE = {
+  BrandName: "Fernbrook Bank",
+  ATM: [
+    importedAtm("FB-1", "Ashcombe", { SupportedLanguages: ["eng", "wel"] }),
+    importedAtm("FB-2", undefined, {
+      SupportedLanguages: ["eng"],
+      Location: { LocationCategory: "BranchInternal", PostalAddress: { Country: "GB" } },
+    }),
+  ],
+};
 
-  it("says each kind once, with its count, its distinct changes and its first places", () => {
-    expect(repairLines(repairs, true, at)).toEqual([
-      "repaired 6 language codes to ISO 639-1 (eng → en, spa → es, ger → de, fre → fr, wel → cy)",
-      "  first at content/atms/x.yaml:7:9 /ATM/0/SupportedLanguages/0, content/atms/x.yaml:17:9 /ATM/1/SupportedLanguages/0, content/atms/x.yaml:27:9 /ATM/2/SupportedLanguages/0, …",
-    ]);
-  });
+describe("npm run import with and without --repair", () => {
+  let fixture: Fixture;
+  afterEach(async () => fixture?.cleanup());
+  const feed = (name: string, value: unknown) => writeFeed(fixture.root, name, value);
+  const read = (path: string) => readFile(join(fixture.content, path), "utf8");
+  const valueOf = async (path: string) => parseYaml(path, await read(path)).value;
+  const cacheDir = cachePerTest();
 
-  it("says what it would repair when the repairs were not asked for", () => {
-    expect(repairLines(repairs.slice(0, 1), false, at)).toEqual([
-      "would repair 1 language code to ISO 639-1 (eng → en)",
-      "  at content/atms/x.yaml:7:9 /ATM/0/SupportedLanguages/0",
-    ]);
-  });
-});
-
-describe("reading the shapes banks serve", () => {
-  it("reads data as one object holding the Brand list", () => {
-    const feed = readFeed(
-      { data: { Brand: [{ BrandName: "A", Branch: [{}, {}] }] } },
-      "f",
-      undefined,
-    );
-    expect(feed.dataset.id).toBe("branches");
-    expect(feed.brands.map((b) => b.where)).toEqual(["data/Brand/0"]);
-    expect(feed.records).toBe(2);
-  });
-
-  it("merges Brand objects with one BrandName into one brand, records in feed order", () => {
-    const envelope = {
-      data: [
-        {
-          Brand: [
-            { BrandName: "Barrow", PCA: [{ Identification: "1" }] },
-            { BrandName: "Other", PCA: [{ Identification: "9" }] },
-            { BrandName: "Barrow", PCA: [{ Identification: "2" }, { Identification: "3" }] },
-          ],
-        },
-        { Brand: [{ BrandName: "Barrow", PCA: [{ Identification: "4" }] }] },
-      ],
-    };
-    const feed = readFeed(envelope, "f", undefined);
-    expect(feed.brands.map((b) => b.value)).toEqual([
-      {
-        BrandName: "Barrow",
-        PCA: ["1", "2", "3", "4"].map((Identification) => ({ Identification })),
-      },
-      { BrandName: "Other", PCA: [{ Identification: "9" }] },
-    ]);
-    expect(feed.brands[0]!.where).toBe("data/0/Brand/0 (and 2 more Brand objects named so)");
-    expect(feed.records).toBe(5);
-  });
-
-  it("refuses Brand objects with one BrandName that disagree on another field", () => {
-    const envelope = {
-      data: [
-        {
-          Brand: [
-            { BrandName: "Barrow", Extra: 1, PCA: [{}] },
-            { BrandName: "Barrow", Extra: 2, PCA: [{}] },
-          ],
-        },
-      ],
-    };
-    expect(() => readFeed(envelope, "f", undefined)).toThrow(
-      new ImportError(
-        'f: data/0/Brand/1 and data/0/Brand/0 are both brand "Barrow" but give different Extra; make them agree or give the brands different names',
+  it("without --repair, writes the feed as it is and says which repairs it would make and how", async () => {
+    fixture = await sampleFixture();
+    const run = await importFeeds([await feed("f.json", envelopeOf([OLD_STYLE]))], fixture.root);
+    expect(run.code).toBe(1);
+    expect(run.stdout.slice(1, 6)).toEqual([
+      "would repair 3 language codes to ISO 639-1 (eng → en, wel → cy)",
+      expect.stringMatching(
+        /^ {2}first at content\/atms\/fernbrook-bank\.yaml:\d+:\d+ \/ATM\/0\/SupportedLanguages\/0, .*\/ATM\/0\/SupportedLanguages\/1, .*\/ATM\/1\/SupportedLanguages\/0$/,
       ),
+      "would repair 1 single value into a list, where the schema wants a list (LocationCategory)",
+      expect.stringMatching(
+        /^ {2}at content\/atms\/fernbrook-bank\.yaml:\d+:\d+ \/ATM\/1\/Location\/LocationCategory$/,
+      ),
+      'These repairs lose nothing and invent nothing (docs/editing.md, "Repairs"). To make them, run the import again with --repair (and --force to replace what this run wrote).',
+    ]);
+    expect(await valueOf("atms/fernbrook-bank.yaml")).toEqual(OLD_STYLE);
+    expect(run.stderr.at(-1)).toMatch(/^\n4 problems in 1 imported file\./);
+  });
+
+  it("places each repair at the line of the value it repairs", async () => {
+    fixture = await sampleFixture();
+    const run = await importFeeds([await feed("f.json", envelopeOf([OLD_STYLE]))], fixture.root);
+    const [, line] = /fernbrook-bank\.yaml:(\d+):/.exec(run.stdout[2]!)!;
+    const lines = (await read("atms/fernbrook-bank.yaml")).split("\n");
+    expect(lines[Number(line) - 1]).toContain('"eng"');
+  });
+
+  it("with --repair, writes the repaired values, says so, and the files are valid", async () => {
+    fixture = await sampleFixture();
+    const run = await importFeeds(
+      ["--repair", await feed("f.json", envelopeOf([OLD_STYLE]))],
+      fixture.root,
+    );
+    expect(run.stderr).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(run.stdout[1]).toBe("repaired 3 language codes to ISO 639-1 (eng → en, wel → cy)");
+    expect(run.stdout[3]).toBe(
+      "repaired 1 single value into a list, where the schema wants a list (LocationCategory)",
+    );
+    expect(run.stdout).toContain("1 imported file is valid.");
+    const text = await read("atms/fernbrook-bank.yaml");
+    expect(text.split("\n")[1]).toBe(
+      "# Imported by npm run import from f.json at 2026-11-22T09:30:00Z, with 4 repairs (--repair).",
+    );
+    type Atm = { SupportedLanguages: string[]; Location: unknown };
+    const records = (parseYaml("x", text).value as { ATM: Atm[] }).ATM;
+    expect(records.map((r) => r.SupportedLanguages)).toEqual([["en", "cy"], ["en"]]);
+    expect(records[1]!.Location).toEqual({
+      LocationCategory: ["BranchInternal"],
+      PostalAddress: { Country: "GB" },
+    });
+  });
+
+  it("leaves a code with no two-letter form as a problem, after repairing the rest", async () => {
+    fixture = await sampleFixture();
+    const brand = {
+      BrandName: "Fernbrook Bank",
+      ATM: [importedAtm("FB-1", "Ashcombe", { SupportedLanguages: ["eng", "sco"] })],
+    };
+    const run = await importFeeds(
+      ["--repair", await feed("f.json", envelopeOf([brand]))],
+      fixture.root,
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout[1]).toBe("repaired 1 language code to ISO 639-1 (eng → en)");
+    expect(run.stderr[0]).toMatch(
+      /^content\/atms\/fernbrook-bank\.yaml:\d+:\d+: \/ATM\/0\/SupportedLanguages\/1: must be a two-letter language code in lower case, like en or cy \(found "sco"\)$/,
     );
   });
 
-  it("still refuses what is not an envelope", () => {
-    for (const value of [[1], { data: "x" }, { data: { Branch: [] } }, { meta: {} }]) {
-      expect(() => readFeed(value, "f", undefined)).toThrow(/^f is not a response envelope/);
-    }
+  it("writes each repair to the --report file too, at its place", async () => {
+    fixture = await sampleFixture();
+    const name = await feed("f.json", envelopeOf([OLD_STYLE]));
+    await importFeeds(["--report", "report.txt", name], fixture.root);
+    const report = (await readFile(join(fixture.root, "report.txt"), "utf8")).split("\n");
+    expect(report[0]).toMatch(
+      /^content\/atms\/fernbrook-bank\.yaml:\d+:\d+: \/ATM\/0\/SupportedLanguages\/0: would repair: eng → en$/,
+    );
+  });
+
+  it("a feed in old shapes imported with --repair builds with every record, in feed order", async () => {
+    fixture = await sampleFixture();
+    const parts = [
+      { BrandName: "Fernbrook Bank", ATM: [OLD_STYLE.ATM[0]] },
+      { BrandName: "Fernbrook Bank", ATM: [OLD_STYLE.ATM[1]] },
+    ];
+    const run = await importFeeds(
+      ["--repair", await feed("f.json", { meta: {}, data: { Brand: parts } })],
+      fixture.root,
+    );
+    expect(run.code).toBe(0);
+    const result = await buildFixture(fixture, { cacheDir: cacheDir() });
+    expect(result.diagnostics).toEqual([]);
+    const atms = result.datasets.find((r) => r.dataset.id === "atms")!;
+    const body = JSON.parse(Buffer.from(atms.encoded.identity.bytes).toString("utf8")) as {
+      data: { Brand: { BrandName: string; ATM: { Identification: string }[] }[] }[];
+    };
+    const brand = body.data[0]!.Brand.find((b) => b.BrandName === "Fernbrook Bank")!;
+    expect(brand.ATM.map((r) => r.Identification)).toEqual(["FB-1", "FB-2"]);
   });
 });

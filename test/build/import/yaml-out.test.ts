@@ -1,7 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { DATASETS } from "../../../build/core/datasets.js";
-import { readFeed } from "../../../build/import/envelope.js";
-import { slugify } from "../../../build/import/slug.js";
 import { renderYaml } from "../../../build/import/yaml-out.js";
 import { parseYaml } from "../../../build/read/yaml-source.js";
 
@@ -105,68 +102,5 @@ describe("writing YAML the build reads back as the feed's JSON", () => {
       "# two",
       "A: 1",
     ]);
-  });
-});
-
-describe("file names from brand names and values", () => {
-  it.each([
-    ["Pennyfold Building Society", "pennyfold-building-society"],
-    ["Thistlecombe Bank", "thistlecombe-bank"],
-    ["St. Ives", "st-ives"],
-    ["Ashby-de-la-Zouch", "ashby-de-la-zouch"],
-    ["  Café Zoë & Co. ", "cafe-zoe-co"],
-    ["Ystrad Mynach (Caerffili)", "ystrad-mynach-caerffili"],
-    ["M&S Bank", "m-s-bank"],
-    ["123 Bank", "123-bank"],
-    ["—", "unnamed"],
-  ])("names %j %j", (text, slug) => {
-    expect(slugify(text)).toBe(slug);
-  });
-});
-
-describe("telling the data set from the feed", () => {
-  // Record key to data set id, as the work item lists them.
-  const BY_RECORDS_KEY: Record<string, string> = {
-    Branch: "branches",
-    ATM: "atms",
-    PCA: "personal-current-accounts",
-    BCA: "business-current-accounts",
-    SMELoan: "unsecured-sme-loans",
-    CCC: "commercial-credit-cards",
-  };
-
-  it.each(DATASETS.filter((d) => d.recordsKey !== null).map((d) => [d.recordsKey!, d.id]))(
-    "tells a feed of %s records is %s",
-    (key, id) => {
-      expect(BY_RECORDS_KEY[key]).toBe(id);
-      const feed = readFeed(
-        { data: [{ Brand: [{ BrandName: "B", [key]: [{}, {}] }] }] },
-        "f",
-        undefined,
-      );
-      expect(feed.dataset.id).toBe(id);
-      expect(feed.records).toBe(2);
-    },
-  );
-
-  it("collects the brands of every data item, in order", () => {
-    const envelope = {
-      data: [
-        { Brand: [{ BrandName: "A", ATM: [{}] }] },
-        {
-          Brand: [
-            { BrandName: "B", ATM: [{}] },
-            { BrandName: "C", ATM: [{}, {}] },
-          ],
-        },
-      ],
-    };
-    const feed = readFeed(envelope, "f", undefined);
-    expect(feed.brands.map((b) => [b.value.BrandName, b.where])).toEqual([
-      ["A", "data/0/Brand/0"],
-      ["B", "data/1/Brand/0"],
-      ["C", "data/1/Brand/1"],
-    ]);
-    expect(feed.records).toBe(4);
   });
 });
