@@ -3,9 +3,9 @@ import { readdir, readFile, realpath, utimes } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
-import { SPEC_AGREEMENT } from "../helpers/spec-values.js";
+import { SPEC_AGREEMENT, SPEC_PATHS } from "../helpers/spec-values.js";
+import { cachePerTest, sampleBuild } from "../helpers/sample-build.js";
 import type { Diagnostic } from "../../build/core/diagnostics.js";
-import { MANIFEST_FILE, type Manifest } from "../../contract/manifest.js";
 import { createAjv, validatorFor } from "../../build/check/schemas.js";
 import {
   branchBrand,
@@ -21,8 +21,12 @@ const EPOCH = FIXTURE_EPOCH;
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
 
-/** Builds the fixture; no cache unless one is given, so tests never share the project's cache. */
-async function build(write = true, cacheDir: string | false = false) {
+// Each test's builds start from a copy of the cache the run's sample builds filled, as a rebuild
+// after one edit does; the tests of the cold build say cacheDir: false.
+const warm = cachePerTest();
+
+/** Builds the fixture through the test's cache, unless false (none) is given. */
+async function build(write = true, cacheDir: string | false = warm()) {
   return buildFixture(fixture, { write, cacheDir });
 }
 
@@ -31,17 +35,28 @@ function messages(diagnostics: readonly Diagnostic[]): string[] {
 }
 
 describe("building the sample content", () => {
+  // The run's cold build of the sample content (test/helpers/global-setup.ts).
+  const sample = sampleBuild();
+  /** Each data set's manifest entry and its published body, as the build wrote them. */
+  async function published() {
+    const manifest = await sample.manifest();
+    return Promise.all(
+      manifest.datasets.map(async (entry) => ({
+        entry,
+        dataset: DATASETS.find((d) => d.id === entry.dataset)!,
+        body: JSON.parse(await sample.read(entry.variants.identity.asset)),
+      })),
+    );
+  }
+
   it("publishes every data set with a manifest that describes the bytes written", async () => {
-    fixture = await sampleFixture();
-    const result = await build();
-    expect(messages(result.diagnostics)).toEqual([]);
-    const manifest = JSON.parse(
-      await readFile(join(fixture.out, MANIFEST_FILE), "utf8"),
-    ) as Manifest;
-    expect(manifest.datasets.map((d) => d.path)).toEqual(DATASETS.map((d) => d.path));
+    const manifest = await sample.manifest();
+    const paths = manifest.datasets.map((d) => d.path);
+    expect(paths).toEqual(DATASETS.map((d) => d.path));
+    expect([...paths].sort()).toEqual(Object.values(SPEC_PATHS).sort());
     for (const entry of manifest.datasets) {
       for (const variant of Object.values(entry.variants)) {
-        const bytes = await readFile(join(fixture.out, variant!.asset));
+        const bytes = await readFile(join(sample.out, variant!.asset));
         expect(variant!.length).toBe(bytes.length);
         expect(variant!.etag).toBe(`"${createHash("sha256").update(bytes).digest("hex")}"`);
       }
@@ -49,12 +64,9 @@ describe("building the sample content", () => {
   });
 
   it("writes the spec's envelope with TotalResults counting records, or brands for service metrics", async () => {
-    fixture = await sampleFixture();
-    const result = await build();
-    for (const { dataset, entry } of result.datasets) {
-      const body = JSON.parse(
-        await readFile(join(fixture.out, entry.variants.identity.asset), "utf8"),
-      );
+    const bodies = await published();
+    expect(bodies).toHaveLength(Object.keys(SPEC_PATHS).length);
+    for (const { dataset, entry, body } of bodies) {
       expect(Object.keys(body)).toEqual(["meta", "data"]);
       expect(body.meta).toEqual({
         LastUpdated: "2026-09-21T14:13:20Z",
@@ -73,12 +85,12 @@ describe("building the sample content", () => {
   });
 
   it("publishes bodies that satisfy the complete envelope schemas, joined brand folders included", async () => {
-    fixture = await sampleFixture();
-    const result = await build();
+    const bodies = await published();
+    expect(bodies).toHaveLength(Object.keys(SPEC_PATHS).length);
     const ajv = createAjv();
-    for (const { dataset, encoded } of result.datasets) {
+    for (const { dataset, body } of bodies) {
       const validate = validatorFor(ajv, dataset.envelopeSchema);
-      const valid = validate(JSON.parse(encoded.identity.bytes.toString("utf8")));
+      const valid = validate(body);
       expect({ dataset: dataset.id, errors: validate.errors ?? [] }).toEqual({
         dataset: dataset.id,
         errors: [],
@@ -89,22 +101,21 @@ describe("building the sample content", () => {
 
   it("gives byte-identical output from two builds whatever the files' modification times", async () => {
     fixture = await sampleFixture();
-    await build();
-    const first = await snapshotFolder(fixture.out);
+    const later = new Date(Date.now() + 86_400_000);
     for (const entry of await readdir(fixture.content, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) await utimes(join(entry.parentPath, entry.name), new Date(), new Date());
+      if (entry.isFile()) await utimes(join(entry.parentPath, entry.name), later, later);
     }
-    await build();
-    expect(await snapshotFolder(fixture.out)).toEqual(first);
+    await build(true, false);
+    expect(await snapshotFolder(fixture.out)).toEqual(await snapshotFolder(sample.out));
   });
 
   it("gives the same bytes from a cached rebuild after an edit as from a cold build", async () => {
     fixture = await sampleFixture();
-    const cache = join(fixture.root, "cache");
-    await build(true, cache);
+    // The run's cache holds the sample content's build, as after a first build.
     await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
-    const warm = await build(true, cache);
-    expect(warm.ok).toBe(true);
+    const warmBuild = await build(true, warm());
+    expect(warmBuild.ok).toBe(true);
+    expect(warmBuild.cacheMiss).toBeUndefined();
     const rebuilt = await snapshotFolder(fixture.out);
     await build(true, false);
     expect(await snapshotFolder(fixture.out)).toEqual(rebuilt);
@@ -113,18 +124,17 @@ describe("building the sample content", () => {
 
   it("takes unchanged data sets from the cache but rebuilds every body when site.yaml or LastUpdated moves", async () => {
     fixture = await sampleFixture();
-    const cache = join(fixture.root, "cache");
     const cached = (epoch: string) =>
-      buildFixture(fixture, { env: { SOURCE_DATE_EPOCH: epoch }, cacheDir: cache });
-    const first = await cached(EPOCH);
+      buildFixture(fixture, { env: { SOURCE_DATE_EPOCH: epoch }, cacheDir: warm() });
+    // Nothing changed since the run's build of the sample: no body was serialised again.
     const again = await cached(EPOCH);
-    // Nothing changed: no body was serialised again.
-    expect(first.timings.parts.serializeMs).toBeGreaterThan(0);
+    expect(again.ok).toBe(true);
     expect(again.timings.parts.serializeMs).toBe(0);
     const site =
       "License: https://www.example.org/licence\nTermsOfUse: https://www.example.org/terms\n";
     await fixture.put({ "site.yaml": site });
-    await cached(EPOCH);
+    const newSite = await cached(EPOCH);
+    expect(newSite.timings.parts.serializeMs).toBeGreaterThan(0);
     for (const [path, bytes] of await snapshotFolder(fixture.out)) {
       if (!path.endsWith(".json") || !path.startsWith("std/")) continue;
       expect(JSON.parse(bytes.toString()).meta.License, path).toBe(

@@ -1,54 +1,49 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+/**
+ * The live standard's paths in each data set's manifest entry: listed with their own media types
+ * when site.yaml sets OpenBankingPaths: true (platform notes, "The standard as it is served in
+ * the wild"), and none otherwise.
+ */
 import { afterEach, describe, expect, it } from "vitest";
-import { DATASETS, openBankingAliases } from "../../../build/core/datasets.js";
-import { MANIFEST_FILE, type Manifest } from "../../../contract/manifest.js";
+import type { Manifest } from "../../../contract/manifest.js";
 import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { LIVE_STANDARD_PATHS } from "../../helpers/spec-values.js";
-
-const EXPECTED = LIVE_STANDARD_PATHS;
+import { cachePerTest, sampleBuild } from "../../helpers/sample-build.js";
+import { LIVE_STANDARD_PATHS, SPEC_PATHS } from "../../helpers/spec-values.js";
 
 const SITE =
   'License: "https://www.openbanking.org.uk/open-licence"\nTermsOfUse: "https://www.openbanking.org.uk/terms"\n';
 
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
+const cacheDir = cachePerTest();
 
-async function buildManifest(): Promise<Manifest> {
-  const result = await buildFixture(fixture);
-  expect(result.diagnostics).toEqual([]);
-  return JSON.parse(await readFile(join(fixture.out, MANIFEST_FILE), "utf8")) as Manifest;
-}
-
-describe("the live standard's path names", () => {
-  it.each(DATASETS.map((d) => [d.id, d] as const))(
-    "names the /open-banking/ paths and media type of %s",
-    (id, dataset) => {
-      expect(EXPECTED[id]).toBeDefined();
-      expect(openBankingAliases(dataset).map((a) => [a.path, a.mediaType])).toEqual(EXPECTED[id]);
-    },
+/** Each data set's aliases in the manifest, as [path, media type] pairs, by data set id. */
+const aliasesOf = (manifest: Manifest) =>
+  Object.fromEntries(
+    manifest.datasets.map((e) => [e.dataset, e.aliases.map((a) => [a.path, a.mediaType])]),
   );
 
-  it("lists the aliases of every data set in the manifest when site.yaml sets OpenBankingPaths: true", async () => {
-    fixture = await sampleFixture({ "site.yaml": `${SITE}OpenBankingPaths: true\n` });
-    const manifest = await buildManifest();
-    for (const entry of manifest.datasets) {
-      expect(entry.aliases.map((a) => [a.path, a.mediaType])).toEqual(EXPECTED[entry.dataset]);
-    }
+/** Every data set of the specs with no alias. */
+const NONE = Object.fromEntries(Object.keys(SPEC_PATHS).map((id) => [id, []]));
+
+describe("the live standard's paths in the manifest", () => {
+  it("lists each data set's /open-banking/ paths and media type when site.yaml sets OpenBankingPaths: true", async () => {
+    expect(aliasesOf(await sampleBuild("live").manifest())).toEqual(LIVE_STANDARD_PATHS);
   });
 
-  it.each([
-    ["left out", SITE],
-    ["false", `${SITE}OpenBankingPaths: false\n`],
-  ])("lists no aliases when OpenBankingPaths is %s", async (_, site) => {
-    fixture = await sampleFixture({ "site.yaml": site });
-    const manifest = await buildManifest();
-    for (const entry of manifest.datasets) expect(entry.aliases).toEqual([]);
+  it("lists none when OpenBankingPaths is left out", async () => {
+    expect(aliasesOf(await sampleBuild("plain").manifest())).toEqual(NONE);
+  });
+
+  it("lists none when OpenBankingPaths is false", async () => {
+    fixture = await sampleFixture({ "site.yaml": `${SITE}OpenBankingPaths: false\n` });
+    const result = await buildFixture(fixture, { cacheDir: cacheDir() });
+    expect(result.diagnostics).toEqual([]);
+    expect(aliasesOf(result.manifest!)).toEqual(NONE);
   });
 
   it("refuses an OpenBankingPaths that is not true or false", async () => {
     fixture = await sampleFixture({ "site.yaml": `${SITE}OpenBankingPaths: "yes"\n` });
-    const result = await buildFixture(fixture, { write: false });
+    const result = await buildFixture(fixture, { write: false, cacheDir: cacheDir() });
     expect(result.ok).toBe(false);
     expect(result.diagnostics.map((d) => [d.file, d.line, d.pointer])).toEqual([
       ["content/site.yaml", 3, "/OpenBankingPaths"],

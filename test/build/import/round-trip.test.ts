@@ -1,35 +1,37 @@
 /**
  * The round trip for every data set: importing a data set's published JSON (the sample content's
- * build output) with --force, with or without --repair, then building, publishes the same `data`
- * as before.
+ * build output, as the run built it) with --force, with or without --repair, then building,
+ * publishes the same `data` as before.
  */
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { sampleBuild, warmCache } from "../../helpers/sample-build.js";
+import { SPEC_PATHS } from "../../helpers/spec-values.js";
 import { importFeeds } from "../../helpers/import.js";
 
 let fixture: Fixture;
+let cacheDir: string;
 /** Each data set's published body before the import, by id. */
 const before = new Map<string, { meta: { TotalResults: number }; data: unknown }>();
-/** Each data set's feed file, as a path relative to the fixture's root. */
+/** Each data set's feed file: the body the run's build of the sample content wrote. */
 const feeds = new Map<string, string>();
 
 beforeAll(async () => {
-  fixture = await sampleFixture();
-  const built = await buildFixture(fixture);
-  expect(built.diagnostics).toEqual([]);
-  for (const { dataset, entry } of built.datasets) {
-    const path = join("dist", entry.variants.identity.asset);
-    before.set(dataset.id, JSON.parse(await readFile(join(fixture.root, path), "utf8")));
-    feeds.set(dataset.id, path);
+  const sample = sampleBuild();
+  for (const entry of (await sample.manifest()).datasets) {
+    before.set(entry.dataset, JSON.parse(await sample.read(entry.variants.identity.asset)));
+    feeds.set(entry.dataset, join(sample.out, entry.variants.identity.asset));
   }
+  fixture = await sampleFixture();
+  // One cache for the file's builds, which run one after another on the one fixture.
+  cacheDir = await warmCache();
 });
 afterAll(async () => fixture?.cleanup());
 
 async function rebuild() {
-  const result = await buildFixture(fixture, { write: false });
+  const result = await buildFixture(fixture, { cacheDir });
   expect(result.diagnostics).toEqual([]);
   return new Map(result.datasets.map((r) => [r.dataset.id, r.encoded.identity.bytes]));
 }
@@ -37,6 +39,12 @@ async function rebuild() {
 describe("import then build gives the published data back", () => {
   // --repair changes no value the schema accepts, so what we publish goes through it unchanged.
   const cases = DATASETS.flatMap((d) => [[d.id, "", d] as const, [d.id, "--repair", d] as const]);
+
+  it("has a feed for each of the specs' data sets", () => {
+    expect([...feeds.keys()].sort()).toEqual(Object.keys(SPEC_PATHS).sort());
+    expect(cases).toHaveLength(2 * feeds.size);
+  });
+
   it.each(cases)("for %s %s", async (id, repair, dataset) => {
     // The record key tells the data set; service metrics need --dataset (their shapes are alike).
     const args = [

@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { checkAssetLimits, type AssetFile } from "../../../build/write/asset-limits.js";
-import { runBuild } from "../../../build/pipeline.js";
-import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { cachePerTest, sampleBuild } from "../../helpers/sample-build.js";
 
 const BRANCHES = DATASETS.find((d) => d.id === "branches")!;
 const WHERE = { contentDir: "content", outDir: "dist" };
@@ -82,27 +82,27 @@ describe("the 20,000 file limit", () => {
 describe("the limits in the build", () => {
   let fixture: Fixture;
   afterEach(async () => fixture?.cleanup());
+  const cacheDir = cachePerTest();
 
   it("fails the build, writing nothing, when a body is over the limit, and passes at exactly it", async () => {
-    fixture = await sampleFixture();
-    const options = { contentDir: fixture.content, cwd: fixture.root, cacheDir: false as const };
-    const sizing = await runBuild({ ...options, write: false });
+    // The largest file the sample content's build writes, as the run built it.
+    const sizing = await sampleBuild().manifest();
     const largest = Math.max(
-      ...[...sizing.manifest!.datasets, ...(sizing.manifest!.documents ?? [])].flatMap((d) =>
+      ...[...sizing.datasets, ...(sizing.documents ?? [])].flatMap((d) =>
         Object.values(d.variants).map((v) => v.length),
       ),
     );
+    fixture = await sampleFixture();
     const limits = { maxFileBytes: largest - 1, maxFiles: 20_000 };
-    const over = await runBuild({ ...options, outDir: fixture.out, limits });
+    const over = await buildFixture(fixture, { cacheDir: cacheDir(), limits });
     expect(over.ok).toBe(false);
     expect(over.diagnostics.every((d) => d.rule === "limit")).toBe(true);
     expect(over.diagnostics.map((d) => d.message).join("\n")).toContain(
       `${largest.toLocaleString("en-GB")} bytes`,
     );
     expect(existsSync(fixture.out)).toBe(false);
-    const exact = await runBuild({
-      ...options,
-      outDir: fixture.out,
+    const exact = await buildFixture(fixture, {
+      cacheDir: cacheDir(),
       limits: { maxFileBytes: largest, maxFiles: 20_000 },
     });
     expect(exact.ok).toBe(true);

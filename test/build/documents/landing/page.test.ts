@@ -12,16 +12,19 @@ import {
   sampleFixture,
   type Fixture,
 } from "../../../helpers/fixtures.js";
+import { cachePerTest, sampleBuild } from "../../../helpers/sample-build.js";
 
 const LICENCE = "https://www.openbanking.org.uk/open-licence";
 const TERMS = "https://www.openbanking.org.uk/terms";
 
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
+const cacheDir = cachePerTest();
 
-async function build(files: Record<string, string | null> = {}) {
+/** The sample content with `files` laid over it, built through the test's copy of the run's cache. */
+async function build(files: Record<string, string | null>) {
   fixture = await sampleFixture(files);
-  const result = await buildFixture(fixture);
+  const result = await buildFixture(fixture, { cacheDir: cacheDir() });
   const read = (name: string) => readFile(join(fixture.out, name), "utf8");
   return {
     result,
@@ -30,19 +33,25 @@ async function build(files: Record<string, string | null> = {}) {
   };
 }
 
+/** The sample content as the run built it once. */
+async function sample() {
+  const built = sampleBuild();
+  return { page: await built.read("index.html"), manifest: await built.manifest() };
+}
+
 const site = (extra: string) => `License: "${LICENCE}"\nTermsOfUse: "${TERMS}"\n${extra}`;
 const marks = (page: string) => page.match(/class="mark /g)?.length ?? 0;
 
 describe("the landing page", () => {
   it("is listed in the manifest at / as UTF-8 HTML, with its stylesheet as CSS", async () => {
-    const { manifest } = await build();
+    const { manifest } = await sample();
     const byPath = new Map(manifest!.documents!.map((d) => [d.path, d.mediaType]));
     expect(byPath.get("/")).toBe("text/html; charset=utf-8");
     expect(byPath.get("/style.css")).toBe("text/css; charset=utf-8");
   });
 
   it("carries the newest data set's Last-Modified, not the build's clock", async () => {
-    const { manifest } = await build();
+    const { manifest } = await sample();
     for (const document of manifest!.documents!) {
       expect(document.lastModified).toBe("Mon, 21 Sep 2026 14:13:20 GMT");
       expect(document.lastModifiedMs).toBe(1_790_000_000_000);
@@ -50,7 +59,7 @@ describe("the landing page", () => {
   });
 
   it("has no script, no inline style and no link or source on another origin but the licence and terms", async () => {
-    const { page } = await build();
+    const { page } = await sample();
     expect(page).not.toMatch(/<script/i);
     expect(page).not.toMatch(/\sstyle=/i);
     expect(page).not.toMatch(/<style/i);
@@ -89,8 +98,7 @@ describe("the landing page", () => {
   });
 
   it("draws a mark for a located branch and none for a branch without coordinates", async () => {
-    const before = marks((await build()).page);
-    await fixture.cleanup();
+    const before = marks((await sample()).page);
     const unlocated = marks(
       (await build({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1", "Z2"]) })).page,
     );
@@ -112,7 +120,7 @@ describe("the landing page", () => {
   });
 
   it("shows each data set's row with the manifest's numbers", async () => {
-    const { page, manifest } = await build();
+    const { page, manifest } = await sample();
     for (const entry of manifest!.datasets) {
       const row = page.match(new RegExp(`<tr data-path="${entry.path}">(.*?)</tr>`))?.[1] ?? "";
       expect(row).toContain(`<td class="num" data-field="records">${entry.totalResults}</td>`);

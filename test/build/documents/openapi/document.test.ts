@@ -2,32 +2,38 @@
  * /openapi.json as the build writes it for the sample content: accepted by an independent
  * OpenAPI 3.1 validator, complete for every path served, and true of every body served.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readLimits } from "../../../../build/documents/plan-limits.js";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../../../contract/manifest.js";
-import { buildFixture, sampleFixture, type Fixture } from "../../../helpers/fixtures.js";
-import { LIVE_STANDARD_PATHS, SPEC_ERRORS } from "../../../helpers/spec-values.js";
+import { sampleBuild } from "../../../helpers/sample-build.js";
+import { LIVE_STANDARD_PATHS, SPEC_ERRORS, SPEC_PATHS } from "../../../helpers/spec-values.js";
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 type Json = Record<string, any>;
-let fixture: Fixture;
+// The sample content as the run built it once (test/helpers/global-setup.ts).
+const sample = sampleBuild();
 let manifest: Manifest;
 let doc: Json;
 
 beforeAll(async () => {
-  fixture = await sampleFixture();
-  const result = await buildFixture(fixture);
-  expect(result.diagnostics).toEqual([]);
-  manifest = JSON.parse(await readFile(join(fixture.out, "manifest.json"), "utf8"));
-  doc = JSON.parse(await readFile(join(fixture.out, "openapi.json"), "utf8"));
+  manifest = await sample.manifest();
+  doc = JSON.parse(await sample.read("openapi.json"));
 });
-afterAll(async () => fixture?.cleanup());
+
+/** One Ajv holding the document, so each schema it compiles is compiled once. */
+let documentAjv: Ajv2020 | undefined;
+function compileAt(path: string, mediaType: string) {
+  if (!documentAjv) {
+    documentAjv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(documentAjv);
+    documentAjv.addSchema(doc, "openapi.json");
+  }
+  const at = pointer("paths", path, "get", "responses", "200", "content", mediaType, "schema");
+  return documentAjv.compile({ $ref: `openapi.json#${at}` });
+}
 
 // JSON Pointer escaping (RFC 6901 section 3), for a pointer used as a URI fragment.
 const pointer = (...tokens: string[]) =>
@@ -182,20 +188,11 @@ describe("the OpenAPI document", () => {
 });
 
 describe("every served body", () => {
-  function validatorFor(path: string, mediaType: string) {
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    ajv.addSchema(doc, "openapi.json");
-    const at = pointer("paths", path, "get", "responses", "200", "content", mediaType, "schema");
-    return ajv.compile({ $ref: `openapi.json#${at}` });
-  }
-
   it("satisfies the response schema the document gives for its path and media type", async () => {
+    expect(manifest.datasets.map((d) => d.path).sort()).toEqual(Object.values(SPEC_PATHS).sort());
     for (const entry of manifest.datasets) {
-      const body = JSON.parse(
-        await readFile(join(fixture.out, entry.variants.identity.asset), "utf8"),
-      );
-      const validate = validatorFor(entry.path, entry.mediaType);
+      const body = JSON.parse(await sample.read(entry.variants.identity.asset));
+      const validate = compileAt(entry.path, entry.mediaType);
       expect({ path: entry.path, errors: validate(body) ? [] : validate.errors }).toEqual({
         path: entry.path,
         errors: [],
@@ -205,26 +202,19 @@ describe("every served body", () => {
 
   it("would fail that schema with a field the spec does not define", async () => {
     const entry = manifest.datasets.find((d) => d.path === "/std/v2.2/atms")!;
-    const body = JSON.parse(
-      await readFile(join(fixture.out, entry.variants.identity.asset), "utf8"),
-    );
+    const body = JSON.parse(await sample.read(entry.variants.identity.asset));
     body.data[0].Brand[0].ATM[0].Colour = "green";
-    expect(validatorFor(entry.path, entry.mediaType)(body)).toBe(false);
+    expect(compileAt(entry.path, entry.mediaType)(body)).toBe(false);
   });
 });
 
 describe("the product shapes of 2.2.1 in the document (open-data-api-v2.2-products.md)", () => {
   async function body(path: string): Promise<Json> {
     const entry = manifest.datasets.find((d) => d.path === path)!;
-    return JSON.parse(await readFile(join(fixture.out, entry.variants.identity.asset), "utf8"));
+    return JSON.parse(await sample.read(entry.variants.identity.asset));
   }
   function valid(path: string, value: Json): boolean {
-    const ajv = new Ajv2020({ strict: false });
-    addFormats(ajv);
-    ajv.addSchema(doc, "openapi.json");
-    const mediaType = "application/prs.std.opendata.v2.2+json";
-    const at = pointer("paths", path, "get", "responses", "200", "content", mediaType, "schema");
-    return ajv.compile({ $ref: `openapi.json#${at}` })(value);
+    return compileAt(path, "application/prs.std.opendata.v2.2+json")(value) as boolean;
   }
   const PCA = "/std/v2.2/personal-current-accounts";
   const firstState = (b: Json) => b.data[0].Brand[0].PCA[0].PCAMarketingState[0];
@@ -263,47 +253,17 @@ describe("the product shapes of 2.2.1 in the document (open-data-api-v2.2-produc
   });
 });
 
-describe("the rate limits the documents state", () => {
-  it("come from wrangler.toml's [vars], so a changed limit is what consumers read", async () => {
-    const toml = join(fixture.root, "wrangler.toml");
-    await writeFile(
-      toml,
-      '[vars]\nOPEN_DATA_LIMIT_PER_MINUTE = "60"\nSERVICE_METRICS_LIMIT_PER_MINUTE = "300"\n',
-    );
-    const limits = readLimits(toml);
-    expect(limits["open-data"]).toEqual({ plan: "open-data", limit: 60, windowSeconds: 60 });
-    expect(limits["service-metrics"]).toEqual({
-      plan: "service-metrics",
-      limit: 300,
-      windowSeconds: 60,
-    });
-  });
-});
-
 describe("with OpenBankingPaths: true in site.yaml", () => {
   it("describes exactly the paths served, the live standard's names under their own media types", async () => {
-    const aliased = await sampleFixture();
-    try {
-      const site = await readFile(join(aliased.content, "site.yaml"), "utf8");
-      await aliased.put({ "site.yaml": `${site}OpenBankingPaths: true\n` });
-      const result = await buildFixture(aliased);
-      expect(result.diagnostics).toEqual([]);
-      const aliasedDoc = JSON.parse(await readFile(join(aliased.out, "openapi.json"), "utf8"));
-      // The live standard's names (test/helpers/spec-values.ts), each under its own media type.
-      const expected = Object.values(LIVE_STANDARD_PATHS).flat();
-      const documented = Object.keys(aliasedDoc.paths).filter((p) =>
-        p.startsWith("/open-banking/"),
-      );
-      expect(documented.sort()).toEqual(expected.map(([path]) => path).sort());
-      for (const [path, mediaType] of expected) {
-        expect(Object.keys(aliasedDoc.paths[path].get.responses["200"].content)).toEqual([
-          mediaType,
-        ]);
-      }
-      const validator = new Validator();
-      expect((await validator.validate(aliasedDoc)).valid).toBe(true);
-    } finally {
-      await aliased.cleanup();
+    const aliasedDoc = JSON.parse(await sampleBuild("live").read("openapi.json"));
+    // The live standard's names (test/helpers/spec-values.ts), each under its own media type.
+    const expected = Object.values(LIVE_STANDARD_PATHS).flat();
+    const documented = Object.keys(aliasedDoc.paths).filter((p) => p.startsWith("/open-banking/"));
+    expect(documented.sort()).toEqual(expected.map(([path]) => path).sort());
+    for (const [path, mediaType] of expected) {
+      expect(Object.keys(aliasedDoc.paths[path].get.responses["200"].content)).toEqual([mediaType]);
     }
+    const validator = new Validator();
+    expect((await validator.validate(aliasedDoc)).valid).toBe(true);
   });
 });
