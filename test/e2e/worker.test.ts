@@ -19,12 +19,22 @@ import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
 
+/**
+ * Each plan's quota, lowered from the spec's 145 through the Worker's [vars] (as an operator
+ * would set it; test/worker/config.test.ts checks wrangler.toml gives 145), so that reaching it
+ * takes a few requests.
+ */
+const LIMIT = 5;
+
 let worker: RunningWorker;
 let base: URL;
 let manifest: Manifest;
 
 beforeAll(async () => {
-  worker = await startWorker();
+  worker = await startWorker({
+    OPEN_DATA_LIMIT_PER_MINUTE: String(LIMIT),
+    SERVICE_METRICS_LIMIT_PER_MINUTE: String(LIMIT),
+  });
   ({ base, manifest } = worker);
 }, 60_000);
 
@@ -196,21 +206,38 @@ describe("every endpoint over loopback", () => {
 
   it("gives one CF-Connecting-IP its quota, then 429 with Retry-After, while another address is served", async () => {
     const path = manifest.datasets.find((d) => d.path.includes("reg-service-metrics"))!.path;
-    const limit = 145; // service-metrics-api-v1.0.md, "Limits": Default Plan, 145 per minute
-    // A fixed window must not end in the middle of the loop.
-    const msLeft = 60_000 - (Date.now() % 60_000);
-    if (msLeft < 10_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
-    const client = { [CLIENT_ADDRESS_HEADER]: "192.0.2.77" };
-    const statuses: number[] = [];
-    let last: RawResponse | undefined;
-    for (let i = 0; i < limit + 5; i++) {
-      last = await get(path, client, i % 2 ? "HEAD" : "GET");
-      statuses.push(last.status);
-    }
-    expect(statuses).toEqual([...Array<number>(limit).fill(200), ...Array<number>(5).fill(429)]);
-    const retryAfter = Number(last!.headers["retry-after"]);
+    const { statuses, last } = await withinOneWindow(async (client) => {
+      const statuses: number[] = [];
+      let last: RawResponse | undefined;
+      for (let i = 0; i < LIMIT + 3; i++) {
+        last = await get(path, client, i % 2 ? "HEAD" : "GET");
+        statuses.push(last.status);
+      }
+      return { statuses, last: last! };
+    });
+    expect(statuses).toEqual([...Array<number>(LIMIT).fill(200), ...Array<number>(3).fill(429)]);
+    expect(last.headers["ratelimit-policy"]).toBe(`"service-metrics";q=${LIMIT};w=60`);
+    const retryAfter = Number(last.headers["retry-after"]);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect((await get(path, { [CLIENT_ADDRESS_HEADER]: "192.0.2.78" })).status).toBe(200);
-  }, 30_000);
+    expect((await get(path, fresh())).status).toBe(200);
+  });
 });
+
+/**
+ * Runs `burst` for a new client address and returns what it gave, once every request of it fell
+ * in one fixed window of the quota: the Worker's windows are the clock's minutes
+ * (service-metrics-api-v1.0.md, "Limits": per minute), and the clock is read before and after.
+ * A burst that crossed a minute's end (a few requests take milliseconds, so rarely) runs once
+ * more, for a new address, at the start of the next minute: no waiting for a boundary.
+ */
+async function withinOneWindow<T>(
+  burst: (client: Record<string, string>) => Promise<T>,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const minute = Math.floor(Date.now() / 60_000);
+    const result = await burst(fresh());
+    if (Math.floor(Date.now() / 60_000) === minute) return result;
+    if (attempt > 0) throw new Error("two bursts of a few requests each crossed a minute's end");
+  }
+}

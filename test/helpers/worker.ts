@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Manifest } from "../../contract/manifest.js";
+import type { Vars } from "../../contract/vars.js";
 import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
 
 // The same settings as scripts/wrangler.mjs: no metrics, no fetch of the cf object.
@@ -21,23 +22,31 @@ export interface RunningWorker {
   dispose(): Promise<void>;
 }
 
-/** Builds dist/ if needed and starts the Worker on it. */
-export async function startWorker(): Promise<RunningWorker> {
+/**
+ * Builds dist/ if needed and starts the Worker on it; `vars` replace wrangler.toml's [vars] of
+ * the same names (contract/vars.ts), as an operator's would.
+ */
+export async function startWorker(vars: Vars = {}): Promise<RunningWorker> {
   if (!existsSync(join(DIST_DIR, "manifest.json"))) {
     await promisify(execFile)("npm", ["run", "-s", "build"], { cwd: PROJECT_ROOT });
   }
   const manifest = JSON.parse(readFileSync(join(DIST_DIR, "manifest.json"), "utf8")) as Manifest;
-  const worker = await startWorkerAt(join(PROJECT_ROOT, "wrangler.toml"));
+  const worker = await startWorkerAt(join(PROJECT_ROOT, "wrangler.toml"), vars);
   return { ...worker, manifest };
 }
 
 /** Starts the Worker a wrangler.toml describes (its dist/ beside it), on loopback. */
 export async function startWorkerAt(
   config: string,
+  vars: Vars = {},
 ): Promise<{ readonly base: URL; dispose(): Promise<void> }> {
   const { unstable_startWorker } = await import("wrangler");
+  const bindings = Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
+  );
   const worker = await unstable_startWorker({
     config,
+    bindings,
     dev: {
       inspector: false,
       persist: false,
