@@ -14,7 +14,7 @@ export const DIFF_CLI = join(PROJECT_ROOT, ".out/build/cli/diff.js");
 /**
  * Brings .out/ up to date the way `npm run compile` does (scripts/compile.mjs, which compiles only
  * when a source changed), so the tests run the current code whether or not `npm test` compiled it
- * just before.
+ * just before. Run once per run, before any test (global-setup.ts).
  */
 export async function ensureCompiled(): Promise<void> {
   await run(process.execPath, [join(PROJECT_ROOT, "scripts", "compile.mjs")], {

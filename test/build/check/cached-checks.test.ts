@@ -1,13 +1,12 @@
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { BuildCache } from "../../../build/core/cache.js";
 import { checkFiles } from "../../../build/check/cached-checks.js";
 import type { CheckJob } from "../../../build/read/check-jobs.js";
 import { createAjv } from "../../../build/check/schemas.js";
 import { PROJECT_ROOT } from "../../../build/core/paths.js";
-import { ensureCompiled } from "../../helpers/cli.js";
 
 const SITE = [
   'License: "https://www.openbanking.org.uk/open-licence"',
@@ -35,9 +34,9 @@ afterEach(async () => {
   await Promise.all(folders.splice(0).map((f) => rm(f, { recursive: true, force: true })));
 });
 
-// Under vitest the pool's threads run the compiled check code in .out/ (check/pool.ts): compile
-// what changed first, so these tests never run thread code older than the source they test.
-beforeAll(ensureCompiled, 120_000);
+// Under vitest the pool's threads run the compiled check code in .out/ (check/pool.ts), which the
+// run compiles first (test/helpers/global-setup.ts), so these tests never run thread code older
+// than the source they test.
 
 /** The newest modification time under `path`, in ms. */
 async function newest(path: string): Promise<number> {

@@ -1,20 +1,19 @@
-/** The compiled build command, run as CI runs it. */
+/**
+ * The compiled build command, run as CI runs it: a process whose output and exit code CI reads.
+ * What the command does is tested in-process in build-run.test.ts.
+ */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { GITHUB_ACTIONS_ENV } from "../../../build/cli/annotations.js";
-import {
-  branchBrand,
-  sampleFixture,
-  snapshotFolder,
-  type Fixture,
-} from "../../helpers/fixtures.js";
-import { BUILD_CLI, commitAll, ensureCompiled, runNode } from "../../helpers/cli.js";
-
-beforeAll(ensureCompiled, 120_000);
+import { branchBrand, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
+import { BUILD_CLI, runNode } from "../../helpers/cli.js";
+import { cachePerTest } from "../../helpers/sample-build.js";
 
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());
+// Each run's build cache: a copy of the run's, never the project's .cache/build.
+const cache = cachePerTest();
 
 const broken = "BrandName: Zed\nATM:\n  - Identification: A1\n";
 
@@ -29,7 +28,7 @@ describe("data-quality warnings", () => {
     fixture = await sampleFixture({ "branches/zed-bank.yaml": loose });
     const run = await runNode(
       BUILD_CLI,
-      ["validate", "--content", "content", "--quality", "quality.md"],
+      ["validate", "--content", "content", "--cache", cache(), "--quality", "quality.md"],
       { cwd: fixture.root, env: { [GITHUB_ACTIONS_ENV]: "true" } },
     );
     expect(run.code).toBe(0);
@@ -49,7 +48,7 @@ describe("validation under GitHub Actions", () => {
   it("prints every problem as an error annotation at its file, line and column", async () => {
     // A comma in the file name: property values escape it (%2C), as GitHub requires.
     fixture = await sampleFixture({ "atms/zz,1.yaml": broken });
-    const run = await runNode(BUILD_CLI, ["validate", "--content", "content"], {
+    const run = await runNode(BUILD_CLI, ["validate", "--content", "content", "--cache", cache()], {
       cwd: fixture.root,
       env: { [GITHUB_ACTIONS_ENV]: "true" },
     });
@@ -63,109 +62,9 @@ describe("validation under GitHub Actions", () => {
       'content/atms/zz,1.yaml:3:5: /ATM/0/Location: required field "Location" is missing',
     );
   });
-
-  it("prints no annotations outside GitHub Actions", async () => {
-    fixture = await sampleFixture({ "atms/zz.yaml": broken });
-    const run = await runNode(BUILD_CLI, ["validate", "--content", "content"], {
-      cwd: fixture.root,
-    });
-    expect(run.code).toBe(1);
-    expect(run.stdout).toBe("");
-    expect(run.stderr).toContain("content/atms/zz.yaml:3:5:");
-  });
 });
 
-describe("npm run build with the publication guard", () => {
-  const zed = branchBrand("Zed Bank", ["Z1", "Z2", "Z3", "Z4", "Z5", "Z6", "Z7", "Z8"]);
-
-  async function builtThenShrunk(): Promise<Fixture> {
-    fixture = await sampleFixture({ "branches/zed-bank.yaml": zed });
-    const first = await runNode(BUILD_CLI, ["build", "--content", "content", "--out", "dist"], {
-      cwd: fixture.root,
-    });
-    expect(first.code).toBe(0);
-    await fixture.put({ "branches/zed-bank.yaml": null });
-    return fixture;
-  }
-
-  it("warns of a shrink against the dist/manifest.json it replaces, and builds anyway", async () => {
-    await builtThenShrunk();
-    const before = await snapshotFolder(fixture.out);
-    const run = await runNode(BUILD_CLI, ["build", "--content", "content", "--out", "dist"], {
-      cwd: fixture.root,
-    });
-    expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(
-      /^publication guard: warning: Branches would shrink from 14 to 6 records \(57\.1% fewer\), more than the 20% allowed, against dist\/manifest\.json; built anyway/m,
-    );
-    expect(run.stderr).toContain(
-      "Publishing it (`npm run deploy`, the Deploy workflow) would be refused unless told it is intended: OPENDATA_ALLOW_SHRINK=1 npm run deploy",
-    );
-    expect(await snapshotFolder(fixture.out)).not.toEqual(before);
-  });
-
-  it("refuses the same shrink with --publish, naming both overrides, and leaves dist/ as it was", async () => {
-    await builtThenShrunk();
-    const before = await snapshotFolder(fixture.out);
-    const run = await runNode(
-      BUILD_CLI,
-      [
-        "build",
-        "--content",
-        "content",
-        "--out",
-        "dist",
-        "--publish",
-        "--baseline",
-        "dist/manifest.json",
-      ],
-      { cwd: fixture.root },
-    );
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(
-      /^content\/branches:1:1: \/: Branches would shrink from 14 to 6 records \(57\.1% fewer\), more than the 20% allowed, against dist\/manifest\.json\./m,
-    );
-    expect(run.stderr).toContain(`--allow-shrink or OPENDATA_ALLOW_SHRINK=1`);
-    expect(run.stderr).toContain("Nothing was published: dist/ is unchanged.");
-    expect(await snapshotFolder(fixture.out)).toEqual(before);
-  });
-
-  it("compares a publication with the last commit when no deployment URL is set", async () => {
-    fixture = await sampleFixture({ "branches/zed-bank.yaml": zed });
-    const head = await commitAll(fixture.root, "with Zed Bank");
-    await fixture.put({ "branches/zed-bank.yaml": null });
-    const run = await runNode(
-      BUILD_CLI,
-      ["build", "--content", "content", "--out", "dist", "--publish"],
-      { cwd: fixture.root },
-    );
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain(
-      `Branches would shrink from 14 to 6 records (57.1% fewer), more than the 20% allowed, against the content of`,
-    );
-    expect(run.stderr).toContain(head.slice(0, 7));
-  });
-
-  it.each([
-    ["the flag", [`--allow-shrink`], {}],
-    ["the environment variable", [], { OPENDATA_ALLOW_SHRINK: "1" }],
-  ])("publishes the shrink when told to with %s, and says so", async (_, flags, env) => {
-    await builtThenShrunk();
-    const before = await snapshotFolder(fixture.out);
-    const run = await runNode(
-      BUILD_CLI,
-      ["build", "--content", "content", "--out", "dist", ...flags],
-      {
-        cwd: fixture.root,
-        env,
-      },
-    );
-    expect(run.code).toBe(0);
-    expect(run.stderr).toContain("Branches would shrink from 14 to 6 records");
-    expect(run.stderr).toContain("published anyway");
-    expect(await snapshotFolder(fixture.out)).not.toEqual(before);
-  });
-
+describe("a setting it cannot read", () => {
   it("rejects an override value it cannot read before doing any work", async () => {
     fixture = await sampleFixture();
     const run = await runNode(BUILD_CLI, ["build", "--content", "content", "--out", "dist"], {

@@ -1,10 +1,8 @@
 /** The compiled diff command, run as CI runs it. */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { SUMMARY_MARKER } from "../../../build/diff/markdown.js";
 import { branchBrand, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { commitAll, DIFF_CLI, ensureCompiled, runNode } from "../../helpers/cli.js";
-
-beforeAll(ensureCompiled, 120_000);
+import { commitAll, DIFF_CLI, runNode } from "../../helpers/cli.js";
 
 let fixture: Fixture;
 afterEach(async () => fixture?.cleanup());

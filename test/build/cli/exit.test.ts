@@ -6,11 +6,11 @@
 import { spawn } from "node:child_process";
 import { open, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../../build/core/paths.js";
 import { envelopeOf } from "../../helpers/import.js";
 import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { BUILD_CLI, DIFF_CLI, commitAll, ensureCompiled } from "../../helpers/cli.js";
+import { BUILD_CLI, DIFF_CLI, commitAll } from "../../helpers/cli.js";
 
 const IMPORT_CLI = join(PROJECT_ROOT, ".out/build/cli/import.js");
 
@@ -110,15 +110,16 @@ function expectWhole(piped: Output, filed: Output, code: number): void {
 }
 
 describe("output through a pipe", () => {
-  beforeAll(ensureCompiled, 120_000);
-
   describe.each(["validate", "build"])("npm run %s", (command) => {
     it("prints every problem and the count, and exits 1, as when written to a file", async () => {
       const fixture = await fixtureWith({ "atms/overflow-bank.yaml": invalidAtms(1200) });
       // --verbose: every problem printed, not grouped by kind, so the output outgrows a pipe.
       const args = [command, "--verbose", "--content", "content", "--out", "dist", "--no-cache"];
-      const filed = await toFiles(BUILD_CLI, args, fixture.root);
-      const piped = await throughPipes(BUILD_CLI, args, fixture.root);
+      // Both at once: the pipes' reader starts late on purpose, and the two runs share nothing.
+      const [filed, piped] = await Promise.all([
+        toFiles(BUILD_CLI, args, fixture.root),
+        throughPipes(BUILD_CLI, args, fixture.root),
+      ]);
       expectWhole(piped, filed, 1);
       expect(piped.stderr).toContain("\n1,200 problems in 1 file.");
     }, 120_000);
@@ -133,19 +134,19 @@ describe("output through a pipe", () => {
         Colour: `blue ${i + 1}`,
       }));
       const feed = JSON.stringify(envelopeOf([{ BrandName: "Overflow Bank", ATM: records }]));
-      const runs: Output[] = [];
-      for (const run of [toFiles, throughPipes]) {
-        // Each run imports into its own copy: an import does not replace a brand without --force.
-        const fixture = await fixtureWith();
-        await writeFile(join(fixture.root, "feed.json"), feed);
-        runs.push(
-          await run(
+      // Each run imports into its own copy (an import does not replace a brand without --force),
+      // both at once.
+      const runs = await Promise.all(
+        [toFiles, throughPipes].map(async (run) => {
+          const fixture = await fixtureWith();
+          await writeFile(join(fixture.root, "feed.json"), feed);
+          return run(
             IMPORT_CLI,
             ["--verbose", "--content", "content", "--no-cache", "feed.json"],
             fixture.root,
-          ),
-        );
-      }
+          );
+        }),
+      );
       expectWhole(runs[1]!, runs[0]!, 1);
       expect(runs[1]!.stderr).toContain("1,200 problems in 1 imported file.");
     }, 120_000);

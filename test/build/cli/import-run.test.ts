@@ -1,12 +1,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { parseYaml } from "../../../build/read/yaml-source.js";
 import { sampleFixture, snapshotFolder, type Fixture } from "../../helpers/fixtures.js";
 import { sampleBuild } from "../../helpers/sample-build.js";
 import { atm, envelopeOf, IMPORTED_AT, importFeeds, writeFeed } from "../../helpers/import.js";
 import { runImport } from "../../../build/cli/import-run.js";
-import { ensureCompiled, runNode } from "../../helpers/cli.js";
+import { runNode } from "../../helpers/cli.js";
 import { PROJECT_ROOT } from "../../../build/core/paths.js";
 
 let fixture: Fixture;
@@ -514,8 +514,6 @@ describe("after writing", () => {
 });
 
 describe("the compiled command", () => {
-  beforeAll(ensureCompiled, 120_000);
-
   it("runs as npm run import does and exits 0 after a clean import", async () => {
     fixture = await sampleFixture();
     const run = await runNode(

@@ -1,15 +1,14 @@
 /** The compiled migrate command, run as CI runs it. */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../../build/core/paths.js";
 import { sampleFixture } from "../../helpers/fixtures.js";
-import { ensureCompiled, runNode } from "../../helpers/cli.js";
+import { runNode } from "../../helpers/cli.js";
 import { OLD_PCA, oldPcaWith } from "../../helpers/old-shapes.js";
 
 describe("npm run migrate", () => {
   const MIGRATE_CLI = join(PROJECT_ROOT, ".out/build/cli/migrate.js");
-  beforeAll(ensureCompiled, 120_000);
 
   it("says what it rewrote, exits 0, and says there is nothing to do the second time", async () => {
     const fixture = await sampleFixture({ "personal-current-accounts/zed-bank.yaml": OLD_PCA });

@@ -1,6 +1,6 @@
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { BUILD_CLI, ensureCompiled, runNode } from "../../helpers/cli.js";
+import { BUILD_CLI, runNode } from "../../helpers/cli.js";
 import { diagnosticLines, foldPointer, problemReport } from "../../../build/cli/problem-report.js";
 
 const enumProblem = {
@@ -132,7 +132,6 @@ describe("grouping problems of one kind", () => {
 });
 
 describe("npm run validate groups a kind seen more than a handful of times", () => {
-  beforeAll(ensureCompiled, 120_000);
   let fixture: Fixture;
   afterEach(async () => fixture?.cleanup());
 

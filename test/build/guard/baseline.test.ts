@@ -17,7 +17,7 @@ import { DATASETS } from "../../../build/core/datasets.js";
 import { DEFAULT_MAX_SHRINK, findShrinks, GuardUsageError } from "../../../build/guard/policy.js";
 import type { Manifest, ManifestEntry } from "../../../contract/manifest.js";
 import { branchBrand, buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { BUILD_CLI, commitAll, ensureCompiled, runNode } from "../../helpers/cli.js";
+import { BUILD_CLI, commitAll, runNode } from "../../helpers/cli.js";
 
 /** A manifest with the given TotalResults per data set (other fields do not matter here). */
 function manifest(totals: Partial<Record<string, number>>): Manifest {
@@ -142,7 +142,6 @@ describe("the live deployment as baseline", () => {
 
 describe("npm run deploy's build against the live deployment", () => {
   let fixture: Fixture;
-  beforeAll(ensureCompiled, 120_000);
   afterEach(async () => fixture?.cleanup());
 
   it("refuses to publish when the deployment serves more records than the content has", async () => {
