@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { DEFAULT_LIMITS, SUMMARY_MARKER } from "../../../build/diff/markdown.js";
 import { changeSummary } from "../../../build/diff/change-summary.js";
 import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
@@ -46,11 +46,11 @@ function acme(...items: string[]): string {
 }
 
 let fixture: Fixture;
-afterEach(async () => fixture?.cleanup());
 
 /**
  * Two commits of fixture content: the samples plus Acme Bank's branches 1041, 1042 and 1043, then
- * 1042's Saturday closing moved, 1043's services changed, 1041 removed and 1044 added.
+ * 1042's Saturday closing moved, 1043's services changed, 1041 removed and 1044 added. Made once
+ * for the tests below; a test that edits the work tree has it put back to the second commit after.
  */
 async function twoCommits(): Promise<{ base: string; head: string }> {
   fixture = await sampleFixture({
@@ -73,8 +73,19 @@ async function twoCommits(): Promise<{ base: string; head: string }> {
 }
 
 describe("the change summary of two commits", () => {
+  let base: string;
+  let head: string;
+  beforeAll(async () => {
+    ({ base, head } = await twoCommits());
+  });
+  afterAll(async () => fixture?.cleanup());
+  afterEach(async () => {
+    // The work tree as the second commit left it, for the next test.
+    await git(fixture.root, ["checkout", "-q", "--", "."]);
+    await git(fixture.root, ["clean", "-fdq"]);
+  });
+
   it("lists per data set the records added, removed and changed, with old and new values", async () => {
-    const { base, head } = await twoCommits();
     const { markdown } = await changeSummary({
       contentDir: fixture.content,
       base,
@@ -100,7 +111,6 @@ describe("the change summary of two commits", () => {
   });
 
   it("compares the work tree, uncommitted edits included, when no head is given", async () => {
-    const { head } = await twoCommits();
     await fixture.put({
       "branches/acme-bank.yaml": acme(
         branch({ id: "1042", name: "Harbour Street", saturdayClosing: "13:00" }),
@@ -120,7 +130,6 @@ describe("the change summary of two commits", () => {
   });
 
   it("says so when nothing published changes", async () => {
-    const { head } = await twoCommits();
     const { markdown } = await changeSummary({
       contentDir: fixture.content,
       base: head,
@@ -131,7 +140,6 @@ describe("the change summary of two commits", () => {
   });
 
   it("reports a revision whose content does not build instead of comparing it", async () => {
-    const { head } = await twoCommits();
     await fixture.put({ "atms/zz.yaml": "BrandName: Zed\nATM:\n  - Identification: A1\n" });
     const { markdown } = await changeSummary({
       contentDir: fixture.content,
@@ -146,7 +154,6 @@ describe("the change summary of two commits", () => {
   });
 
   it("warns when the change would be refused by the publication guard", async () => {
-    const { head } = await twoCommits();
     await fixture.put({ "branches/acme-bank.yaml": null });
     const { markdown, shrinks } = await changeSummary({
       contentDir: fixture.content,
@@ -160,7 +167,6 @@ describe("the change summary of two commits", () => {
   });
 
   it("keeps long lists bounded: the first items, then how many more", async () => {
-    const { base, head } = await twoCommits();
     const { markdown } = await changeSummary({
       contentDir: fixture.content,
       base,
@@ -174,7 +180,6 @@ describe("the change summary of two commits", () => {
   });
 
   it("cuts a summary longer than a comment can hold at a line, and says so", async () => {
-    const { base, head } = await twoCommits();
     const { markdown } = await changeSummary({
       contentDir: fixture.content,
       base,
@@ -185,9 +190,12 @@ describe("the change summary of two commits", () => {
     expect(markdown.length).toBeLessThanOrEqual(600);
     expect(markdown).toMatch(/\n\n_The summary stops here: .*`npm run diff`.*_\n$/);
   });
+});
 
+describe("a revision from before the content", () => {
   it("treats a revision without a content folder as publishing nothing", async () => {
-    fixture = await sampleFixture({ "../README.md": "before any content\n" });
+    const fixture = await sampleFixture({ "../README.md": "before any content\n" });
+    onTestFinished(() => fixture.cleanup());
     await git(fixture.root, ["init", "-q", "-b", "main"]);
     await git(fixture.root, ["add", "README.md"]);
     await git(fixture.root, ["commit", "-q", "-m", "no content yet"]);
