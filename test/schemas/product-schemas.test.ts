@@ -11,6 +11,7 @@ import { DATASETS, type DatasetId } from "../../build/core/datasets.js";
 import { formatDiagnostic } from "../../build/core/diagnostics.js";
 import { createAjv, validatorFor } from "../../build/check/schemas.js";
 import { buildFixture, sampleFixture } from "../helpers/fixtures.js";
+import { warmCache } from "../helpers/sample-build.js";
 
 const ajv = createAjv();
 
@@ -503,7 +504,7 @@ describe("PCA content written in the old shape", () => {
     ].join("\n");
     const fixture = await sampleFixture({ "personal-current-accounts/zed-bank.yaml": oldShape });
     try {
-      const result = await buildFixture(fixture, { write: false });
+      const result = await buildFixture(fixture, { write: false, cacheDir: await warmCache() });
       expect(result.diagnostics.map(formatDiagnostic)).toEqual([
         `content/personal-current-accounts/zed-bank.yaml:15:5: /PCA/0/CreditInterest: "CreditInterest" now belongs in each marketing state: move it under PCAMarketingState (the standard's structure, open-data-api-v2.2-products.md)`,
       ]);

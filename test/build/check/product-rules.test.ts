@@ -6,6 +6,7 @@ import { checkFile } from "../../../build/check/one-file.js";
 import { checkProductRules } from "../../../build/check/product-rules.js";
 import type { ProductRecordsKey } from "../../../build/core/datasets.js";
 import { buildFixture, sampleFixture } from "../../helpers/fixtures.js";
+import { warmCache } from "../../helpers/sample-build.js";
 
 // The products spec's "Rules across fields", one rejected and one accepted case each. The rules
 // are checked on plain values here; the schemas are checked elsewhere.
@@ -448,7 +449,7 @@ describe("the rule book in a build of the sample content", () => {
       const lines = broken.split("\n");
       const line = lines.findIndex((l) => l.includes('"TB-BUSINES-REG"')) + 1;
       const column = lines[line - 1]!.indexOf('"TB-BUSINES-REG"') + 1;
-      const result = await buildFixture(fixture, { write: false });
+      const result = await buildFixture(fixture, { write: false, cacheDir: await warmCache() });
       expect(result.ok).toBe(false);
       expect(result.diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.rule}`)).toEqual([
         `content/${file}:${line}:${column} predecessor`,

@@ -18,6 +18,7 @@ import { DEFAULT_MAX_SHRINK, findShrinks, GuardUsageError } from "../../../build
 import type { Manifest, ManifestEntry } from "../../../contract/manifest.js";
 import { branchBrand, buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 import { BUILD_CLI, commitAll, runNode } from "../../helpers/cli.js";
+import { warmCache } from "../../helpers/sample-build.js";
 
 /** A manifest with the given TotalResults per data set (other fields do not matter here). */
 function manifest(totals: Partial<Record<string, number>>): Manifest {
@@ -173,7 +174,7 @@ describe("the last published manifest", () => {
 
   it("is by default the manifest.json in the output folder being replaced", async () => {
     fixture = await sampleFixture();
-    const built = await buildFixture(fixture);
+    const built = await buildFixture(fixture, { cacheDir: await warmCache() });
     expect(built.ok).toBe(true);
     const baseline = await loadBaseline({
       source: { kind: "output" },
@@ -232,7 +233,7 @@ describe("the last published manifest", () => {
       cwd: fixture.root,
     });
     expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
-    const now = await buildFixture(fixture, { write: false });
+    const now = await buildFixture(fixture, { cacheDir: await warmCache() });
     const shrinks = findShrinks(baseline.manifest, now.manifest!, DEFAULT_MAX_SHRINK);
     const before = baseline.manifest!.datasets.find((d) => d.dataset === "branches")!.totalResults;
     expect(shrinks).toMatchObject([{ dataset: "branches", before, after: before - 3 }]);

@@ -15,6 +15,7 @@ import {
   snapshotFolder,
   type Fixture,
 } from "../../helpers/fixtures.js";
+import { warmCache } from "../../helpers/sample-build.js";
 
 /** A manifest with the given TotalResults per data set (other fields do not matter here). */
 function manifest(totals: Partial<Record<string, number>>): Manifest {
@@ -176,7 +177,8 @@ describe("the guard in the build", () => {
         "Z8",
       ]),
     });
-    const first = await buildFixture(fixture);
+    const cacheDir = await warmCache();
+    const first = await buildFixture(fixture, { cacheDir });
     const before = await snapshotFolder(fixture.out);
     await fixture.put({ "branches/zed-bank.yaml": null });
     const guard = async (next: Manifest) => {
@@ -188,7 +190,7 @@ describe("the guard in the build", () => {
       });
       return guardPublication(baseline.manifest, next, { ...defaults, baseline: baseline.name });
     };
-    const second = await buildFixture(fixture, { beforeWrite: guard });
+    const second = await buildFixture(fixture, { cacheDir, beforeWrite: guard });
     expect(first.ok).toBe(true);
     expect(second.ok).toBe(false);
     expect(second.diagnostics.map((d) => d.file)).toEqual(["content/branches"]);

@@ -9,14 +9,16 @@ import { formatDiagnostic } from "../../../build/core/diagnostics.js";
 import { migrateContent } from "../../../build/migrate/run.js";
 import { buildFixture, sampleFixture, snapshotFolder } from "../../helpers/fixtures.js";
 import { NEW_PCA, OLD_PCA, oldPcaWith } from "../../helpers/old-shapes.js";
+import { warmCache } from "../../helpers/sample-build.js";
 
 const FILE = "content/personal-current-accounts/zed-bank.yaml";
 
 describe("migrating a content folder", () => {
   it("rewrites old-shape files so that the sample content with them builds", async () => {
     const fixture = await sampleFixture({ "personal-current-accounts/zed-bank.yaml": OLD_PCA });
+    const cacheDir = await warmCache();
     try {
-      expect((await buildFixture(fixture, { write: false })).ok).toBe(false);
+      expect((await buildFixture(fixture, { write: false, cacheDir })).ok).toBe(false);
       const result = await migrateContent({
         contentDir: fixture.content,
         cwd: fixture.root,
@@ -30,7 +32,7 @@ describe("migrating a content folder", () => {
         "utf8",
       );
       expect(written).toBe(NEW_PCA);
-      const built = await buildFixture(fixture, { write: false });
+      const built = await buildFixture(fixture, { write: false, cacheDir });
       expect(built.diagnostics.map(formatDiagnostic)).toEqual([]);
       expect(built.ok).toBe(true);
     } finally {
