@@ -6,7 +6,7 @@ import { DATASETS } from "../../build/core/datasets.js";
 import { SPEC_AGREEMENT, SPEC_PATHS } from "../helpers/spec-values.js";
 import { cachePerTest, sampleBuild } from "../helpers/sample-build.js";
 import type { Diagnostic } from "../../build/core/diagnostics.js";
-import { createAjv, validatorFor } from "../../build/check/schemas.js";
+import { validatorFor } from "../../build/check/schemas.js";
 import {
   branchBrand,
   buildFixture,
@@ -15,6 +15,7 @@ import {
   snapshotFolder,
   type Fixture,
 } from "../helpers/fixtures.js";
+import { schemaAjv } from "../helpers/schemas.js";
 
 const EPOCH = FIXTURE_EPOCH;
 
@@ -87,7 +88,7 @@ describe("building the sample content", () => {
   it("publishes bodies that satisfy the complete envelope schemas, joined brand folders included", async () => {
     const bodies = await published();
     expect(bodies).toHaveLength(Object.keys(SPEC_PATHS).length);
-    const ajv = createAjv();
+    const ajv = schemaAjv();
     for (const { dataset, body } of bodies) {
       const validate = validatorFor(ajv, dataset.envelopeSchema);
       const valid = validate(body);

@@ -9,11 +9,12 @@ import { describe, expect, it } from "vitest";
 import { checkFile } from "../../build/check/one-file.js";
 import { DATASETS, type DatasetId } from "../../build/core/datasets.js";
 import { formatDiagnostic } from "../../build/core/diagnostics.js";
-import { createAjv, validatorFor } from "../../build/check/schemas.js";
+import { validatorFor } from "../../build/check/schemas.js";
 import { buildFixture, sampleFixture } from "../helpers/fixtures.js";
 import { warmCache } from "../helpers/sample-build.js";
+import { schemaAjv } from "../helpers/schemas.js";
 
-const ajv = createAjv();
+const ajv = schemaAjv();
 
 /** The report for one brand file of data set `id`, as `npm run validate` prints it. */
 function report(id: DatasetId, lines: readonly string[]): string[] {

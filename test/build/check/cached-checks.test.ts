@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BuildCache } from "../../../build/core/cache.js";
 import { checkFiles } from "../../../build/check/cached-checks.js";
 import type { CheckJob } from "../../../build/read/check-jobs.js";
-import { createAjv } from "../../../build/check/schemas.js";
 import { PROJECT_ROOT } from "../../../build/core/paths.js";
+import { schemaAjv } from "../../helpers/schemas.js";
 
 const SITE = [
   'License: "https://www.openbanking.org.uk/open-licence"',
@@ -28,7 +28,7 @@ const LARGE_JOBS: CheckJob[] = [
 ];
 
 const timing = () => ({ parseMs: 0, validateMs: 0 });
-const ajv = createAjv();
+const ajv = schemaAjv();
 const folders: string[] = [];
 afterEach(async () => {
   await Promise.all(folders.splice(0).map((f) => rm(f, { recursive: true, force: true })));

@@ -6,11 +6,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAjv, readSchemas } from "../../../build/check/schemas.js";
-import { SCHEMA_DIR, PROJECT_ROOT } from "../../../build/core/paths.js";
+import { validatorFor } from "../../../build/check/schemas.js";
+import { PROJECT_ROOT } from "../../../build/core/paths.js";
 import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 import { cachePerTest, sampleBuild, type SampleVariant } from "../../helpers/sample-build.js";
 import { LIVE_STANDARD_PATHS, SPEC_AGREEMENT, SPEC_PATHS } from "../../helpers/spec-values.js";
+import { schemaAjv } from "../../helpers/schemas.js";
 
 interface Store {
   meta: Record<string, unknown>;
@@ -51,10 +52,7 @@ function clientUrls(entry: Store["data"][number]): string[] {
   );
 }
 
-const validator = () => {
-  const schemas = readSchemas(SCHEMA_DIR);
-  return createAjv(schemas).getSchema("participant-store.schema.json")!;
-};
+const validator = () => validatorFor(schemaAjv(), "participant-store.schema.json");
 
 describe("the participant directory entry", () => {
   it("validates against the participant store schema, with the spec's Agreement and one participant", async () => {

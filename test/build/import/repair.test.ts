@@ -6,14 +6,15 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createAjv, readSchemas, validatorFor } from "../../../build/check/schemas.js";
+import { validatorFor } from "../../../build/check/schemas.js";
 import { languageCode, plainAmount, repairBrand } from "../../../build/import/repair.js";
 import { parseYaml } from "../../../build/read/yaml-source.js";
 import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 import { atm as importedAtm, envelopeOf, importFeeds, writeFeed } from "../../helpers/import.js";
 import { cachePerTest } from "../../helpers/sample-build.js";
+import { schemaAjv } from "../../helpers/schemas.js";
 
-const validateAtms = validatorFor(createAjv(readSchemas()), "atm-brand.schema.json");
+const validateAtms = validatorFor(schemaAjv(), "atm-brand.schema.json");
 
 /** A schema-valid ATM, with `extra` fields merged in (Location replaced when given). */
 function atm(id: string, extra: Record<string, unknown> = {}) {
