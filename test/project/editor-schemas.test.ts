@@ -12,6 +12,7 @@ import { SITE_FILE } from "../../build/read/content.js";
 import { DATASETS } from "../../build/core/datasets.js";
 import { CONTENT_DIR, PROJECT_ROOT, SCHEMA_DIR } from "../../build/core/paths.js";
 import { SITE_SCHEMA } from "../../build/read/check-jobs.js";
+import { SPEC_DATASETS } from "../helpers/datasets.js";
 
 const MODELINE = /^# yaml-language-server: \$schema=(\S+)\s*$/;
 
@@ -104,7 +105,7 @@ describe("schema help for editors", () => {
     try {
       const files = [
         `content/${SITE_FILE}`,
-        ...DATASETS.flatMap((d) => [
+        ...SPEC_DATASETS.flatMap(([, d]) => [
           `content/${d.contentDir}/brand.yaml`,
           `content/${d.contentDir}/brand.yml`,
           `content/${d.contentDir}/brand/part.yaml`,

@@ -18,6 +18,8 @@ import {
 import { CONTENT_DIR, SCHEMA_DIR } from "../../build/core/paths.js";
 import { createAjv, readSchemas, validatorFor } from "../../build/check/schemas.js";
 import { schemaAjv } from "../helpers/schemas.js";
+import { SPEC_AGREEMENT } from "../helpers/spec-values.js";
+import { SPEC_DATASETS } from "../helpers/datasets.js";
 
 // The samples are plain YAML data; the tests poke into them freely.
 type Data = any;
@@ -76,7 +78,7 @@ function envelopeOf(dataset: DatasetDefinition): Data {
     meta: {
       LastUpdated: "2026-08-14T08:00:00Z",
       TotalResults: key ? brands.reduce((n, b) => n + b[key].length, 0) : brands.length,
-      Agreement: AGREEMENT,
+      Agreement: SPEC_AGREEMENT,
       License: site.License,
       TermsOfUse: site.TermsOfUse,
     },
@@ -122,7 +124,7 @@ describe("schema files", () => {
   const names = [...schemas.keys()];
 
   it("holds the brand and envelope schema of every data set and the site schema", () => {
-    const expected = DATASETS.flatMap((d) => [d.brandSchema, d.envelopeSchema]);
+    const expected = SPEC_DATASETS.flatMap(([, d]) => [d.brandSchema, d.envelopeSchema]);
     expect(names).toEqual(expect.arrayContaining([...expected, SITE_SCHEMA, "common.schema.json"]));
   });
 
@@ -175,9 +177,10 @@ describe("schema files", () => {
     expect(bad).toEqual([]);
   });
 
-  it("holds the spec's Agreement text, the same as AGREEMENT", () => {
+  it("holds the spec's Agreement text, the same as the build's AGREEMENT", () => {
     const meta = (schemas.get("common.schema.json")!.definitions as Data).Meta;
-    expect(meta.properties.Agreement.const).toBe(AGREEMENT);
+    expect(meta.properties.Agreement.const).toBe(SPEC_AGREEMENT);
+    expect(AGREEMENT).toBe(SPEC_AGREEMENT);
   });
 });
 
@@ -191,7 +194,7 @@ describe("sample content", () => {
     expect(firstLine).toBe("# yaml-language-server: $schema=../schemas/site.schema.json");
   });
 
-  describe.each(DATASETS.map((d) => [d.id, d] as const))("%s", (_id, dataset) => {
+  describe.each(SPEC_DATASETS)("%s", (_id, dataset) => {
     const files = sampleFiles(dataset);
     const display = (file: string) => relative(CONTENT_DIR, file).split(sep).join("/");
 
@@ -1021,7 +1024,7 @@ describe("rules of the response envelope", () => {
   });
   it("rejects an Agreement that differs from the spec's text", () => {
     fresh();
-    envelope.meta.Agreement = `${AGREEMENT}.`;
+    envelope.meta.Agreement = `${SPEC_AGREEMENT}.`;
     expectRejected(schema, envelope, "const", "/meta/Agreement");
   });
   it("rejects a fractional TotalResults", () => {
@@ -1067,7 +1070,7 @@ describe("rules of the response envelope", () => {
     envelope.data[0].Brand[0].Branch[0].PostalAddress.Country = "XGBX";
     expectRejected(schema, envelope, "pattern", "/data/0/Brand/0/Branch/0/PostalAddress/Country");
   });
-  it.each(DATASETS.map((d) => [d.envelopeSchema]))(
+  it.each(SPEC_DATASETS.map(([, d]) => [d.envelopeSchema]))(
     "rejects a response without data in %s",
     (envelopeSchema) => {
       fresh();

@@ -13,6 +13,7 @@ import {
   type Fixture,
 } from "../../../helpers/fixtures.js";
 import { cachePerTest, sampleBuild } from "../../../helpers/sample-build.js";
+import { SPEC_PATHS } from "../../../helpers/spec-values.js";
 
 const LICENCE = "https://www.openbanking.org.uk/open-licence";
 const TERMS = "https://www.openbanking.org.uk/terms";
@@ -121,7 +122,8 @@ describe("the landing page", () => {
 
   it("shows each data set's row with the manifest's numbers", async () => {
     const { page, manifest } = await sample();
-    for (const entry of manifest!.datasets) {
+    expect(manifest.datasets.map((d) => d.path).sort()).toEqual(Object.values(SPEC_PATHS).sort());
+    for (const entry of manifest.datasets) {
       const row = page.match(new RegExp(`<tr data-path="${entry.path}">(.*?)</tr>`))?.[1] ?? "";
       expect(row).toContain(`<td class="num" data-field="records">${entry.totalResults}</td>`);
       expect(row).toContain(`data-bytes="${entry.variants.identity.length}"`);
