@@ -125,7 +125,7 @@ describe("the live standard's paths through the real Worker", () => {
   );
 
   it("gives a client alternating /std/ and /open-banking/ one open data quota", async () => {
-    // As in e2e/worker.test.ts: every request in one of the quota's minutes, read off the clock.
+    // As in test/e2e/worker.test.ts: every request in one of the quota's minutes, read off the clock.
     let statuses: number[] = [];
     for (let attempt = 0; ; attempt++) {
       const minute = Math.floor(Date.now() / 60_000);
