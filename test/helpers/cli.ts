@@ -3,6 +3,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { runBuildCommand } from "../../build/cli/build-run.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { FIXTURE_EPOCH } from "./fixtures.js";
 
@@ -26,6 +27,26 @@ export interface Run {
   readonly code: number;
   readonly stdout: string;
   readonly stderr: string;
+}
+
+/**
+ * Runs `npm run build` or `npm run validate` in this process, as build.ts runs it in its own
+ * (build-run.ts), with `env` as its whole environment: what it printed comes back as the text a
+ * process would have written, one line per call.
+ */
+export async function buildCommand(
+  argv: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<Run> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const code = await runBuildCommand([...argv], {
+    cwd: options.cwd,
+    env: options.env ?? {},
+    stdout: (line) => stdout.push(`${line}\n`),
+    stderr: (line) => stderr.push(`${line}\n`),
+  });
+  return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
 
 /** Runs a compiled CLI with node; never throws on a non-zero exit. */

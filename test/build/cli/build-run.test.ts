@@ -10,7 +10,7 @@ import {
   snapshotFolder,
   type Fixture,
 } from "../../helpers/fixtures.js";
-import { commitAll } from "../../helpers/cli.js";
+import { buildCommand, commitAll } from "../../helpers/cli.js";
 import { cachePerTest } from "../../helpers/sample-build.js";
 
 let fixture: Fixture;
@@ -30,22 +30,6 @@ async function run(argv: string[], root: string) {
     stderr: (line) => out.stderr.push(line),
   });
   return { code, ...out };
-}
-
-/**
- * Runs the command in this process as build.ts runs it in its own, with `env` as its whole
- * environment; what it printed comes back as the text a process would have written.
- */
-async function command(argv: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
-  const out = { stdout: [] as string[], stderr: [] as string[] };
-  const code = await runBuildCommand(argv, {
-    cwd: options.cwd,
-    env: options.env ?? {},
-    stdout: (line) => out.stdout.push(line),
-    stderr: (line) => out.stderr.push(line),
-  });
-  const text = (lines: string[]) => lines.map((line) => `${line}\n`).join("");
-  return { code, stdout: text(out.stdout), stderr: text(out.stderr) };
 }
 
 describe("npm run build and validate, run in-process with their surroundings passed in", () => {
@@ -71,7 +55,7 @@ describe("npm run build and validate, run in-process with their surroundings pas
 describe("annotations", () => {
   it("prints no annotations outside GitHub Actions", async () => {
     fixture = await sampleFixture({ "atms/zz.yaml": broken });
-    const run = await command(["validate", "--content", "content", "--cache", cache()], {
+    const run = await buildCommand(["validate", "--content", "content", "--cache", cache()], {
       cwd: fixture.root,
     });
     expect(run.code).toBe(1);
@@ -95,7 +79,7 @@ describe("npm run build with the publication guard", () => {
   it("warns of a shrink against the dist/manifest.json it replaces, and builds anyway", async () => {
     await builtThenShrunk();
     const before = await snapshotFolder(fixture.out);
-    const run = await command(
+    const run = await buildCommand(
       ["build", "--content", "content", "--out", "dist", "--cache", cache()],
       {
         cwd: fixture.root,
@@ -114,7 +98,7 @@ describe("npm run build with the publication guard", () => {
   it("refuses the same shrink with --publish, naming both overrides, and leaves dist/ as it was", async () => {
     await builtThenShrunk();
     const before = await snapshotFolder(fixture.out);
-    const run = await command(
+    const run = await buildCommand(
       [
         "build",
         "--content",
@@ -142,7 +126,7 @@ describe("npm run build with the publication guard", () => {
     fixture = await sampleFixture({ "branches/zed-bank.yaml": zed });
     const head = await commitAll(fixture.root, "with Zed Bank");
     await fixture.put({ "branches/zed-bank.yaml": null });
-    const run = await command(
+    const run = await buildCommand(
       ["build", "--content", "content", "--out", "dist", "--cache", cache(), "--publish"],
       { cwd: fixture.root },
     );
@@ -159,7 +143,7 @@ describe("npm run build with the publication guard", () => {
   ])("publishes the shrink when told to with %s, and says so", async (_, flags, env) => {
     await builtThenShrunk();
     const before = await snapshotFolder(fixture.out);
-    const run = await command(
+    const run = await buildCommand(
       ["build", "--content", "content", "--out", "dist", "--cache", cache(), ...flags],
       { cwd: fixture.root, env },
     );

@@ -518,7 +518,8 @@ describe("the compiled command", () => {
     fixture = await sampleFixture();
     const run = await runNode(
       join(PROJECT_ROOT, ".out/build/cli/import.js"),
-      ["--content", "content", await feed("f.json", envelopeOf([FERNBROOK]))],
+      // --no-cache: the project's .cache/build is no place for a test's files.
+      ["--content", "content", "--no-cache", await feed("f.json", envelopeOf([FERNBROOK]))],
       { cwd: fixture.root },
     );
     expect(run.stderr).toBe("");

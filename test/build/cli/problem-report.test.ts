@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { BUILD_CLI, runNode } from "../../helpers/cli.js";
+import { buildCommand } from "../../helpers/cli.js";
+import { warmCache } from "../../helpers/sample-build.js";
 import { diagnosticLines, foldPointer, problemReport } from "../../../build/cli/problem-report.js";
 
 const enumProblem = {
@@ -145,7 +146,8 @@ describe("npm run validate groups a kind seen more than a handful of times", () 
 
   it("prints three, a line for the other seventeen, and every one with --verbose", async () => {
     fixture = await sampleFixture({ "atms/zed-bank.yaml": file });
-    const run = await runNode(BUILD_CLI, ["validate", "--content", "content"], {
+    const cache = await warmCache();
+    const run = await buildCommand(["validate", "--content", "content", "--cache", cache], {
       cwd: fixture.root,
     });
     expect(run.code).toBe(1);
@@ -155,9 +157,10 @@ describe("npm run validate groups a kind seen more than a handful of times", () 
       "  … and 17 more like these (20 in all, rule pattern at /ATM/*/SupportedLanguages/* in content/atms/zed-bank.yaml); --verbose lists every one",
     );
     expect(lines[5]).toBe("20 problems in 1 file. 1 kind of problem; --verbose lists every one.");
-    const verbose = await runNode(BUILD_CLI, ["validate", "--verbose", "--content", "content"], {
-      cwd: fixture.root,
-    });
+    const verbose = await buildCommand(
+      ["validate", "--verbose", "--content", "content", "--cache", cache],
+      { cwd: fixture.root },
+    );
     expect(verbose.code).toBe(1);
     expect(verbose.stderr.trim().split("\n")).toHaveLength(22);
   });

@@ -17,8 +17,7 @@ import { DATASETS } from "../../../build/core/datasets.js";
 import { DEFAULT_MAX_SHRINK, findShrinks, GuardUsageError } from "../../../build/guard/policy.js";
 import type { Manifest, ManifestEntry } from "../../../contract/manifest.js";
 import { branchBrand, buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { commitAll } from "../../helpers/cli.js";
-import { runBuildCommand } from "../../../build/cli/build-run.js";
+import { buildCommand, commitAll } from "../../helpers/cli.js";
 import { warmCache } from "../../helpers/sample-build.js";
 
 /** A manifest with the given TotalResults per data set (other fields do not matter here). */
@@ -142,17 +141,6 @@ describe("the live deployment as baseline", () => {
   });
 });
 
-/** Runs npm run build in this process (build-run.ts, as build.ts runs it); its output as text. */
-async function command(argv: string[], options: { cwd: string; env: NodeJS.ProcessEnv }) {
-  const out = { stdout: [] as string[], stderr: [] as string[] };
-  const code = await runBuildCommand(argv, {
-    ...options,
-    stdout: (line) => out.stdout.push(line),
-    stderr: (line) => out.stderr.push(line),
-  });
-  return { code, stdout: out.stdout.join("\n"), stderr: out.stderr.join("\n") };
-}
-
 describe("npm run deploy's build against the live deployment", () => {
   let fixture: Fixture;
   afterEach(async () => fixture?.cleanup());
@@ -165,7 +153,7 @@ describe("npm run deploy's build against the live deployment", () => {
     const env = { OPENDATA_DEPLOYMENT_URL: origin };
     const cache = await warmCache();
     const args = ["build", "--content", "content", "--out", "dist", "--cache", cache];
-    const published = await command([...args, "--publish"], { cwd: fixture.root, env });
+    const published = await buildCommand([...args, "--publish"], { cwd: fixture.root, env });
     expect(published.code).toBe(1);
     expect(published.stderr).toMatch(
       new RegExp(
@@ -175,7 +163,7 @@ describe("npm run deploy's build against the live deployment", () => {
     );
     // Without --publish the same deployment URL is not even read: a local build compares with dist/.
     requested.length = 0;
-    const local = await command(args, { cwd: fixture.root, env });
+    const local = await buildCommand(args, { cwd: fixture.root, env });
     expect(local.code).toBe(0);
     expect(requested).toEqual([]);
   });
