@@ -1,7 +1,8 @@
 /**
  * Runs once before the node project's tests (vitest.config.ts, `globalSetup`): brings the
- * compiled CLIs up to date (scripts/compile.mjs compiles only when a source changed), then builds
- * the sample content twice, cold, as it is and with `OpenBankingPaths: true`, for the tests that
+ * compiled CLIs up to date (scripts/compile.mjs compiles only when a source changed) and builds
+ * the project's dist/ if it is missing (the end-to-end tests serve it); meanwhile builds the
+ * sample content twice, cold, as it is and with `OpenBankingPaths: true`, for the tests that
  * read a built sample without changing it (`sampleBuild` in sample-build.ts). The cache those two
  * builds filled is kept as well: a test file's builds of the sample with an edit start from a copy
  * of it (`warmCache`), so they take whatever the edit did not touch from it, as a rebuild after
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { CONTENT_DIR } from "../../build/core/paths.js";
 import { ensureCompiled } from "./cli.js";
+import { ensureDist } from "./worker.js";
 import { buildFixture, sampleFixture, type Fixture } from "./fixtures.js";
 import type { SampleRun, SampleVariant } from "./sample-build.js";
 
@@ -32,7 +34,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await rm(folder, { recursive: true, force: true });
   };
   try {
-    const compiled = ensureCompiled();
+    // Then the project's dist/, which the end-to-end tests serve, if npm test has not just built
+    // it (npm run build compiles too: one after the other, never two compilers at once).
+    const prepared = ensureCompiled().then(ensureDist);
     const variants: SampleVariant[] = ["plain", "live"];
     const builds = await Promise.all(
       variants.map(async (variant) => {
@@ -56,7 +60,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const variant of variants) {
       await cp(join(folder, `cache-${variant}`), cache, { recursive: true });
     }
-    await compiled;
+    await prepared;
     const run: SampleRun = {
       folder,
       cache,

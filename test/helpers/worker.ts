@@ -1,7 +1,7 @@
 /**
- * The real Worker over loopback for end-to-end and browser tests: the build's dist/ (built first
- * when missing) served by workerd through wrangler's unstable_startWorker, inspector off,
- * in-memory KV, on 127.0.0.1 and a free port.
+ * The real Worker over loopback for end-to-end and browser tests: the build's dist/ served by
+ * workerd through wrangler's unstable_startWorker, inspector off, in-memory KV, on 127.0.0.1 and
+ * a free port.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -23,13 +23,20 @@ export interface RunningWorker {
 }
 
 /**
- * Builds dist/ if needed and starts the Worker on it; `vars` replace wrangler.toml's [vars] of
- * the same names (contract/vars.ts), as an operator's would.
+ * Builds the project's dist/ when it is missing (`npm run build`, as `npm test` does first).
+ * Run once per run, before any test (global-setup.ts), so no two test files build it at once.
  */
-export async function startWorker(vars: Vars = {}): Promise<RunningWorker> {
+export async function ensureDist(): Promise<void> {
   if (!existsSync(join(DIST_DIR, "manifest.json"))) {
     await promisify(execFile)("npm", ["run", "-s", "build"], { cwd: PROJECT_ROOT });
   }
+}
+
+/**
+ * Starts the Worker on the project's dist/ (global-setup.ts builds it when missing); `vars`
+ * replace wrangler.toml's [vars] of the same names (contract/vars.ts), as an operator's would.
+ */
+export async function startWorker(vars: Vars = {}): Promise<RunningWorker> {
   const manifest = JSON.parse(readFileSync(join(DIST_DIR, "manifest.json"), "utf8")) as Manifest;
   const worker = await startWorkerAt(join(PROJECT_ROOT, "wrangler.toml"), vars);
   return { ...worker, manifest };
