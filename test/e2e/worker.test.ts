@@ -16,7 +16,7 @@ import {
   SPEC_SECURITY_HEADERS,
 } from "../helpers/spec-values.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
-import { startWorker, type RunningWorker } from "../helpers/worker.js";
+import { startWorker, withinOneWindow, type RunningWorker } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
 
 /**
@@ -206,7 +206,8 @@ describe("every endpoint over loopback", () => {
 
   it("gives one CF-Connecting-IP its quota, then 429 with Retry-After, while another address is served", async () => {
     const path = manifest.datasets.find((d) => d.path.includes("reg-service-metrics"))!.path;
-    const { statuses, last } = await withinOneWindow(async (client) => {
+    const { statuses, last } = await withinOneWindow(async () => {
+      const client = fresh();
       const statuses: number[] = [];
       let last: RawResponse | undefined;
       for (let i = 0; i < LIMIT + 3; i++) {
@@ -223,21 +224,3 @@ describe("every endpoint over loopback", () => {
     expect((await get(path, fresh())).status).toBe(200);
   });
 });
-
-/**
- * Runs `burst` for a new client address and returns what it gave, once every request of it fell
- * in one fixed window of the quota: the Worker's windows are the clock's minutes
- * (service-metrics-api-v1.0.md, "Limits": per minute), and the clock is read before and after.
- * A burst that crossed a minute's end (a few requests take milliseconds, so rarely) runs once
- * more, for a new address, at the start of the next minute: no waiting for a boundary.
- */
-async function withinOneWindow<T>(
-  burst: (client: Record<string, string>) => Promise<T>,
-): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const minute = Math.floor(Date.now() / 60_000);
-    const result = await burst(fresh());
-    if (Math.floor(Date.now() / 60_000) === minute) return result;
-    if (attempt > 0) throw new Error("two bursts of a few requests each crossed a minute's end");
-  }
-}
