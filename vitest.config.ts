@@ -3,21 +3,26 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Two test files at a time, whatever the cores: much of the suite waits on child processes,
+    // a Worker or a browser, and vitest's default on a 2-core machine is one file at a time.
+    maxWorkers: 2,
     projects: [
       {
-        // Build, tooling and end-to-end tests run in Node.
+        // Every test outside test/worker/ runs in Node: the build, the contract, the schemas, the
+        // project as a whole, end to end through a real Worker, and in a browser.
         test: {
           name: "node",
-          include: [
-            "test/build/**/*.test.ts",
-            "test/contract/**/*.test.ts",
-            "test/e2e/**/*.test.ts",
-            "test/project/**/*.test.ts",
-            "test/tooling/**/*.test.ts",
-            "test/browser/**/*.test.ts",
-          ],
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/worker/**", "**/node_modules/**"],
           environment: "node",
           testTimeout: 30_000,
+          // Builds the sample content once for the run (test/helpers/global-setup.ts).
+          globalSetup: ["test/helpers/global-setup.ts"],
+          // The files a worker runs share one module graph: the build's modules, its compiled
+          // schemas and wrangler are loaded once per worker, not once per file. So a test that
+          // changes module state puts it back (test/build/core/datasets.test.ts adds a data set
+          // to DATASETS in beforeAll and takes it out in afterAll).
+          isolate: false,
         },
       },
       {

@@ -7,7 +7,7 @@
  * set is built into a temporary copy of the project's layout: `<root>/dist` (the build's output)
  * beside `<root>/worker` (a verbatim copy of worker/ with its sub-folders). Bundling `<root>/worker/index.ts` then
  * resolves the import to the temporary manifest, and the code bundled is the project's own, byte
- * for byte. The Worker imports nothing from build/ (test/tooling/stage-order.test.ts).
+ * for byte. The Worker imports nothing from build/ (test/project/stage-order.test.ts).
  */
 import { copyFile, mkdir, readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";

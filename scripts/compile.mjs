@@ -3,7 +3,7 @@
 // with --bench, the benchmarks (bench/, own tsconfig, which also import worker/) into .out/, each
 // only when a source is newer than its last compile: tsc takes 2-4 s even with nothing to do, which
 // would dwarf a rebuild after one content edit (well under a second). `--force` compiles regardless.
-// The build imports nothing from worker/ (test/tooling/stage-order.test.ts), so an edit there
+// The build imports nothing from worker/ (test/project/stage-order.test.ts), so an edit there
 // recompiles only the benchmarks.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";

@@ -14,6 +14,7 @@ import type { ManifestEntry } from "../../contract/manifest.js";
 import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { haveChromium, launchChromium } from "../helpers/chromium.js";
+import { SPEC_PATHS } from "../helpers/spec-values.js";
 
 const SCREENSHOTS = join(PROJECT_ROOT, ".out", "screenshots");
 
@@ -90,6 +91,9 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
   });
 
   it("shows each data set's numbers exactly as the manifest has them", async () => {
+    expect(worker.manifest.datasets.map((d) => d.path).sort()).toEqual(
+      Object.values(SPEC_PATHS).sort(),
+    );
     for (const entry of worker.manifest.datasets) {
       const row = page.locator(`tr[data-path="${entry.path}"]`);
       const cells = (await row.locator("td").allInnerTexts()).map((t) => t.trim());
@@ -107,14 +111,17 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
 
   it("draws one mark per located branch and ATM", async () => {
     let total = 0;
+    let kinds = 0;
     for (const entry of worker.manifest.datasets) {
       const where = LOCATIONS[entry.path];
       if (!where) continue;
+      kinds++;
       const expected = locatedCount(entry);
       expect(expected).toBeGreaterThan(0);
       total += expected;
       expect(await page.locator(`svg.map .mark[data-kind="${where.kind}"]`).count()).toBe(expected);
     }
+    expect(kinds).toBe(Object.keys(LOCATIONS).length);
     expect(await page.locator("svg.map .mark").count()).toBe(total);
   });
 

@@ -1,31 +1,405 @@
 /**
- * build/pipeline.ts's two runs side by side: `runBuild` (steps 1 to 9) and `runValidate` (steps 1
- * to 5 and the checks of step 9 the bodies answer). Validate must report what the build would, on
- * content with a problem of each kind, and make nothing the checks do not need: no compressed
- * variant, no near-me index, no document, no output folder.
+ * build/pipeline.ts: `runBuild` (steps 1 to 9) on the sample content and on edits of it, and
+ * `runValidate` (steps 1 to 5 and the checks of step 9 the bodies answer) beside it. Validate must
+ * report what the build would, on content with a problem of each kind, and make nothing the checks
+ * do not need: no compressed variant, no near-me index, no document, no output folder.
  */
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, realpath, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, assert, describe, expect, it } from "vitest";
-import { formatDiagnostic } from "../../build/core/diagnostics.js";
+import { DATASETS } from "../../build/core/datasets.js";
+import { SPEC_AGREEMENT, SPEC_PATHS } from "../helpers/spec-values.js";
+import { cachePerTest, sampleBuild } from "../helpers/sample-build.js";
+import { formatDiagnostic, type Diagnostic } from "../../build/core/diagnostics.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { runBuild, runValidate, type CheckOptions } from "../../build/pipeline.js";
+import { validatorFor } from "../../build/check/schemas.js";
 import {
   branchBrand,
+  buildFixture,
   FIXTURE_EPOCH,
   sampleFixture,
   snapshotFolder,
   type Fixture,
 } from "../helpers/fixtures.js";
+import { schemaAjv } from "../helpers/schemas.js";
 
-let fixture: Fixture | undefined;
+const EPOCH = FIXTURE_EPOCH;
+
+let fixture: Fixture;
+afterEach(async () => fixture?.cleanup());
+
+// Each test's builds start from a copy of the cache the run's sample builds filled, as a rebuild
+// after one edit does; the tests of the cold build say cacheDir: false.
+const warm = cachePerTest();
+
+/** Builds the fixture through the test's cache, unless false (none) is given. */
+async function build(write = true, cacheDir: string | false = warm()) {
+  return buildFixture(fixture, { write, cacheDir });
+}
+
+function messages(diagnostics: readonly Diagnostic[]): string[] {
+  return diagnostics.map((d) => `${d.file}:${d.line}:${d.column}: ${d.pointer}: ${d.message}`);
+}
+
+describe("building the sample content", () => {
+  // The run's cold build of the sample content (test/helpers/global-setup.ts).
+  const sample = sampleBuild();
+  /** Each data set's manifest entry and its published body, as the build wrote them. */
+  async function published() {
+    const manifest = await sample.manifest();
+    return Promise.all(
+      manifest.datasets.map(async (entry) => ({
+        entry,
+        dataset: DATASETS.find((d) => d.id === entry.dataset)!,
+        body: JSON.parse(await sample.read(entry.variants.identity.asset)),
+      })),
+    );
+  }
+
+  it("publishes every data set with a manifest that describes the bytes written", async () => {
+    const manifest = await sample.manifest();
+    const paths = manifest.datasets.map((d) => d.path);
+    expect(paths).toEqual(DATASETS.map((d) => d.path));
+    expect([...paths].sort()).toEqual(Object.values(SPEC_PATHS).sort());
+    for (const entry of manifest.datasets) {
+      for (const variant of Object.values(entry.variants)) {
+        const bytes = await readFile(join(sample.out, variant!.asset));
+        expect(variant!.length).toBe(bytes.length);
+        expect(variant!.etag).toBe(`"${createHash("sha256").update(bytes).digest("hex")}"`);
+      }
+    }
+  });
+
+  it("writes the spec's envelope with TotalResults counting records, or brands for service metrics", async () => {
+    const bodies = await published();
+    expect(bodies).toHaveLength(Object.keys(SPEC_PATHS).length);
+    for (const { dataset, entry, body } of bodies) {
+      expect(Object.keys(body)).toEqual(["meta", "data"]);
+      expect(body.meta).toEqual({
+        LastUpdated: "2026-09-21T14:13:20Z",
+        TotalResults: entry.totalResults,
+        Agreement: SPEC_AGREEMENT,
+        License: "https://www.openbanking.org.uk/open-licence",
+        TermsOfUse: "https://www.openbanking.org.uk/terms",
+      });
+      const brands = body.data[0].Brand as Record<string, unknown[]>[];
+      const counted = dataset.recordsKey
+        ? brands.reduce((n, b) => n + b[dataset.recordsKey!]!.length, 0)
+        : brands.length;
+      expect(body.meta.TotalResults).toBe(counted);
+      expect(counted).toBeGreaterThan(0);
+    }
+  });
+
+  it("publishes bodies that satisfy the complete envelope schemas, joined brand folders included", async () => {
+    const bodies = await published();
+    expect(bodies).toHaveLength(Object.keys(SPEC_PATHS).length);
+    const ajv = schemaAjv();
+    for (const { dataset, body } of bodies) {
+      const validate = validatorFor(ajv, dataset.envelopeSchema);
+      const valid = validate(body);
+      expect({ dataset: dataset.id, errors: validate.errors ?? [] }).toEqual({
+        dataset: dataset.id,
+        errors: [],
+      });
+      expect(valid).toBe(true);
+    }
+  });
+
+  it("gives byte-identical output from two builds whatever the files' modification times", async () => {
+    fixture = await sampleFixture();
+    const later = new Date(Date.now() + 86_400_000);
+    for (const entry of await readdir(fixture.content, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) await utimes(join(entry.parentPath, entry.name), later, later);
+    }
+    await build(true, false);
+    expect(await snapshotFolder(fixture.out)).toEqual(await snapshotFolder(sample.out));
+  });
+
+  it("gives the same bytes from a cached rebuild after an edit as from a cold build", async () => {
+    fixture = await sampleFixture();
+    // The run's cache holds the sample content's build, as after a first build.
+    await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
+    const warmBuild = await build(true, warm());
+    expect(warmBuild.ok).toBe(true);
+    expect(warmBuild.cacheMiss).toBeUndefined();
+    const rebuilt = await snapshotFolder(fixture.out);
+    await build(true, false);
+    expect(await snapshotFolder(fixture.out)).toEqual(rebuilt);
+    expect(rebuilt.get("std/v2.2/branches.json")!.toString()).toContain('"BrandName":"Zed Bank"');
+  });
+
+  it("takes unchanged data sets from the cache but rebuilds every body when site.yaml or LastUpdated moves", async () => {
+    fixture = await sampleFixture();
+    const cached = (epoch: string) =>
+      buildFixture(fixture, { env: { SOURCE_DATE_EPOCH: epoch }, cacheDir: warm() });
+    // Nothing changed since the run's build of the sample: no body was serialised again.
+    const again = await cached(EPOCH);
+    expect(again.ok).toBe(true);
+    expect(again.timings.parts.serializeMs).toBe(0);
+    const site =
+      "License: https://www.example.org/licence\nTermsOfUse: https://www.example.org/terms\n";
+    await fixture.put({ "site.yaml": site });
+    const newSite = await cached(EPOCH);
+    expect(newSite.timings.parts.serializeMs).toBeGreaterThan(0);
+    for (const [path, bytes] of await snapshotFolder(fixture.out)) {
+      if (!path.endsWith(".json") || !path.startsWith("std/")) continue;
+      expect(JSON.parse(bytes.toString()).meta.License, path).toBe(
+        "https://www.example.org/licence",
+      );
+    }
+    await cached("1790000600");
+    for (const [path, bytes] of await snapshotFolder(fixture.out)) {
+      if (!path.endsWith(".json") || !path.startsWith("std/")) continue;
+      expect(JSON.parse(bytes.toString()).meta.LastUpdated, path).toBe("2026-09-21T14:23:20Z");
+    }
+  });
+
+  it("writes nothing when only validating", async () => {
+    fixture = await sampleFixture();
+    const result = await build(false);
+    expect(result.ok).toBe(true);
+    await expect(readdir(fixture.out)).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe("a failed build", () => {
+  it("leaves the previous output exactly as it was and no staging folders behind", async () => {
+    fixture = await sampleFixture();
+    await build();
+    const before = await snapshotFolder(fixture.out);
+    await fixture.put({ "branches/zz-broken.yaml": "BrandName: Broken\nBranch: []\n" });
+    const result = await build();
+    expect(result.ok).toBe(false);
+    expect(await snapshotFolder(fixture.out)).toEqual(before);
+    // dist links to the one generation folder written; the failed build left nothing.
+    const entries = (await readdir(fixture.root)).sort();
+    expect(entries).toEqual([basename(await realpath(fixture.out)), "content", "dist"]);
+    expect(entries[0]).toMatch(/^\.dist-gen-/);
+  });
+
+  it("says how many files it checked when it stops at the check, the first step that can fail", async () => {
+    fixture = await sampleFixture({ "atms/zz-two.yaml": "BrandName: Zed Two\nATM: 5\n" });
+    const yamlFiles = (await readdir(fixture.content, { recursive: true })).filter((f) =>
+      String(f).endsWith(".yaml"),
+    );
+    const result = await build();
+    expect(result.ok).toBe(false);
+    expect(result.filesChecked).toBe(yamlFiles.length);
+  });
+
+  it("reports every problem of the run, across files and data sets", async () => {
+    fixture = await sampleFixture({
+      "branches/zz-one.yaml": branchBrand("Zed One", ["Z1"]).replace(
+        "Type: Physical",
+        "Type: Mobil",
+      ),
+      "atms/zz-two.yaml": "BrandName: Zed Two\nATM:\n  - Identification: A1\n",
+    });
+    const result = await build();
+    expect(messages(result.diagnostics)).toEqual([
+      'content/atms/zz-two.yaml:3:5: /ATM/0/Location: required field "Location" is missing',
+      'content/atms/zz-two.yaml:3:5: /ATM/0/SupportedCurrencies: required field "SupportedCurrencies" is missing',
+      'content/branches/zz-one.yaml:5:11: /Branch/0/Type: must be one of Mobile, Physical (found "Mobil"); did you mean "Mobile"?',
+    ]);
+  });
+});
+
+describe("locating problems", () => {
+  it("points at the line and column of a bad value deep in nested lists", async () => {
+    const text = [
+      "BrandName: Zed Bank",
+      "Branch:",
+      '  - Identification: "Z1"',
+      '    SequenceNumber: "0"',
+      "    Type: Physical",
+      "    CustomerSegment: [Personal]",
+      "    PostalAddress: { PostCode: ZZ1 1ZZ }",
+      "    Availability:",
+      "      StandardAvailability:",
+      "        Day:",
+      "          - Name: Monday",
+      "            OpeningHours:",
+      "              - { OpeningTime: '09:00', ClosingTime: '17:00' }",
+      "          - Name: Tuesday",
+      "            OpeningHours:",
+      "              - OpeningTime: '09:00'",
+      "                ClosingTime: '25:00'",
+      "",
+    ].join("\n");
+    fixture = await sampleFixture({ "branches/zz.yaml": text });
+    const result = await build();
+    expect(result.diagnostics).toHaveLength(1);
+    expect(result.diagnostics[0]).toMatchObject({
+      file: "content/branches/zz.yaml",
+      line: 17,
+      column: 30,
+      pointer: "/Branch/0/Availability/StandardAvailability/Day/1/OpeningHours/0/ClosingTime",
+      rule: "pattern",
+    });
+  });
+
+  it("points at the key of a field that is not allowed and suggests the field meant", async () => {
+    fixture = await sampleFixture({
+      "branches/zz.yaml": branchBrand("Zed Bank", ["Z1"]).replace(
+        "      PostCode",
+        "      Postcode",
+      ),
+    });
+    const result = await build();
+    expect(messages(result.diagnostics)).toContain(
+      'content/branches/zz.yaml:8:7: /Branch/0/PostalAddress/Postcode: "Postcode" is not a field here; did you mean "PostCode"?',
+    );
+  });
+
+  it("tells the editor to quote a number where the spec wants text", async () => {
+    fixture = await sampleFixture({
+      "branches/zz.yaml": branchBrand("Zed Bank", ["Z1"]).replace(
+        'SequenceNumber: "0"',
+        "SequenceNumber: 0",
+      ),
+    });
+    const result = await build();
+    expect(messages(result.diagnostics)).toEqual([
+      'content/branches/zz.yaml:4:21: /Branch/0/SequenceNumber: must be text, but YAML read the number 0; put it in quotes: "0"',
+    ]);
+  });
+});
+
+describe("rules across files", () => {
+  it("reports the same Identification twice in one brand folder at both places", async () => {
+    fixture = await sampleFixture({
+      "branches/zed-bank/a.yaml": branchBrand("Zed Bank", ["Z1", "Z2"]),
+      "branches/zed-bank/b.yaml": branchBrand("Zed Bank", ["Z3", "Z2"]),
+    });
+    const result = await build();
+    expect(messages(result.diagnostics)).toEqual([
+      'content/branches/zed-bank/a.yaml:9:5: /Branch/1: Identification "Z2" and SequenceNumber "0" is used by two records of this brand; the other is at content/branches/zed-bank/b.yaml:9:5',
+      'content/branches/zed-bank/b.yaml:9:5: /Branch/1: Identification "Z2" and SequenceNumber "0" is used by two records of this brand; the other is at content/branches/zed-bank/a.yaml:9:5',
+    ]);
+  });
+
+  it("allows the same Identification with another SequenceNumber (a mobile branch's stops)", async () => {
+    fixture = await sampleFixture({
+      "branches/zed-bank.yaml":
+        branchBrand("Zed Bank", ["Z1"]) +
+        branchBrand("Zed Bank", ["Z1"])
+          .split("\n")
+          .slice(2)
+          .join("\n")
+          .replace('SequenceNumber: "0"', 'SequenceNumber: "1"'),
+    });
+    expect(messages((await build()).diagnostics)).toEqual([]);
+  });
+
+  it("reports a BrandName used by two brand files at both places", async () => {
+    fixture = await sampleFixture({
+      "branches/zed-a.yaml": branchBrand("Zed Bank", ["Z1"]),
+      "branches/zed-b.yaml": branchBrand("Zed Bank", ["Z2"]),
+    });
+    const result = await build();
+    expect(messages(result.diagnostics)).toEqual([
+      'content/branches/zed-a.yaml:1:12: /BrandName: BrandName "Zed Bank" is used by another brand too; the other is at content/branches/zed-b.yaml:1:12',
+      'content/branches/zed-b.yaml:1:12: /BrandName: BrandName "Zed Bank" is used by another brand too; the other is at content/branches/zed-a.yaml:1:12',
+    ]);
+  });
+
+  it("joins a brand folder's files in byte order of their paths", async () => {
+    fixture = await sampleFixture({
+      "branches/zed-bank/b.yaml": branchBrand("Zed Bank", ["Z3"]),
+      "branches/zed-bank/a.yaml": branchBrand("Zed Bank", ["Z1", "Z2"]),
+      "branches/zed-bank/B.yaml": branchBrand("Zed Bank", ["Z0"]),
+    });
+    const result = await build();
+    assert(result.ok);
+    const entry = result.datasets.find((d) => d.dataset.id === "branches")!;
+    const body = JSON.parse(entry.encoded.identity.bytes.toString());
+    const zed = body.data[0].Brand.find((b: { BrandName: string }) => b.BrandName === "Zed Bank");
+    expect(zed.Branch.map((b: { Identification: string }) => b.Identification)).toEqual([
+      "Z0",
+      "Z1",
+      "Z2",
+      "Z3",
+    ]);
+  });
+
+  it("reports brand folder files that name different brands", async () => {
+    fixture = await sampleFixture({
+      "branches/zed-bank/a.yaml": branchBrand("Zed Bank", ["Z1"]),
+      "branches/zed-bank/b.yaml": branchBrand("Zed Bnak", ["Z2"]),
+    });
+    expect(messages((await build()).diagnostics)).toEqual([
+      'content/branches/zed-bank/b.yaml:1:12: /BrandName: every file of the brand folder "zed-bank" must name the same brand: this says "Zed Bnak", content/branches/zed-bank/a.yaml:1:12 says "Zed Bank"',
+    ]);
+  });
+
+  it("reports content outside the data set folders instead of ignoring it", async () => {
+    fixture = await sampleFixture({ "branch/zed.yaml": branchBrand("Zed Bank", ["Z1"]) });
+    expect(messages((await build()).diagnostics)).toEqual([
+      'content/branch/zed.yaml:1:1: : "branch" is not a data set folder; did you mean "branches"?',
+    ]);
+  });
+});
+
+describe("hostile YAML", () => {
+  it("rejects an alias bomb without expanding it", async () => {
+    const levels = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i < 9; i++) {
+      const prev = String.fromCharCode(96 + i);
+      const name = String.fromCharCode(97 + i);
+      levels.push(`${name}: &${name} [${Array(10).fill(`*${prev}`).join(", ")}]`);
+    }
+    fixture = await sampleFixture({ "branches/zz.yaml": `${levels.join("\n")}\n` });
+    const result = await build();
+    expect(messages(result.diagnostics)).toEqual([
+      "content/branches/zz.yaml:1:1: : cannot be read: Excessive alias count indicates a resource exhaustion attack",
+    ]);
+  });
+
+  it("refuses custom tags instead of constructing them", async () => {
+    fixture = await sampleFixture({
+      "branches/zz.yaml": branchBrand("Zed Bank", ["Z1"]).replace(
+        "Type: Physical",
+        "Type: !!js/function 'f() {}'",
+      ),
+    });
+    const [problem] = (await build()).diagnostics;
+    expect(problem).toMatchObject({ file: "content/branches/zz.yaml", line: 5, rule: "yaml" });
+    expect(problem!.message).toMatch(/tags \(!\.\.\.\) are not allowed/);
+  });
+
+  it("keeps __proto__ as plain data: reported as an unknown field, never reaching a prototype", async () => {
+    fixture = await sampleFixture({
+      "branches/zz.yaml": `${branchBrand("Zed Bank", ["Z1"])}__proto__:\n  polluted: true\n`,
+    });
+    const result = await build();
+    expect(messages(result.diagnostics)).toEqual([
+      'content/branches/zz.yaml:9:1: /__proto__: "__proto__" is not a field here; the fields allowed here are BrandName, Branch',
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it("reports duplicate keys as errors", async () => {
+    fixture = await sampleFixture({
+      "branches/zz.yaml": branchBrand("Zed Bank", ["Z1"]).replace(
+        "    Type: Physical",
+        "    Type: Physical\n    Type: Mobile",
+      ),
+    });
+    expect(messages((await build()).diagnostics)).toEqual([
+      "content/branches/zz.yaml:6:5: : this field appears twice in the same place; keep one",
+    ]);
+  });
+});
+
 let scratch: string | undefined;
 afterEach(async () => {
-  await fixture?.cleanup();
   if (scratch) await rm(scratch, { recursive: true, force: true });
-  fixture = scratch = undefined;
+  scratch = undefined;
 });
 
 const NOW = () => new Date("2026-09-21T12:00:00Z");

@@ -4,8 +4,7 @@
  * Worker serves (test/helpers/near-reference.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AnySchemaObject } from "ajv";
-import { createAjv, readSchemas } from "../../build/check/schemas.js";
+import { validatorFor } from "../../build/check/schemas.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import {
   addressOf,
@@ -26,6 +25,7 @@ import {
 } from "../helpers/spec-values.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request, type RawResponse } from "./http.js";
+import { schemaAjv } from "../helpers/schemas.js";
 
 const V22 = "application/prs.std.opendata.v2.2+json";
 
@@ -85,8 +85,7 @@ describe("a geo-location query over loopback", () => {
     const { TotalResults: _a, ...meta } = body.meta;
     const { TotalResults: _b, ...fullMeta } = atmsBody.meta;
     expect(meta).toEqual(fullMeta);
-    const schemas = readSchemas();
-    const validate = createAjv(schemas).compile(schemas.get("atms.schema.json") as AnySchemaObject);
+    const validate = validatorFor(schemaAjv(), "atms.schema.json");
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
   });
 

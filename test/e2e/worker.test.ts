@@ -16,15 +16,25 @@ import {
   SPEC_SECURITY_HEADERS,
 } from "../helpers/spec-values.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
-import { startWorker, type RunningWorker } from "../helpers/worker.js";
+import { startWorker, withinOneWindow, type RunningWorker } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
+
+/**
+ * Each plan's quota, lowered from the spec's 145 through the Worker's [vars] (as an operator
+ * would set it; test/worker/config.test.ts checks wrangler.toml gives 145), so that reaching it
+ * takes a few requests.
+ */
+const LIMIT = 5;
 
 let worker: RunningWorker;
 let base: URL;
 let manifest: Manifest;
 
 beforeAll(async () => {
-  worker = await startWorker();
+  worker = await startWorker({
+    OPEN_DATA_LIMIT_PER_MINUTE: String(LIMIT),
+    SERVICE_METRICS_LIMIT_PER_MINUTE: String(LIMIT),
+  });
   ({ base, manifest } = worker);
 }, 60_000);
 
@@ -196,21 +206,21 @@ describe("every endpoint over loopback", () => {
 
   it("gives one CF-Connecting-IP its quota, then 429 with Retry-After, while another address is served", async () => {
     const path = manifest.datasets.find((d) => d.path.includes("reg-service-metrics"))!.path;
-    const limit = 145; // service-metrics-api-v1.0.md, "Limits": Default Plan, 145 per minute
-    // A fixed window must not end in the middle of the loop.
-    const msLeft = 60_000 - (Date.now() % 60_000);
-    if (msLeft < 10_000) await new Promise((resolve) => setTimeout(resolve, msLeft + 100));
-    const client = { [CLIENT_ADDRESS_HEADER]: "192.0.2.77" };
-    const statuses: number[] = [];
-    let last: RawResponse | undefined;
-    for (let i = 0; i < limit + 5; i++) {
-      last = await get(path, client, i % 2 ? "HEAD" : "GET");
-      statuses.push(last.status);
-    }
-    expect(statuses).toEqual([...Array<number>(limit).fill(200), ...Array<number>(5).fill(429)]);
-    const retryAfter = Number(last!.headers["retry-after"]);
+    const { statuses, last } = await withinOneWindow(async () => {
+      const client = fresh();
+      const statuses: number[] = [];
+      let last: RawResponse | undefined;
+      for (let i = 0; i < LIMIT + 3; i++) {
+        last = await get(path, client, i % 2 ? "HEAD" : "GET");
+        statuses.push(last.status);
+      }
+      return { statuses, last: last! };
+    });
+    expect(statuses).toEqual([...Array<number>(LIMIT).fill(200), ...Array<number>(3).fill(429)]);
+    expect(last.headers["ratelimit-policy"]).toBe(`"service-metrics";q=${LIMIT};w=60`);
+    const retryAfter = Number(last.headers["retry-after"]);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect((await get(path, { [CLIENT_ADDRESS_HEADER]: "192.0.2.78" })).status).toBe(200);
-  }, 30_000);
+    expect((await get(path, fresh())).status).toBe(200);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * A made-up data set for the tests that add one to DATASETS (test/build/made-up-dataset.test.ts,
+ * A made-up data set for the tests that add one to DATASETS (test/build/core/datasets.test.ts,
  * test/worker/made-up-dataset.test.ts): widgets, published by the Open Data API under the ATMs'
  * schemas, with a record noun of its own.
  */

@@ -1,7 +1,7 @@
 /**
  * The live preview (`npm start`'s code path) on a scratch copy of the Worker (its sources,
  * wrangler.toml and a dist/ of its own) over a copy of the sample content, on loopback and a free
- * port, so the project's dist/ is left alone.
+ * port, so the project's dist/ is left alone; its build cache starts as a copy of the run's.
  */
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,6 +10,7 @@ import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 import { startPreview, type RunningPreview } from "../../build/preview/serve.js";
 import type { Rebuilt } from "../../build/preview/session.js";
 import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "./fixtures.js";
+import { warmCache } from "./sample-build.js";
 
 export interface ScratchPreview {
   readonly preview: RunningPreview;
@@ -39,7 +40,9 @@ export async function startScratchPreview(quietMs?: number): Promise<ScratchPrev
     outDir: join(root, "dist"),
     cwd: content.root,
     env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
-    cacheDir: join(root, ".cache"),
+    // A copy of the run's cache, as after an earlier build: the first build takes the sample's
+    // bodies from it instead of compressing each again.
+    cacheDir: await warmCache(),
     port: 0,
     persist: false,
     quietMs,

@@ -1,13 +1,14 @@
 /**
- * The real Worker over loopback for end-to-end and browser tests: the build's dist/ (built first
- * when missing) served by workerd through wrangler's unstable_startWorker, inspector off,
- * in-memory KV, on 127.0.0.1 and a free port.
+ * The real Worker over loopback for end-to-end and browser tests: the build's dist/ served by
+ * workerd through wrangler's unstable_startWorker, inspector off, in-memory KV, on 127.0.0.1 and
+ * a free port.
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Manifest } from "../../contract/manifest.js";
+import type { Vars } from "../../contract/vars.js";
 import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
 
 // The same settings as scripts/wrangler.mjs: no metrics, no fetch of the cf object.
@@ -21,23 +22,38 @@ export interface RunningWorker {
   dispose(): Promise<void>;
 }
 
-/** Builds dist/ if needed and starts the Worker on it. */
-export async function startWorker(): Promise<RunningWorker> {
+/**
+ * Builds the project's dist/ when it is missing (`npm run build`, as `npm test` does first).
+ * Run once per run, before any test (global-setup.ts), so no two test files build it at once.
+ */
+export async function ensureDist(): Promise<void> {
   if (!existsSync(join(DIST_DIR, "manifest.json"))) {
     await promisify(execFile)("npm", ["run", "-s", "build"], { cwd: PROJECT_ROOT });
   }
+}
+
+/**
+ * Starts the Worker on the project's dist/ (global-setup.ts builds it when missing); `vars`
+ * replace wrangler.toml's [vars] of the same names (contract/vars.ts), as an operator's would.
+ */
+export async function startWorker(vars: Vars = {}): Promise<RunningWorker> {
   const manifest = JSON.parse(readFileSync(join(DIST_DIR, "manifest.json"), "utf8")) as Manifest;
-  const worker = await startWorkerAt(join(PROJECT_ROOT, "wrangler.toml"));
+  const worker = await startWorkerAt(join(PROJECT_ROOT, "wrangler.toml"), vars);
   return { ...worker, manifest };
 }
 
 /** Starts the Worker a wrangler.toml describes (its dist/ beside it), on loopback. */
 export async function startWorkerAt(
   config: string,
+  vars: Vars = {},
 ): Promise<{ readonly base: URL; dispose(): Promise<void> }> {
   const { unstable_startWorker } = await import("wrangler");
+  const bindings = Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
+  );
   const worker = await unstable_startWorker({
     config,
+    bindings,
     dev: {
       inspector: false,
       persist: false,
@@ -47,4 +63,21 @@ export async function startWorkerAt(
     },
   });
   return { base: await worker.url, dispose: () => worker.dispose() };
+}
+
+/**
+ * Runs `burst` (a few requests from one new client) and returns what it gave, once every request
+ * of it fell in one fixed window of the Worker's quota: the windows are the clock's minutes
+ * (service-metrics-api-v1.0.md, "Limits": per minute), and the clock is read before and after.
+ * A burst that crossed a minute's end (it takes milliseconds, so rarely) runs once more, at the
+ * start of the next minute, for which `burst` must take a client not seen before: no waiting for
+ * a boundary.
+ */
+export async function withinOneWindow<T>(burst: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const minute = Math.floor(Date.now() / 60_000);
+    const result = await burst();
+    if (Math.floor(Date.now() / 60_000) === minute) return result;
+    if (attempt > 0) throw new Error("two bursts of a few requests each crossed a minute's end");
+  }
 }

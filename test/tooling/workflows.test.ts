@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { SUMMARY_MARKER } from "../../build/diff/markdown.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
-import { commitAll } from "./support.js";
+import { commitAll } from "../helpers/cli.js";
 
 const WORKFLOWS = join(PROJECT_ROOT, ".github/workflows");
 const ALLOWED_ACTIONS = ["actions/checkout", "actions/setup-node", "actions/github-script"];

@@ -1,6 +1,6 @@
 /**
  * The Worker's side of docs/contributing.md, "Adding a data set" (the build's is
- * test/build/made-up-dataset.test.ts): a made-up data set, added only to DATASETS for this file,
+ * test/build/core/datasets.test.ts): a made-up data set, added only to DATASETS for this file,
  * is routed from the manifest and counted under its API's plan with no Worker code of its own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

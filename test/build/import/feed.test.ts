@@ -1,0 +1,128 @@
+/** `npm run import` of a URL, against a server this test starts on 127.0.0.1 (and nothing else). */
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { parseYaml } from "../../../build/read/yaml-source.js";
+import { sampleFixture, snapshotFolder, type Fixture } from "../../helpers/fixtures.js";
+import { atm, envelopeOf, importFeeds } from "../../helpers/import.js";
+
+const FEED = envelopeOf([{ BrandName: "Fernbrook Bank", ATM: [atm("FB-1", "Ashcombe")] }]);
+
+/** What the server answers per path: status, Content-Type, body; or "stall" to never answer. */
+const ANSWERS: Record<string, [number, string, string] | "stall"> = {
+  "/open-banking/v2.2/atms": [
+    200,
+    "application/prs.openbanking.opendata.v2.2+json",
+    JSON.stringify(FEED),
+  ],
+  "/gone": [404, "application/json", '{"status":"404"}'],
+  "/html": [200, "text/html; charset=utf-8", "<!doctype html><title>Maintenance</title>"],
+  "/stall": "stall",
+};
+
+let server: Server;
+let base: string;
+const seen: IncomingHttpHeaders[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push(req.headers);
+    const answer = ANSWERS[req.url ?? ""];
+    if (answer === "stall") return; // never answers: the client's timeout must end it
+    const [status, type, body] = answer ?? [404, "text/plain", "not here"];
+    res.writeHead(status, { "Content-Type": type }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+let fixture: Fixture;
+afterEach(async () => {
+  seen.length = 0;
+  await fixture?.cleanup();
+});
+
+describe("importing from a URL", () => {
+  it("fetches the feed, asks for the data set's media types, and records the URL in the file", async () => {
+    fixture = await sampleFixture();
+    const run = await importFeeds(
+      ["--dataset", "atms", `${base}/open-banking/v2.2/atms`],
+      fixture.root,
+    );
+    expect(run.stderr).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(seen.map((h) => h.accept)).toEqual([
+      "application/prs.std.opendata.v2.2+json, application/prs.openbanking.opendata.v2.2+json, application/json;q=0.5",
+    ]);
+    const text = await readFile(join(fixture.content, "atms/fernbrook-bank.yaml"), "utf8");
+    expect(text.split("\n")[1]).toBe(
+      `# Imported by npm run import from ${base}/open-banking/v2.2/atms at 2026-11-22T09:30:00Z.`,
+    );
+    expect(parseYaml("f", text).value).toEqual(FEED.data[0]!.Brand[0]);
+  });
+
+  it("asks for both APIs' media types when the data set is not given", async () => {
+    fixture = await sampleFixture();
+    await importFeeds([`${base}/open-banking/v2.2/atms`], fixture.root);
+    expect(seen.map((h) => h.accept)).toEqual([
+      "application/prs.std.opendata.v2.2+json, application/prs.openbanking.opendata.v2.2+json, application/prs.std.opendata.v1.0+json, application/prs.openbanking.opendata.v1.0+json, application/json;q=0.5",
+    ]);
+  });
+
+  it("sends a user name and password in the URL as Basic credentials, and records the URL without them", async () => {
+    fixture = await sampleFixture();
+    const url = `${base}/open-banking/v2.2/atms`.replace("http://", "http://reader:s3cret@");
+    const run = await importFeeds([url], fixture.root);
+    const text = await readFile(join(fixture.content, "atms/fernbrook-bank.yaml"), "utf8");
+    expect(text).not.toContain("s3cret");
+    expect(run.stdout.join("\n")).not.toContain("s3cret");
+    // RFC 7617 section 2: base64 of "reader:s3cret".
+    expect(seen.map((h) => h.authorization)).toEqual(["Basic cmVhZGVyOnMzY3JldA=="]);
+  });
+
+  const failures: [string, string, string[], string][] = [
+    ["a status other than 200", "/gone", [], "answered 404 Not Found, not 200 with the feed"],
+    [
+      "a body that is not JSON",
+      "/html",
+      [],
+      "(Content-Type: text/html; charset=utf-8) is not JSON: ",
+    ],
+    [
+      "no answer within the timeout",
+      "/stall",
+      // The server never answers: the shortest timeout ends it as surely as a long one.
+      ["--timeout", "0.1"],
+      "did not answer in full within 0.1 s",
+    ],
+  ];
+
+  it.each(failures)(
+    "refuses %s, naming the URL, and writes nothing",
+    async (_, path, args, message) => {
+      fixture = await sampleFixture();
+      const before = await snapshotFolder(fixture.content);
+      const run = await importFeeds([...args, `${base}${path}`], fixture.root);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toHaveLength(1);
+      expect(run.stderr[0]).toContain(`import: ${base}${path}`);
+      expect(run.stderr[0]).toContain(message);
+      expect(await snapshotFolder(fixture.content)).toEqual(before);
+    },
+  );
+
+  it("refuses a URL that is not http or https", async () => {
+    fixture = await sampleFixture();
+    const run = await importFeeds(["ftp://127.0.0.1/atms.json"], fixture.root);
+    expect(run.stderr).toEqual([
+      "import: ftp://127.0.0.1/atms.json: only http and https URLs can be fetched; give a file by its path",
+    ]);
+  });
+});

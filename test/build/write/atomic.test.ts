@@ -1,0 +1,104 @@
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  writeFile,
+} from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { writeAtomically, type OutputFile } from "../../../build/write/atomic.js";
+
+let root: string | undefined;
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+async function folder(): Promise<{ root: string; out: string }> {
+  root = await mkdtemp(join(tmpdir(), "opendata-edge-atomic-"));
+  return { root, out: join(root, "dist") };
+}
+
+// A generation whose two files name the same version: a reader that sees them disagree has seen
+// half of one write and half of another.
+const version = (n: number): OutputFile[] => [
+  { path: "manifest.json", bytes: JSON.stringify({ version: n }) },
+  { path: "std/v2.2/branches.json", bytes: `{"version":${n},"pad":"${"x".repeat(20_000)}"}` },
+];
+
+const generations = async (dir: string) =>
+  (await readdir(dir)).filter((name) => name.startsWith(".dist-gen-")).sort();
+
+describe("writing the output folder", () => {
+  it("makes the output path a link to a complete generation folder beside it", async () => {
+    const { root, out } = await folder();
+    const written = await writeAtomically(out, version(1));
+    expect((await lstat(out)).isSymbolicLink()).toBe(true);
+    expect(await realpath(out)).toBe(written.generation);
+    expect(await readFile(join(out, "std/v2.2/branches.json"), "utf8")).toContain('"version":1');
+    expect(await generations(root)).toHaveLength(1);
+  });
+
+  it("keeps the generation served before the last write, for readers still on it, and removes older ones", async () => {
+    const { root, out } = await folder();
+    const first = await writeAtomically(out, version(1));
+    const second = await writeAtomically(out, version(2));
+    expect(await readFile(join(first.generation, "manifest.json"), "utf8")).toBe('{"version":1}');
+    const third = await writeAtomically(out, version(3));
+    const kept = (await generations(root)).map((name) => join(root, name));
+    expect(kept.sort()).toEqual([second.generation, third.generation].sort());
+    expect(await readFile(join(out, "manifest.json"), "utf8")).toBe('{"version":3}');
+  });
+
+  it("replaces an output folder written before generations existed", async () => {
+    const { root, out } = await folder();
+    await mkdir(join(out, "std"), { recursive: true });
+    await writeFile(join(out, "stale.json"), "{}");
+    await writeAtomically(out, version(1));
+    expect((await lstat(out)).isSymbolicLink()).toBe(true);
+    expect(await readdir(out)).toEqual(["manifest.json", "std"]);
+    expect((await readdir(root)).filter((name) => name.startsWith(".dist-old-"))).toEqual([]);
+  });
+
+  it("leaves the previous output exactly as it was when a file cannot be written", async () => {
+    const { root, out } = await folder();
+    const first = await writeAtomically(out, version(1));
+    // A file and a folder at one path: the second cannot be written.
+    const broken = [...version(2), { path: "manifest.json/inner", bytes: "x" }];
+    await expect(writeAtomically(out, broken)).rejects.toThrow();
+    expect(await realpath(out)).toBe(first.generation);
+    expect(await readFile(join(out, "manifest.json"), "utf8")).toBe('{"version":1}');
+    expect(await generations(root)).toHaveLength(1);
+  });
+
+  it("never lets a reader find the output missing or half of one write and half of another", async () => {
+    const { out } = await folder();
+    await writeAtomically(out, version(0));
+    let writing = true;
+    const seen: string[] = [];
+    const reader = (async () => {
+      // Bounded: at most 20,000 reads, and it stops when the writes are done.
+      for (let i = 0; writing && i < 20_000; i++) {
+        try {
+          const manifest = JSON.parse(await readFile(join(out, "manifest.json"), "utf8"));
+          const body = JSON.parse(await readFile(join(out, "std/v2.2/branches.json"), "utf8"));
+          // The body may be newer than the manifest (a write finished between the two reads),
+          // never older, and never missing.
+          if (body.version < manifest.version)
+            seen.push(`body ${body.version} < ${manifest.version}`);
+        } catch (error) {
+          seen.push(String(error));
+        }
+      }
+    })();
+    for (let n = 1; n <= 30; n++) await writeAtomically(out, version(n));
+    writing = false;
+    await reader;
+    expect(seen).toEqual([]);
+  });
+});

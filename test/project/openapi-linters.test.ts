@@ -1,0 +1,142 @@
+/**
+ * /openapi.json under the linters consumers run on the documents they depend on: Redocly CLI's
+ * recommended rules and Spectral's spectral:oas ruleset, both pinned in package.json. Each runs as
+ * its own process, offline, once over the documents the build wrote with the live standard's
+ * paths on and off (and one it must find fault with); a finding fails with its rule, path and
+ * message.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
+import { join, resolve as resolvePath } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../../build/core/paths.js";
+import { sampleBuild } from "../helpers/sample-build.js";
+
+const run = promisify(execFile);
+const resolve = createRequire(import.meta.url).resolve;
+const REDOCLY = join(resolve("@redocly/cli/package.json"), "..", "bin", "cli.js");
+const SPECTRAL = join(resolve("@stoplight/spectral-cli/package.json"), "..", "dist", "index.js");
+const SPECTRAL_RULESET = join(PROJECT_ROOT, "test", "fixtures", "lint", "spectral.yaml");
+
+// No telemetry, no update check: the tests make no network call.
+const OFFLINE = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  REDOCLY_TELEMETRY: "off",
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+};
+
+/** Redocly's findings in each file, as "rule at pointer: message", from one run over them all. */
+async function redocly(files: readonly string[]): Promise<Map<string, string[]>> {
+  const args = [REDOCLY, "lint", ...files, "--extends", "recommended", "--format", "json"];
+  const { stdout } = await run(process.execPath, args, { env: OFFLINE }).catch((e) => e);
+  // One report per file, in the order given, written one after another.
+  const reports = (stdout as string)
+    .trim()
+    .split(/(?<=^\})(?=\{$)/m)
+    .map(
+      (text) =>
+        JSON.parse(text) as {
+          problems: {
+            ruleId: string;
+            message: string;
+            location: { pointer: string; source: { ref: string } }[];
+          }[];
+        },
+    );
+  expect(reports).toHaveLength(files.length);
+  return new Map(
+    files.map((file, i) => {
+      const problems = reports[i]!.problems;
+      // Redocly names each file relative to its working folder, this process's.
+      for (const p of problems) expect(resolvePath(p.location[0]!.source.ref)).toBe(file);
+      return [file, problems.map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`)];
+    }),
+  );
+}
+
+/** Spectral's findings (every severity) in each file, as "rule at path: message", from one run. */
+async function spectral(files: readonly string[]): Promise<Map<string, string[]>> {
+  const args = [SPECTRAL, "lint", ...files, "--ruleset", SPECTRAL_RULESET, "--format", "json"];
+  const { stdout } = await run(process.execPath, args, { env: OFFLINE }).catch((e) => e);
+  // The JSON array, then (when there is no error) a sentence on the same line.
+  const json = stdout.slice(stdout.indexOf("["), stdout.lastIndexOf("]") + 1);
+  const findings = JSON.parse(json) as {
+    code: string;
+    path: string[];
+    message: string;
+    source: string;
+  }[];
+  for (const f of findings) expect(files).toContain(f.source);
+  return new Map(
+    files.map((file) => [
+      file,
+      findings
+        .filter((f) => f.source === file)
+        .map((f) => `${f.code} at /${f.path.join("/")}: ${f.message}`),
+    ]),
+  );
+}
+
+// The documents the run built from the sample content (test/helpers/global-setup.ts), without
+// and with the live standard's paths, and two the linters must find fault with: the first
+// without its statement that the data needs no credentials, the second without a contact.
+const PLAIN = join(sampleBuild("plain").out, "openapi.json");
+const LIVE = join(sampleBuild("live").out, "openapi.json");
+let folder: string;
+let noSecurity: string;
+let noContact: string;
+let operations: number;
+/** Each linter's findings by file, each linter run once over its files. */
+const findings = new Map<string, Map<string, string[]>>();
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), "opendata-edge-lint-"));
+  const doc = JSON.parse(await readFile(PLAIN, "utf8"));
+  operations = Object.values(doc.paths as Record<string, object>).flatMap(Object.keys).length;
+  const { security: _security, ...withoutSecurity } = doc;
+  noSecurity = join(folder, "no-security.json");
+  await writeFile(noSecurity, JSON.stringify(withoutSecurity));
+  const { contact: _contact, ...info } = doc.info;
+  noContact = join(folder, "no-contact.json");
+  await writeFile(noContact, JSON.stringify({ ...doc, info }));
+  const [redoclyFindings, spectralFindings] = await Promise.all([
+    redocly([PLAIN, LIVE, noSecurity]),
+    spectral([PLAIN, LIVE, noContact]),
+  ]);
+  findings.set("redocly", redoclyFindings);
+  findings.set("spectral", spectralFindings);
+}, 60_000);
+afterAll(async () => {
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+describe.each([
+  ["Redocly CLI (recommended)", "redocly"],
+  ["Spectral (spectral:oas)", "spectral"],
+])("%s", (_, linter) => {
+  it("reports nothing on the document built from the sample content", () => {
+    expect(findings.get(linter)!.get(PLAIN)).toEqual([]);
+  });
+
+  it("reports nothing with the live standard's paths served too", () => {
+    expect(findings.get(linter)!.get(LIVE)).toEqual([]);
+  });
+});
+
+describe("the linters are really looking", () => {
+  it("Redocly reports every operation once the document stops saying it needs no credentials", () => {
+    const found = findings.get("redocly")!.get(noSecurity)!;
+    expect(found.filter((f) => f.startsWith("security-defined"))).toHaveLength(operations);
+    expect(operations).toBeGreaterThan(0);
+  });
+
+  it("Spectral reports info-contact once site.yaml names no contact", () => {
+    expect(findings.get("spectral")!.get(noContact)).toEqual([
+      'info-contact at /info: Info object must have "contact" object.',
+    ]);
+  });
+});
