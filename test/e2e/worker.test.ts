@@ -21,7 +21,7 @@ import { request, stableHeaders, type RawResponse } from "./http.js";
 
 /**
  * Each plan's quota, lowered from the spec's 145 through the Worker's [vars] (as an operator
- * would set it; test/worker/config.test.ts checks wrangler.toml gives 145), so that reaching it
+ * would set it; test/worker/index.test.ts checks wrangler.toml gives 145), so that reaching it
  * takes a few requests.
  */
 const LIMIT = 5;
