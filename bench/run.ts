@@ -1,16 +1,18 @@
 /**
- * `npm run bench`: the build, live preview, import, edge and near-me benchmarks, printed as one Markdown report
+ * `npm run bench`: the build, live preview, import, edge, near-me and request metrics benchmarks, printed as one Markdown report
  * headed by the machine and the date, as BENCHMARKS.md records it. Progress goes to stderr.
  *
- *   npm run bench [-- --quick] [-- --runs N] [-- --preview]
+ *   npm run bench [-- --quick] [-- --runs N] [-- --preview | --edge]
  *
  * --quick: smaller build sets and shorter edge measurements; --runs: cold builds per build set;
- * --preview: only the live preview's figures (npm start: save to new ETag served).
+ * --preview: only the live preview's figures (npm start: save to new ETag served); --edge: only
+ * the Worker's (edge, near me, request metrics).
  */
 import { cpus, totalmem } from "node:os";
 import { buildBenchmarks } from "./build-bench.js";
 import { edgeBenchmarks } from "./edge-bench.js";
 import { importBenchmarks } from "./import-bench.js";
+import { metricsBenchmarks } from "./metrics-bench.js";
 import { nearBenchmarks } from "./near-bench.js";
 import { parserBenchmarks } from "./parsers.js";
 import { previewBenchmarks } from "./preview-bench.js";
@@ -29,7 +31,8 @@ if (!Number.isInteger(runs) || runs < 1) {
 
 const cpu = cpus();
 const onlyPreview = process.argv.includes("--preview");
-const command = `npm run bench${quick || option("--runs") || onlyPreview ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+const onlyEdge = process.argv.includes("--edge");
+const command = `npm run bench${quick || option("--runs") || onlyPreview || onlyEdge ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 console.log(
   [
     "# Benchmarks",
@@ -44,6 +47,13 @@ console.log(
 if (onlyPreview) {
   process.stderr.write("live preview benchmarks...\n");
   console.log(await previewBenchmarks({ runs }));
+} else if (onlyEdge) {
+  console.log("## Edge\n");
+  console.log(await edgeBenchmarks({ quick }));
+  console.log("\n## Near me (extension endpoints)\n");
+  console.log(await nearBenchmarks({ quick }));
+  console.log("\n## Request metrics (recordRequest, in process)\n");
+  console.log(metricsBenchmarks({ quick }));
 } else {
   process.stderr.write("build benchmarks...\n");
   console.log(await buildBenchmarks({ quick, runs }));
@@ -59,4 +69,7 @@ if (onlyPreview) {
   console.log("\n## Near me (extension endpoints)\n");
   process.stderr.write("near-me benchmarks...\n");
   console.log(await nearBenchmarks({ quick }));
+  console.log("\n## Request metrics (recordRequest, in process)\n");
+  process.stderr.write("request metrics benchmarks...\n");
+  console.log(metricsBenchmarks({ quick }));
 }

@@ -31,6 +31,9 @@ export interface WorkerModules {
   newCounterKeys(): CounterKeys;
   /** worker/rate-limit/client-bucket.ts: CLIENT_ADDRESS_HEADER. */
   clientAddressHeader: string;
+  /** worker/outcome.ts and worker/metrics/record.ts: what the entry does around handle(). */
+  newOutcome: typeof import("../worker/outcome.js").newOutcome;
+  recordRequest: typeof import("../worker/metrics/record.js").recordRequest;
 }
 
 // Not a secret: it only makes the benchmark's counter keys stable, as a deployment's are.
@@ -66,17 +69,20 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
     }
   }
   const load = (module: string) => import(pathToFileURL(join(dir, `${module}.js`)).href);
-  const [handler, routes, vars, ratelimit, maintenance, client, counterKey] = await Promise.all(
-    [
-      "worker/handler",
-      "worker/routes",
-      "contract/vars",
-      "worker/rate-limit/limiter",
-      "worker/maintenance",
-      "worker/rate-limit/client-bucket",
-      "worker/rate-limit/counter-key",
-    ].map(load),
-  );
+  const [handler, routes, vars, ratelimit, maintenance, client, counterKey, outcome, metrics] =
+    await Promise.all(
+      [
+        "worker/handler",
+        "worker/routes",
+        "contract/vars",
+        "worker/rate-limit/limiter",
+        "worker/maintenance",
+        "worker/rate-limit/client-bucket",
+        "worker/rate-limit/counter-key",
+        "worker/outcome",
+        "worker/metrics/record",
+      ].map(load),
+    );
   return {
     handle: handler.handle,
     routeTable: routes.routeTable,
@@ -85,6 +91,8 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
     newMaintenanceFlag: () => new maintenance.MaintenanceFlag(),
     newCounterKeys: () => new counterKey.CounterKeys(BENCH_SECRET, () => {}),
     clientAddressHeader: client.CLIENT_ADDRESS_HEADER,
+    newOutcome: outcome.newOutcome,
+    recordRequest: metrics.recordRequest,
   };
 }
 

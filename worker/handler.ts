@@ -29,7 +29,7 @@ export async function handle(
   } catch (error) {
     deps.log({ event: LOG_EVENTS.unexpectedError, status: 500 }, error);
     outcome.coding = null;
-    outcome.bytes = 0;
+    outcome.bytes = outcome.fullBytes = outcome.identityBytes = 0;
     response = errorResponse(500);
   }
   const status = response.status;

@@ -1,7 +1,8 @@
 /**
  * The Worker's entry: builds the request's dependencies from env and ctx and hands over to the
- * handler. What lives as long as the isolate (routes, counters, the flag, the log) is made here,
- * once, at module load.
+ * handler, then writes the request's data point to the metrics binding when there is one
+ * (metrics/record.ts). What lives as long as the isolate (routes, counters, the flag, the log) is
+ * made here, once, at module load.
  */
 import type { Manifest } from "../contract/manifest.js";
 import manifest from "../dist/manifest.json" with { type: "json" };
@@ -9,6 +10,7 @@ import { readConfig, type Config } from "../contract/vars.js";
 import { handle } from "./handler.js";
 import { LOG_EVENTS, logLine } from "./log.js";
 import { MaintenanceFlag } from "./maintenance.js";
+import { recordRequest } from "./metrics/record.js";
 import { nearDeps } from "./near/answer.js";
 import { newOutcome } from "./outcome.js";
 import { CounterKeys } from "./rate-limit/counter-key.js";
@@ -32,7 +34,7 @@ const warnConfig = (cause: string) =>
   console.warn(logLine({ event: LOG_EVENTS.configInvalid, cause }));
 
 export default {
-  fetch(request, env, ctx): Promise<Response> {
+  async fetch(request, env, ctx): Promise<Response> {
     if (configFor?.env !== env) configFor = { env, config: readConfig(env, warnConfig) };
     if (!keysFor || keysFor.secret !== env.RATE_LIMIT_KEY) {
       keysFor = {
@@ -40,25 +42,31 @@ export default {
         counterKeys: new CounterKeys(env.RATE_LIMIT_KEY, log),
       };
     }
-    // What was asked and how it was answered, complete once handle() has answered: what a
-    // per-request metrics writer reads.
+    // What was asked and how it was answered, complete once handle() has answered.
     const outcome = newOutcome();
-    return handle(
-      request,
-      {
-        routes,
-        assets: env.ASSETS,
-        store: env.KV,
-        config: configFor.config,
-        clock: systemClock,
-        waitUntil: (promise) => ctx.waitUntil(promise),
-        log,
-        limiter,
-        counterKeys: keysFor.counterKeys,
-        maintenance,
-        near,
-      },
-      outcome,
-    );
+    try {
+      return await handle(
+        request,
+        {
+          routes,
+          assets: env.ASSETS,
+          store: env.KV,
+          config: configFor.config,
+          clock: systemClock,
+          waitUntil: (promise) => ctx.waitUntil(promise),
+          log,
+          limiter,
+          counterKeys: keysFor.counterKeys,
+          maintenance,
+          near,
+        },
+        outcome,
+      );
+    } finally {
+      // One data point per request, never awaited and never in the answer's way; nothing at all
+      // where the binding is not declared (env types it as always there, a deployer may remove it:
+      // docs/decisions.md#request-metrics-are-on-by-default).
+      recordRequest(env.METRICS, outcome, request);
+    }
   },
 } satisfies ExportedHandler<Env>;

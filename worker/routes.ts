@@ -43,18 +43,18 @@ export function routeTable(manifest: Manifest): ReadonlyMap<string, Representati
   for (const entry of manifest.datasets) {
     const plan = planForPath(entry.path);
     if (plan === undefined) throw new Error(`no rate-limit plan covers ${entry.path}`);
-    const asked: Asked = { kind: "dataset", name: entry.dataset };
-    add(entry, asked, plan, []);
+    add(entry, { kind: "dataset", name: entry.dataset, detail: "" }, plan, []);
     // An alias is one more key to the same variants and ETags, with its own Content-Type. It
     // keeps the canonical path's plan: the counter key names the plan, never the path, so a
     // client alternating /std/ and /open-banking/ spends one quota.
+    const asAlias: Asked = { kind: "dataset", name: entry.dataset, detail: "alias" };
     for (const alias of entry.aliases) {
-      add({ ...entry, path: alias.path, mediaType: alias.mediaType }, asked, plan, []);
+      add({ ...entry, path: alias.path, mediaType: alias.mediaType }, asAlias, plan, []);
     }
   }
   const documentHeaders = Object.entries(DOCUMENT_HEADERS);
   for (const entry of manifest.documents) {
-    add(entry, { kind: "document", name: entry.path }, null, documentHeaders);
+    add(entry, { kind: "document", name: entry.path, detail: "" }, null, documentHeaders);
   }
   return routes;
 }

@@ -344,12 +344,16 @@ describe("the deploy workflow", () => {
     expect(check).toBeLessThan(runs(steps, /wrangler\.mjs deploy/));
   });
 
-  it("gives the Cloudflare secrets to the deploy step only, and only as ${{ secrets.* }}", async () => {
+  it("gives the Cloudflare secrets to the deploy and rollback steps only, and only as ${{ secrets.* }}", async () => {
     const { text, steps } = await load("deploy.yml");
-    const deploy = steps[runs(steps, /wrangler\.mjs deploy/)]!;
-    for (const name of SECRETS) expect(deploy.env?.[name]).toBe(`\${{ secrets.${name} }}`);
+    const privileged = [/wrangler\.mjs deploy/, /wrangler\.mjs rollback/].map(
+      (r) => steps[runs(steps, r)]!,
+    );
+    for (const step of privileged) {
+      for (const name of SECRETS) expect(step.env?.[name]).toBe(`\${{ secrets.${name} }}`);
+    }
     for (const step of steps) {
-      if (step === deploy) continue;
+      if (privileged.includes(step)) continue;
       expect(JSON.stringify(step), step.name).not.toMatch(
         /secrets\.|CLOUDFLARE_(API_TOKEN|ACCOUNT_ID)/,
       );
@@ -357,8 +361,25 @@ describe("the deploy workflow", () => {
     // Every mention of a secret's name is the env key or the secrets reference, nothing else.
     for (const name of SECRETS) {
       const mentions = text.split("\n").filter((line) => line.includes(name));
-      expect(mentions.map((l) => l.trim())).toEqual([`${name}: \${{ secrets.${name} }}`]);
+      expect(mentions.map((l) => l.trim())).toEqual(
+        privileged.map(() => `${name}: \${{ secrets.${name} }}`),
+      );
     }
+  });
+
+  it("checks the deployment against the build when its URL is set, and rolls back only if that check fails", async () => {
+    const { steps } = await load("deploy.yml");
+    const deploy = runs(steps, /^node scripts\/wrangler\.mjs deploy\b/m);
+    const verify = runs(steps, /^npm run -s verify -- "\$OPENDATA_DEPLOYMENT_URL"/m);
+    const rollback = runs(steps, /wrangler\.mjs rollback --message "[^"]+" --yes/);
+    expect(verify).toBeGreaterThan(deploy);
+    expect(rollback).toBeGreaterThan(verify);
+    expect(steps[verify]!.if).toBe("vars.OPENDATA_DEPLOYMENT_URL != ''");
+    expect(steps[verify]!.env?.OPENDATA_DEPLOYMENT_URL).toBe("${{ vars.OPENDATA_DEPLOYMENT_URL }}");
+    expect(steps[verify]!.run).toContain('--summary "$GITHUB_STEP_SUMMARY"');
+    expect(steps[rollback]!.if).toBe(
+      `failure() && steps.${steps[verify]!.id}.outcome == 'failure'`,
+    );
   });
 
   it("deploys with Workers Logs turned on in wrangler.toml", async () => {
@@ -476,6 +497,35 @@ describe("the deploy workflow's scripts, run here with a stand-in for gh", () =>
     });
     expect(run.stdout.trim()).toBe(`npm run ${expected}`);
   });
+
+  it.each([
+    ["succeeds", "exit 0", "Rolled back to the previous version: abc did not serve"],
+    ["fails", "exit 1", "Rollback failed: the deployment of abc is still live"],
+  ])(
+    "rolls back with wrangler and fails the run whether the rollback %s",
+    async (_, result, said) => {
+      // Its own folder: a stand-in for node must not shadow node in the other steps' tests.
+      const bin = join(dir, "bin-node");
+      await mkdir(bin, { recursive: true });
+      await writeFile(join(bin, "node"), `#!/bin/sh\necho "node $*"\n${result}\n`);
+      await chmod(join(bin, "node"), 0o755);
+      const summary = join(dir, "summary.md");
+      await writeFile(summary, "");
+      const { steps } = await load("deploy.yml");
+      const script = steps[runs(steps, /wrangler\.mjs rollback/)]!.run!;
+      const run = await runStep(script, dir, {
+        PATH: `${bin}:${process.env.PATH}`,
+        GITHUB_SHA: "abc",
+        GITHUB_STEP_SUMMARY: summary,
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        "node scripts/wrangler.mjs rollback --message Deployment check failed for abc --yes",
+      );
+      expect(run.stdout).toContain("::error title=Deployment check::");
+      expect(await readFile(summary, "utf8")).toContain(said);
+    },
+  );
 
   it("stops on REPLACE_ placeholders in wrangler.toml, and passes once they are filled in", async () => {
     const { steps } = await load("deploy.yml");

@@ -335,15 +335,15 @@ describe("the outcome of a request, for metrics", () => {
     every = { manifest: { ...near.manifest, documents: [document] }, files };
   });
 
-  const branches = { kind: "dataset", name: "branches" } as const;
-  const unknown = { kind: "unknown", name: null } as const;
+  const branches = { kind: "dataset", name: "branches", detail: "" } as const;
+  const unknown = { kind: "unknown", name: null, detail: "" } as const;
   const geo = "/x-std/v2.2/atms/geo-location/lat/54.1/long/-1.7";
   it.each<
     [
       string,
       string,
       RequestInit & { limitOne?: true; failure?: "throw" | "missing" },
-      Omit<Outcome, "bytes">,
+      Omit<Outcome, "bytes" | "fullBytes" | "identityBytes">,
     ]
   >([
     [
@@ -398,25 +398,45 @@ describe("the outcome of a request, for metrics", () => {
       "a document's 200, counted under no plan",
       "/",
       {},
-      { asked: { kind: "document", name: "/" }, plan: null, status: 200, coding: "identity" },
+      {
+        asked: { kind: "document", name: "/", detail: "" },
+        plan: null,
+        status: 200,
+        coding: "identity",
+      },
     ],
     [
       "a near-me slice's 200",
       geo,
       {},
-      { asked: { kind: "near", name: "atms" }, plan: "open-data", status: 200, coding: "identity" },
+      {
+        asked: { kind: "near", name: "atms", detail: "geo-location" },
+        plan: "open-data",
+        status: 200,
+        coding: "identity",
+      },
     ],
     [
       "a near-me slice's 400",
       "/x-std/v2.2/atms/geo-location/lat/91/long/0",
       {},
-      { asked: { kind: "near", name: "atms" }, plan: "open-data", status: 400, coding: null },
+      {
+        asked: { kind: "near", name: "atms", detail: "geo-location" },
+        plan: "open-data",
+        status: 400,
+        coding: null,
+      },
     ],
     [
       "a near-me postcode nothing places (404)",
       "/x-std/v2.2/atms/postcode/ZZ99ZZ",
       {},
-      { asked: { kind: "near", name: "atms" }, plan: "open-data", status: 404, coding: null },
+      {
+        asked: { kind: "near", name: "atms", detail: "postcode" },
+        plan: "open-data",
+        status: 404,
+        coding: null,
+      },
     ],
     [
       "an unknown path",
@@ -438,8 +458,24 @@ describe("the outcome of a request, for metrics", () => {
     const outcome = newOutcome();
     const response = await handle(new Request(new URL(path, ORIGIN), init), worker.deps, outcome);
     const sent = (await response.arrayBuffer()).byteLength;
+    // The lengths a 304 and compression save: the variant the coding names, and the identity
+    // body, as the fixture stores them (a made body's is the body sent).
+    const stored = (coding: string) =>
+      every.files.get(
+        every.manifest.datasets.find((d) => d.dataset === expected.asked.name)?.variants[
+          coding as "identity"
+        ]?.asset ?? "/index.html",
+      )?.length ?? 0;
+    const made = expected.asked.kind === "near" && expected.status === 200;
+    const lengths =
+      expected.coding === null
+        ? { fullBytes: 0, identityBytes: 0 }
+        : made
+          ? { fullBytes: sent, identityBytes: sent }
+          : { fullBytes: stored(expected.coding), identityBytes: stored("identity") };
     // The bytes recorded are the body's, as the client reads it (none for HEAD).
-    expect(outcome).toEqual({ ...expected, bytes: init.method === "HEAD" ? 0 : sent });
+    expect(outcome).toEqual({ ...expected, ...lengths, bytes: init.method === "HEAD" ? 0 : sent });
+    if (expected.coding !== null) expect(outcome.fullBytes).toBeGreaterThan(0);
     expect(sent > 0).toBe(init.method !== "HEAD" && ![204, 304, 308].includes(expected.status));
   });
 
@@ -461,6 +497,8 @@ describe("the outcome of a request, for metrics", () => {
       status: 500,
       coding: null,
       bytes: (await response.arrayBuffer()).byteLength,
+      fullBytes: 0,
+      identityBytes: 0,
     });
   });
 });

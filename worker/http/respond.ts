@@ -50,6 +50,8 @@ export async function respond(
       const coding = selectCoding(clientAcceptEncoding(request), body.codings);
       const variant = body.variants[coding] ?? body.variants.identity;
       outcome.coding = coding;
+      outcome.fullBytes = variant.length;
+      outcome.identityBytes = body.variants.identity.length;
       const headers = okOrNotModified(request, deps, representation, variant.etag, quota);
       if (headers instanceof Response) return headers;
       headers.set("Content-Length", String(variant.length));
@@ -76,6 +78,7 @@ export async function respond(
       outcome.coding = null;
       return errorResponse(404, quota);
     }
+    outcome.fullBytes = outcome.identityBytes = bytes.length;
     headers.set("Content-Length", String(bytes.length));
     if (method === "HEAD") return new Response(null, { status: 200, headers });
     outcome.bytes = bytes.length;
@@ -83,6 +86,7 @@ export async function respond(
   } catch (error) {
     if (!(error instanceof AssetError)) throw error;
     outcome.coding = null;
+    outcome.fullBytes = outcome.identityBytes = 0;
     const event = error.status === 503 ? LOG_EVENTS.assetsUnavailable : LOG_EVENTS.assetMismatch;
     // The binding's own error for a 503; the disagreement, in words, for a 500.
     const cause = error.status === 503 ? error.reason : error.message;

@@ -32,12 +32,12 @@ const NO_HEADERS: Representation["headers"] = [];
 
 /** The representation a request `matchNear` matched asks for; no body for a bad parameter. */
 export function nearRepresentation(
-  { route, query }: NearMatch,
+  { route, filter, query }: NearMatch,
   deps: Deps,
   origin: string,
 ): Representation {
   return {
-    asked: route.asked,
+    asked: route.asked[filter],
     plan: route.plan,
     mediaType: route.mediaType,
     lastModified: route.entry.lastModified,

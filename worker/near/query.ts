@@ -10,6 +10,7 @@ import {
   NEAR_STANDARD_PREFIX,
   RADIUS_MILES,
   type NearEntry,
+  type NearFilter,
 } from "../../contract/near.js";
 import { countryCode, normaliseName, postcodeKeys } from "../../contract/place.js";
 import { planForPath, type PlanId } from "../../contract/rate-limits.js";
@@ -23,8 +24,8 @@ export interface NearRoute {
   readonly mediaType: string;
   /** The data set's own plan: one quota whichever path a client uses. */
   readonly plan: PlanId;
-  /** What a request to it asks for (outcome.ts): the data set's near-me slices. */
-  readonly asked: Asked;
+  /** What a request to it asks for (outcome.ts), by filter: the data set's near-me slices. */
+  readonly asked: Readonly<Record<NearFilter, Asked>>;
 }
 
 /** A filter with its parameters, normalised. */
@@ -45,9 +46,10 @@ export type NearQuery =
   | { readonly filter: "sortcode"; readonly sortcode: string }
   | { readonly filter: "segment"; readonly segment: string };
 
-/** A matched extension path: its route, and its query or "bad" (400). */
+/** A matched extension path: its route, its filter, and its query or "bad" (400). */
 export interface NearMatch {
   readonly route: NearRoute;
+  readonly filter: NearFilter;
   readonly query: NearQuery | "bad";
 }
 
@@ -64,7 +66,10 @@ export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
       throw new Error(`dist/manifest.json indexes ${near.dataset}, which it does not serve`);
     }
     const name = entry.path.slice(NEAR_STANDARD_PREFIX.length);
-    const asked: Asked = { kind: "near", name: near.dataset };
+    // One Asked per filter the data set answers (matchNear takes no other), made here once.
+    const asked = Object.fromEntries(
+      near.filters.map((filter) => [filter, { kind: "near", name: near.dataset, detail: filter }]),
+    ) as Record<NearFilter, Asked>;
     routes.set(NEAR_PREFIX + name, { entry, near, mediaType: entry.mediaType, plan, asked });
     for (const alias of entry.aliases) {
       if (alias.path === `/open-banking/v2.2/${name}`) {
@@ -126,7 +131,7 @@ export function matchNear(
   const shape = (...words: (string | null)[]) =>
     rest.length === words.length && words.every((w, i) => w === null || rest[i] === w);
   const match = (query: NearQuery | "bad" | undefined): NearMatch | undefined =>
-    query === undefined ? undefined : { route, query };
+    query === undefined ? undefined : { route, filter: filter as NearFilter, query };
   switch (filter) {
     case "country": {
       if (!shape(null) && !shape(null, "town", null)) return undefined;
