@@ -1,8 +1,9 @@
 /**
  * The build, step by step, numbered as docs/architecture.md numbers them: 1 read the content,
  * 2 check each file (with quality's per-file rules), 3 check across files, 4 the quality rules
- * across files, 5 assemble and 6 encode each data set, 7 index the near-me data sets, 8 make the
- * documents about the APIs, 9 write dist/ with its manifest. Problems from every step and every
+ * across files, 5 assemble and 6 encode each data set, 7 index the near-me data sets, 8 the
+ * changes since past versions from git history, 9 make the documents about the APIs, 10 write
+ * dist/ with its manifest. Problems from every step and every
  * file are collected, so one run reports them all; nothing is written unless there are none.
  */
 import type { DatasetResult } from "./encode/manifest-entry.js";
@@ -27,6 +28,7 @@ import { writeAtomically, type OutputFile } from "./write/atomic.js";
 import { MANIFEST_FORMAT_VERSION, type Manifest } from "../contract/manifest.js";
 import { nearIndexes } from "./near/index.js";
 import { POSTCODE_CENTROIDS_FILE, readPostcodeCentroids } from "./near/postcodes.js";
+import { buildHistory } from "./history/index.js";
 
 export type { DatasetResult } from "./encode/manifest-entry.js";
 export type { StepTimings } from "./core/timings.js";
@@ -54,6 +56,11 @@ export interface BuildOptions {
   readonly preview?: boolean;
   /** The clock the data-quality pass dates "has passed" by; the system's by default. */
   readonly now?: () => Date;
+  /**
+   * Read the data sets' past versions from git for the changes endpoints (build/history/); by
+   * default when the build writes or previews. Without, each knows only the current version.
+   */
+  readonly history?: boolean;
 }
 
 export interface BuildResult {
@@ -74,6 +81,8 @@ export interface BuildResult {
   readonly cacheMiss: string | undefined;
   /** What was written, or would have been with `write: false`; empty when the build failed. */
   readonly files: readonly OutputFile[];
+  /** The one line to print when the changes endpoints could not read all history (no git). */
+  readonly historyNote?: string | undefined;
 }
 
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
@@ -162,7 +171,19 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     }),
   );
   if (near.problems.length > 0) return failed(near.problems, results);
-  // 8. the documents about the APIs (landing page, /openapi.json), from what was just assembled.
+  // 8. the changes endpoints' answers since each kept past version, and the publications
+  const limits = options.limits ?? PLATFORM_LIMITS;
+  const history = await timed("encode", () =>
+    buildHistory({
+      contentDir,
+      site,
+      datasets: results,
+      cache,
+      maxFileBytes: limits.maxFileBytes,
+      fromGit: options.history ?? (options.write !== false || options.preview === true),
+    }),
+  );
+  // 9. the documents about the APIs (landing page, /openapi.json), from what was just assembled.
   const documents = await timed("encode", () =>
     makeDocuments({
       datasets: results,
@@ -173,24 +194,27 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       cache,
       encode: encoder.bytes,
       near: near.indexes.map((n) => n.entry),
+      changes: history.changes,
+      publications: history.publications,
       pageUncompressed: options.preview,
     }),
   );
 
-  // 9. check the platform's limits, then write, unless a last check objects
+  // 10. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
     datasets: results.map((r) => r.entry),
     documents: documents.map((d) => d.entry),
     near: near.indexes.map((n) => n.entry),
+    changes: history.changes,
   };
-  const files = outputFiles([...results, ...documents], manifest);
+  const files = outputFiles([...results, ...documents, ...history.answers], manifest);
   for (const { entry, bytes } of near.indexes)
     files.push({ path: entry.index.asset.slice(1), bytes });
   const overLimits = checkAssetLimits(
     assetFiles(files, results),
     { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
-    options.limits ?? PLATFORM_LIMITS,
+    limits,
   );
   if (overLimits.length > 0) return failed(overLimits, results);
   const objections = (await options.beforeWrite?.(manifest)) ?? [];
@@ -212,6 +236,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     quality,
     cacheMiss,
     files,
+    historyNote: history.note,
   };
 }
 

@@ -1,0 +1,180 @@
+/**
+ * Step 8, history: each v2.2 data set's changes endpoint, from its versions in git (every commit
+ * on HEAD's first-parent line touching its folder or site.yaml), and the publications the feed
+ * and the landing page tell. Versions are read from git objects, never checked out; a build
+ * whose history has not moved takes each data set's answers whole from the cache. Without git
+ * history only the current version is known, and the build says so once.
+ */
+import type { BuildCache } from "../core/cache.js";
+import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
+import type { DatasetResult } from "../encode/manifest-entry.js";
+import { SITE_FILE } from "../read/content.js";
+import type { Site } from "../read/site.js";
+import type { ChangesEntry } from "../../contract/manifest.js";
+import { datasetHistory, type Publication, type StoredAnswer } from "./dataset.js";
+import {
+  changedPaths,
+  datingAt,
+  firstParentCommits,
+  objectsAt,
+  repoPath,
+  repositoryOf,
+  type Commit,
+  type Repository,
+} from "./git.js";
+import { HistoryStore } from "./store.js";
+import type { VersionRef } from "./version.js";
+
+export type { Publication } from "./dataset.js";
+
+/** Past versions each data set's changes endpoint answers from, unless site.yaml says otherwise. */
+export const DEFAULT_CHANGE_HISTORY_VERSIONS = 100;
+
+export interface HistoryInput {
+  readonly contentDir: string;
+  readonly site: Site;
+  /** This build's data sets, in DATASETS order. */
+  readonly datasets: readonly DatasetResult[];
+  readonly cache: BuildCache | undefined;
+  /** The largest asset file the platform takes (build/write/asset-limits.ts). */
+  readonly maxFileBytes: number;
+  /** false: read no history; every changes endpoint knows only the current version. */
+  readonly fromGit: boolean;
+}
+
+export interface HistoryResult {
+  /** The manifest's `changes`, one per v2.2 data set, in DATASETS order. */
+  readonly changes: ChangesEntry[];
+  /** Every stored answer, each asset once. */
+  readonly answers: StoredAnswer[];
+  /** Every data set's publications, newest first (by DATASETS order within one instant). */
+  readonly publications: Publication[];
+  /** The one line the build prints about the history, when it could not read all of it. */
+  readonly note: string | undefined;
+}
+
+/** The data sets with changes endpoints: those whose records have an Identification. */
+export function changesDatasets(): readonly DatasetDefinition[] {
+  return DATASETS.filter((d) => d.recordsKey !== null);
+}
+
+const DATING_KIND = "history-dating";
+
+export async function buildHistory(input: HistoryInput): Promise<HistoryResult> {
+  const keep = input.site.ChangeHistoryVersions ?? DEFAULT_CHANGE_HISTORY_VERSIONS;
+  const results = changesDatasets().flatMap((dataset) => {
+    const result = input.datasets.find((r) => r.dataset.id === dataset.id);
+    return result ? [result] : [];
+  });
+  const found = input.fromGit && keep > 0 ? await repositoryOf(input.contentDir) : undefined;
+  const repo = found && "top" in found ? found : undefined;
+  let note: string | undefined;
+  if (found && !repo) {
+    note = `Changes: no git history (${(found as { reason: string }).reason}), so each changes endpoint knows only the current version of its data set.`;
+  } else if (repo?.shallow) {
+    note =
+      "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
+  }
+  const versions = repo ? await versionsOf(repo, results, keep, input.cache) : undefined;
+  const store = repo ? new HistoryStore(repo, input.cache) : undefined;
+
+  const changes: ChangesEntry[] = [];
+  const answers = new Map<string, StoredAnswer>();
+  const publications: Publication[] = [];
+  for (const result of results) {
+    const found = versions?.get(result.dataset.id);
+    const history = await datasetHistory({
+      dataset: result.dataset,
+      current: { entry: result.entry, identity: result.encoded.identity.bytes },
+      past: found?.past ?? [],
+      complete: found?.complete ?? false,
+      seed: found?.seed,
+      maxFileBytes: input.maxFileBytes,
+      cache: input.cache,
+      store,
+    });
+    changes.push(history.entry);
+    for (const answer of history.answers) answers.set(answer.entry.variants.identity.asset, answer);
+    publications.push(...history.publications);
+  }
+  const order = new Map(DATASETS.map((d, i) => [d.id, i]));
+  publications.sort(
+    (a, b) =>
+      (a.lastUpdated < b.lastUpdated ? 1 : a.lastUpdated > b.lastUpdated ? -1 : 0) ||
+      order.get(a.dataset)! - order.get(b.dataset)!,
+  );
+  return { changes, answers: [...answers.values()], publications, note };
+}
+
+/** A data set's versions, as found in git. */
+interface FoundVersions {
+  /** Past versions, newest first, at most `keep`. */
+  readonly past: VersionRef[];
+  /** The list reaches the data set's first version. */
+  readonly complete: boolean;
+  /** The newest commit version when its content is the work tree's (the current version). */
+  readonly seed: VersionRef | undefined;
+}
+
+/**
+ * Every data set's versions: a few git processes for all of them (one log each, one status, one
+ * batch of object lookups), and one more per merge commit the cache has not dated yet.
+ */
+async function versionsOf(
+  repo: Repository,
+  results: readonly DatasetResult[],
+  keep: number,
+  cache: BuildCache | undefined,
+): Promise<Map<string, FoundVersions>> {
+  const site = repoPath(repo, SITE_FILE);
+  const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
+  const [changed, logs] = await Promise.all([
+    changedPaths(repo, [repo.prefix === "" ? "." : repo.prefix]),
+    Promise.all(
+      results.map(({ dataset }) =>
+        // One more than kept: the newest may be the current version itself.
+        firstParentCommits(repo, [folder(dataset), site], keep + 1),
+      ),
+    ),
+  ]);
+  const names = results.flatMap(({ dataset }, i) =>
+    logs[i]!.flatMap(({ commit }) => [`${commit}:${folder(dataset)}`, `${commit}:${site}`]),
+  );
+  const objects = await objectsAt(repo, names);
+  let at = 0;
+  const found = new Map<string, FoundVersions>();
+  for (const [i, { dataset }] of results.entries()) {
+    const paths = [folder(dataset), site];
+    const commits = logs[i]!;
+    const refs: VersionRef[] = [];
+    for (const commit of commits) {
+      refs.push({
+        commit: commit.commit,
+        seconds: await dated(repo, commit, paths, cache),
+        folder: objects[at++],
+        site: objects[at++],
+      });
+    }
+    const clean = !changed.some((path) => path === site || path.startsWith(`${paths[0]}/`));
+    const seed = clean ? refs[0] : undefined;
+    const past = (seed ? refs.slice(1) : refs).slice(0, keep);
+    found.set(dataset.id, { past, complete: commits.length <= keep, seed });
+  }
+  return found;
+}
+
+/** A version's LastUpdated: what the build at that commit dated the data set (git.ts, datingAt). */
+async function dated(
+  repo: Repository,
+  commit: Commit,
+  paths: readonly string[],
+  cache: BuildCache | undefined,
+): Promise<number> {
+  if (!commit.merge) return commit.seconds;
+  const key = cache?.key(DATING_KIND, commit.commit, ...paths);
+  const hit = key ? await cache!.get(key, DATING_KIND) : undefined;
+  if (hit) return Number(hit.toString("utf8"));
+  const seconds = await datingAt(repo, commit.commit, paths);
+  if (key) await cache!.set(key, DATING_KIND, String(seconds));
+  return seconds;
+}
