@@ -6,7 +6,7 @@
  */
 import type { ContentCoding, ManifestVariant } from "../contract/manifest.js";
 import { type Config } from "../contract/vars.js";
-import { clientAcceptEncoding, selectCoding } from "./encoding.js";
+import { clientAcceptEncoding, CODING_PREFERENCE, selectCoding } from "./encoding.js";
 import type { ErrorStatus } from "../contract/errors.js";
 import { errorResponse } from "./errors.js";
 import { isNotModified } from "./conditional.js";
@@ -21,6 +21,7 @@ import type { RateLimiter } from "./ratelimit.js";
 import type { Route } from "./routes.js";
 import { LOG_EVENTS } from "./log.js";
 import type { AssetFetcher, Platform } from "./runtime.js";
+import { selectChanges, type ChangesRoute } from "./changes/select.js";
 
 /** Retry-After of a 503 caused by the assets binding failing (transient by nature). */
 export const TRANSIENT_RETRY_AFTER_SECONDS = 10;
@@ -37,6 +38,8 @@ export interface Deps extends Platform {
   readonly maintenance: MaintenanceFlag;
   /** The extension endpoints' routes and their isolate-lifetime index store; none if absent. */
   readonly near?: NearDeps;
+  /** The changes endpoints' routes (worker/changes/select.ts); none if absent. */
+  readonly changes?: ReadonlyMap<string, ChangesRoute>;
 }
 
 /** The response to `request`. Never throws: an unexpected error is the spec's 500. */
@@ -70,6 +73,8 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
   // Exact match on the path only: the query never changes a standard path's answer.
   const route = deps.routes.get(url.pathname);
   if (!route) {
+    const changes = deps.changes?.get(url.pathname);
+    if (changes) return answerChanges(request, deps, url, changes);
     // The extension endpoints are the only paths with parameters (worker/near-*.ts).
     const near = deps.near && matchNear(url.pathname, url.searchParams, deps.near.routes);
     if (near) return answerNear(request, deps, url, near);
@@ -83,8 +88,45 @@ async function answer(request: Request, deps: Deps): Promise<Response> {
   // Documents (plan null) skip maintenance and quota: they describe the APIs, not their data.
   const admitted = await admit(request, deps, route.plan);
   if (admitted instanceof Response) return admitted;
-  const quota = admitted;
+  return serve(request, deps, url, route, admitted);
+}
 
+// A changes path: the method, then a bad query's 400 (not counted, like a 404), then maintenance
+// and quota, then a token no version kept answers 410, else the stored answer as a data set's.
+async function answerChanges(
+  request: Request,
+  deps: Deps,
+  url: URL,
+  changes: ChangesRoute,
+): Promise<Response> {
+  const refused = methodAnswer(request.method);
+  if (refused) return refused;
+  const selected = selectChanges(changes, url.searchParams);
+  if (selected.status === 400) return errorResponse(400);
+  const admitted = await admit(request, deps, changes.plan);
+  if (admitted instanceof Response) return admitted;
+  if (selected.status === 410) return errorResponse(410, admitted);
+  const { file } = selected;
+  const codings = CODING_PREFERENCE.filter((coding) => file.variants[coding] !== undefined);
+  const route = {
+    entry: file,
+    plan: changes.plan,
+    codings,
+    name: changes.entry.dataset,
+    extraHeaders: {},
+  };
+  return serve(request, deps, url, route, admitted);
+}
+
+// A stored representation, after admission: its coding, 304, HEAD, or its bytes.
+async function serve(
+  request: Request,
+  deps: Deps,
+  url: URL,
+  route: Route,
+  quota: [string, string][],
+): Promise<Response> {
+  const method = request.method;
   const { entry } = route;
   const coding = selectCoding(clientAcceptEncoding(request), route.codings);
   // Each coding is its own representation with its own strong ETag (RFC 9110 section 8.8.3), so

@@ -9,6 +9,7 @@ import { readConfig, type Config } from "../contract/vars.js";
 import { CounterKeys } from "./counter-key.js";
 import { handle } from "./handler.js";
 import { nearDeps } from "./near-handler.js";
+import { changesRoutes } from "./changes/select.js";
 import { LOG_EVENTS, logLine } from "./log.js";
 import { MaintenanceFlag } from "./maintenance.js";
 import { RateLimiter } from "./ratelimit.js";
@@ -17,6 +18,7 @@ import { systemClock, throttledLog } from "./runtime.js";
 
 const routes = routeTable(manifest as Manifest);
 const near = nearDeps(manifest as Manifest);
+const changes = changesRoutes(manifest as Manifest);
 const limiter = new RateLimiter();
 const maintenance = new MaintenanceFlag();
 const log = throttledLog(systemClock);
@@ -51,6 +53,7 @@ export default {
       counterKeys: keysFor.counterKeys,
       maintenance,
       near,
+      changes,
     });
   },
 } satisfies ExportedHandler<Env>;
