@@ -1,0 +1,107 @@
+/**
+ * Scratch git repositories whose history holds versions of small content written by the tests
+ * (never a real feed): each commit at a time the test gives, so LastUpdated is known. Used by the
+ * history tests (test/build/history/, test/e2e/changes.test.ts, test/e2e/sync.test.ts).
+ */
+import { execFile } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** A site.yaml with the licence and terms real publishers use, and `extra` lines after them. */
+export function siteYaml(extra = ""): string {
+  return [
+    'License: "https://www.openbanking.org.uk/open-licence"',
+    'TermsOfUse: "https://www.openbanking.org.uk/terms"',
+    extra,
+  ].join("\n");
+}
+
+export interface ScratchRepo {
+  /** The repository's top folder. */
+  readonly root: string;
+  /** Its content folder. */
+  readonly content: string;
+  /**
+   * Writes `files` (paths under the content folder; null deletes) and commits them, author and
+   * committer time `seconds`; returns the commit's hash.
+   */
+  commit(files: Record<string, string | null>, seconds: number): Promise<string>;
+  git(...args: string[]): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+/** A new repository with an empty content folder and no commit. */
+export async function scratchRepo(): Promise<ScratchRepo> {
+  const root = await mkdtemp(join(tmpdir(), "opendata-edge-history-"));
+  const content = join(root, "content");
+  await mkdir(content);
+  // No user or system configuration: no signing, no hooks, a fixed identity.
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_AUTHOR_NAME: "Test",
+    GIT_AUTHOR_EMAIL: "test@example.invalid",
+    GIT_COMMITTER_NAME: "Test",
+    GIT_COMMITTER_EMAIL: "test@example.invalid",
+  };
+  const git = async (...args: string[]) =>
+    (await run("git", args, { cwd: root, env, maxBuffer: 1 << 26 })).stdout;
+  await git("init", "-q", "-b", "main");
+  return {
+    root,
+    content,
+    git,
+    async commit(files, seconds) {
+      for (const [path, text] of Object.entries(files)) {
+        const target = join(content, path);
+        if (text === null) await rm(target, { recursive: true, force: true });
+        else {
+          await mkdir(dirname(target), { recursive: true });
+          await writeFile(target, text);
+        }
+      }
+      await git("add", "-A", "content");
+      const date = `@${seconds} +0000`;
+      await run("git", ["commit", "-q", "--allow-empty", "-m", `version at ${seconds}`], {
+        cwd: root,
+        env: { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      });
+      return (await git("rev-parse", "HEAD")).trim();
+    },
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** One ATM of the test feeds: enough fields to be valid, a Note to give it some weight. */
+export interface TestAtm {
+  readonly id: string;
+  readonly town: string;
+  readonly amount: number;
+  readonly note?: string;
+}
+
+/** An ATM brand file, shaped like a real feed's (quoted text, the spec's field names). */
+export function atmBrandFile(brandName: string, atms: readonly TestAtm[], comment = ""): string {
+  return [
+    `# ${comment || "test feed"}`,
+    `BrandName: "${brandName}"`,
+    "ATM:",
+    ...atms.flatMap((atm) => [
+      `  - Identification: "${atm.id}"`,
+      "    SupportedCurrencies:",
+      '      - "GBP"',
+      `    MinimumPossibleAmount: "${atm.amount}.00"`,
+      ...(atm.note ? ["    Note:", `      - "${atm.note}"`] : []),
+      "    Location:",
+      "      PostalAddress:",
+      `        TownName: "${atm.town}"`,
+      '        Country: "GB"',
+    ]),
+    "",
+  ].join("\n");
+}
