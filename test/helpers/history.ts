@@ -4,10 +4,14 @@
  * history tests (test/build/history/, test/e2e/changes.test.ts, test/e2e/sync.test.ts).
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import type { Manifest } from "../../contract/manifest.js";
+import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
+import { runBuild } from "../../build/pipeline.js";
+import { startWorkerAt } from "./worker.js";
 
 const run = promisify(execFile);
 
@@ -104,4 +108,74 @@ export function atmBrandFile(brandName: string, atms: readonly TestAtm[], commen
     ]),
     "",
   ].join("\n");
+}
+
+/** A minimal branch brand file, shaped like a real feed's. */
+export function branchBrandFile(brandName: string, branches: readonly TestAtm[]): string {
+  return [
+    `BrandName: "${brandName}"`,
+    "Branch:",
+    ...branches.flatMap((b) => [
+      `  - Identification: "${b.id}"`,
+      '    SequenceNumber: "0"',
+      '    Type: "Physical"',
+      "    CustomerSegment:",
+      '      - "Personal"',
+      "    PostalAddress:",
+      `      TownName: "${b.town}"`,
+      '      Country: "GB"',
+      '      PostCode: "WX1 4AB"',
+    ]),
+    "",
+  ].join("\n");
+}
+
+/** One version of a test feed: the content files it changes (null deletes) and its time. */
+export interface TestVersion {
+  readonly seconds: number;
+  readonly files: Record<string, string | null>;
+}
+
+/** The Worker serving the build of a scratch repository's history, on loopback. */
+export interface HistoryWorker {
+  readonly repo: ScratchRepo;
+  readonly base: URL;
+  readonly manifest: Manifest;
+  /** The built dist/ folder. */
+  readonly dist: string;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Commits `versions` to a scratch repository, builds it (history on, no cache) into a scratch
+ * copy of the Worker (its sources, wrangler.toml, a dist/ of its own) and starts that Worker.
+ */
+export async function historyWorker(versions: readonly TestVersion[]): Promise<HistoryWorker> {
+  const repo = await scratchRepo();
+  for (const version of versions) await repo.commit(version.files, version.seconds);
+  const root = join(repo.root, "worker-copy");
+  for (const folder of WORKER_SOURCE_FOLDERS) {
+    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
+  }
+  await cp(join(PROJECT_ROOT, "wrangler.toml"), join(root, "wrangler.toml"));
+  const dist = join(root, "dist");
+  const built = await runBuild({
+    contentDir: repo.content,
+    outDir: dist,
+    cwd: repo.root,
+    cacheDir: false,
+  });
+  if (!built.ok)
+    throw new Error(`the test feed does not build: ${JSON.stringify(built.diagnostics)}`);
+  const worker = await startWorkerAt(join(root, "wrangler.toml"));
+  return {
+    repo,
+    base: worker.base,
+    manifest: built.manifest!,
+    dist,
+    async dispose() {
+      await worker.dispose();
+      await repo.cleanup();
+    },
+  };
 }
