@@ -9,20 +9,17 @@
  */
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { DOMParser } from "@xmldom/xmldom";
+import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ManifestEntry } from "../../contract/manifest.js";
-import { runBuild } from "../../build/pipeline.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/client-bucket.js";
 import {
   atmBrandFile,
   branchBrandFile,
   historyWorker,
+  publishedVersions,
   siteYaml,
   type HistoryWorker,
+  type PublishedVersion,
   type TestAtm,
   type TestVersion,
 } from "../helpers/history.js";
@@ -111,52 +108,14 @@ const VERSIONS: TestVersion[] = [
   },
 ];
 
-/** One version's content and its body as published, built alone at its commit time. */
-interface Published {
-  readonly seconds: number;
-  readonly atms: { readonly entry: ManifestEntry; readonly body: string };
-}
-
 let worker: HistoryWorker;
-let published: Published[]; // newest first
-let scratch: string;
+let published: PublishedVersion[]; // newest first
 beforeAll(async () => {
   worker = await historyWorker(VERSIONS);
-  scratch = await mkdtemp(join(tmpdir(), "opendata-edge-versions-"));
-  // Each version's content, laid down alone and built outside git at its commit time: its body
-  // and ETags exactly as the build of that commit published them.
-  const content = new Map<string, string>();
-  published = [];
-  for (const [i, version] of VERSIONS.entries()) {
-    for (const [path, text] of Object.entries(version.files)) {
-      if (text === null) content.delete(path);
-      else content.set(path, text);
-    }
-    const dir = join(scratch, String(i), "content");
-    for (const [path, text] of content) {
-      await mkdir(dirname(join(dir, path)), { recursive: true });
-      await writeFile(join(dir, path), text);
-    }
-    const built = await runBuild({
-      contentDir: dir,
-      cwd: join(scratch, String(i)),
-      write: false,
-      history: false,
-      cacheDir: false,
-      env: { SOURCE_DATE_EPOCH: String(version.seconds) },
-    });
-    expect(built.diagnostics).toEqual([]);
-    const entry = built.manifest!.datasets.find((d) => d.dataset === "atms")!;
-    const file = built.files.find((f) => `/${f.path}` === entry.variants.identity.asset)!;
-    published.unshift({
-      seconds: version.seconds,
-      atms: { entry, body: Buffer.from(file.bytes).toString("utf8") },
-    });
-  }
+  published = await publishedVersions(VERSIONS, "atms");
 }, 180_000);
 afterAll(async () => {
   await worker?.dispose();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 let nextAddress = 0;
@@ -207,9 +166,7 @@ const bare = (etag: string) => etag.replaceAll('"', "");
 describe("the changes since every version of a real history", () => {
   it("knows every version: six commits, each one kept", () => {
     const changes = worker.manifest.changes!.find((c) => c.dataset === "atms")!;
-    expect(changes.answers.map((a) => a.since)).toEqual(
-      published.map((p) => p.atms.entry.lastUpdated),
-    );
+    expect(changes.answers.map((a) => a.since)).toEqual(published.map((p) => p.entry.lastUpdated));
   });
 
   it.each([0, 1, 2, 3, 4, 5])(
@@ -218,8 +175,8 @@ describe("the changes since every version of a real history", () => {
       const version = published[age]!;
       const newest = published[0]!;
       const tokens = [
-        version.atms.entry.lastUpdated,
-        ...Object.values(version.atms.entry.variants).map((v) => bare(v.etag)),
+        version.entry.lastUpdated,
+        ...Object.values(version.entry.variants).map((v) => bare(v.etag)),
       ];
       expect(tokens).toHaveLength(4);
       const bodies = new Set<string>();
@@ -232,11 +189,11 @@ describe("the changes since every version of a real history", () => {
         const answer = JSON.parse(text) as {
           meta: { LastUpdated: string; Since: string; TotalResults: number };
         };
-        expect(answer.meta.LastUpdated).toBe(newest.atms.entry.lastUpdated);
-        expect(answer.meta.Since).toBe(version.atms.entry.lastUpdated);
+        expect(answer.meta.LastUpdated).toBe(newest.entry.lastUpdated);
+        expect(answer.meta.Since).toBe(version.entry.lastUpdated);
         expect(answer.meta.TotalResults).toBe(listedCount(text));
-        expect(sorted(apply(recordsOf(version.atms.body), text))).toEqual(
-          sorted(recordsOf(newest.atms.body)),
+        expect(sorted(apply(recordsOf(version.body), text))).toEqual(
+          sorted(recordsOf(newest.body)),
         );
         // Strong ETag: the SHA-256 of exactly the bytes sent.
         const sha = createHash("sha256").update(response.body).digest("hex");
@@ -248,7 +205,7 @@ describe("the changes since every version of a real history", () => {
   );
 
   it("lists a removed ATM's Identification, an ATM changed whole, and a brand gone with all its ATMs", async () => {
-    const since = published[5]!.atms.entry.lastUpdated;
+    const since = published[5]!.entry.lastUpdated;
     const answer = JSON.parse(
       (await get(`/x-std/v2.2/atms/changes?since=${since}`)).body.toString("utf8"),
     ) as {
@@ -270,7 +227,7 @@ describe("the changes since every version of a real history", () => {
   });
 
   it("answers under /x-open-banking/v2.2/ with the same bytes as prs.openbanking", async () => {
-    const since = published[2]!.atms.entry.lastUpdated;
+    const since = published[2]!.entry.lastUpdated;
     const std = await get(`/x-std/v2.2/atms/changes?since=${since}`);
     const live = await get(`/x-open-banking/v2.2/atms/changes?since=${since}`);
     expect(live.status).toBe(200);
@@ -281,7 +238,7 @@ describe("the changes since every version of a real history", () => {
 });
 
 describe("a changes answer behaves as the data do", () => {
-  const path = () => `/x-std/v2.2/atms/changes?since=${published[3]!.atms.entry.lastUpdated}`;
+  const path = () => `/x-std/v2.2/atms/changes?since=${published[3]!.entry.lastUpdated}`;
 
   it("carries the data's headers: ETag, Last-Modified, Cache-Control, Vary, security, CORS, quota", async () => {
     const response = await get(path());
@@ -421,12 +378,12 @@ describe("the publication feed", () => {
   });
 
   it("is an Atom 1.0 feed: the feed element in Atom's namespace with its id, title, updated and author", () => {
-    const root = doc.documentElement;
+    const root = doc.documentElement!;
     expect(root.namespaceURI).toBe(ATOM);
     expect(root.localName).toBe("feed");
     expect(text(root, "id")).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
     expect(text(root, "title")).not.toBe("");
-    expect(text(root, "updated")).toBe(published[0]!.atms.entry.lastUpdated);
+    expect(text(root, "updated")).toBe(published[0]!.entry.lastUpdated);
     expect(atom(root, "author").length).toBeGreaterThan(0);
   });
 
@@ -461,7 +418,7 @@ describe("the publication feed", () => {
     expect(text(entries[0]!, "summary")).toContain("F-7 (Wexbury)");
     expect(text(entries[2]!, "summary")).toContain("A-1 (Pellingford)");
     expect(atom(entries[0]!, "link")[0]!.getAttribute("href")).toBe(
-      `/x-std/v2.2/atms/changes?since=${published[1]!.atms.entry.lastUpdated}`,
+      `/x-std/v2.2/atms/changes?since=${published[1]!.entry.lastUpdated}`,
     );
   });
 

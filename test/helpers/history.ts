@@ -8,7 +8,8 @@ import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import type { Manifest } from "../../contract/manifest.js";
+import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
+import type { DatasetId } from "../../build/core/datasets.js";
 import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 import { runBuild } from "../../build/pipeline.js";
 import { startWorkerAt } from "./worker.js";
@@ -178,4 +179,59 @@ export async function historyWorker(versions: readonly TestVersion[]): Promise<H
       await repo.cleanup();
     },
   };
+}
+
+/** One version of a data set as its own build published it. */
+export interface PublishedVersion {
+  readonly seconds: number;
+  readonly entry: ManifestEntry;
+  /** The identity body, as text. */
+  readonly body: string;
+}
+
+/**
+ * The oracle for history tests: each version's content laid down alone and built outside git at
+ * its commit time (SOURCE_DATE_EPOCH), so its body and ETags are exactly what the build of that
+ * commit published. Newest first.
+ */
+export async function publishedVersions(
+  versions: readonly TestVersion[],
+  dataset: DatasetId,
+): Promise<PublishedVersion[]> {
+  const scratch = await mkdtemp(join(tmpdir(), "opendata-edge-versions-"));
+  try {
+    const content = new Map<string, string>();
+    const out: PublishedVersion[] = [];
+    for (const [i, version] of versions.entries()) {
+      for (const [path, text] of Object.entries(version.files)) {
+        if (text === null) content.delete(path);
+        else content.set(path, text);
+      }
+      const dir = join(scratch, String(i), "content");
+      for (const [path, text] of content) {
+        await mkdir(dirname(join(dir, path)), { recursive: true });
+        await writeFile(join(dir, path), text);
+      }
+      const built = await runBuild({
+        contentDir: dir,
+        cwd: join(scratch, String(i)),
+        write: false,
+        history: false,
+        cacheDir: false,
+        env: { SOURCE_DATE_EPOCH: String(version.seconds) },
+      });
+      if (!built.ok)
+        throw new Error(`version ${i} does not build: ${JSON.stringify(built.diagnostics)}`);
+      const entry = built.manifest!.datasets.find((d) => d.dataset === dataset)!;
+      const file = built.files.find((f) => `/${f.path}` === entry.variants.identity.asset)!;
+      out.unshift({
+        seconds: version.seconds,
+        entry,
+        body: Buffer.from(file.bytes).toString("utf8"),
+      });
+    }
+    return out;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
