@@ -179,6 +179,8 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
   // One line on why a build was slow: it could use nothing the cache holds.
   const cacheMiss = values["no-cache"] ? "--no-cache was given" : result.cacheMiss;
   if (cacheMiss) io.stderr(cacheMissLine(cacheMiss));
+  // One line when the changes endpoints could not read the data sets' history (no git).
+  if (result.historyNote) io.stderr(result.historyNote);
   if (values.timings) {
     const { parts, ...steps } = result.timings;
     const show = (entries: [string, number][]) =>
