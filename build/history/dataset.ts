@@ -86,6 +86,8 @@ export interface StoredAnswer {
 }
 
 export interface DatasetHistory {
+  /** True when its answers were made by this build, not taken whole from the cache. */
+  readonly made: boolean;
   readonly entry: ChangesEntry;
   readonly answers: readonly StoredAnswer[];
   /** Newest first: the current version's first, when there is one before it. */
@@ -132,14 +134,14 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
       const [k, kind] = entry.split("\0");
       cache!.keep(k!, kind!);
     }
-    return assemble(input, cached.summary, cached.pack);
+    return { ...assemble(input, cached.summary, cached.pack), made: false };
   }
   const made = await compute(input);
   if (key) {
     await cache!.set(key, PACK_KIND, Buffer.concat(made.encoded.flatMap(packed)));
     await cache!.set(key, SUMMARY_KIND, JSON.stringify(made.summary));
   }
-  return result(input, made.summary, made.encoded);
+  return { ...result(input, made.summary, made.encoded), made: true };
 }
 
 const packed = (encoded: EncodedBody): Buffer[] => [
@@ -161,7 +163,11 @@ async function readSummary(
 }
 
 // The answers' bytes back from the pack, in order, each coding as long as the summary says.
-function assemble(input: DatasetHistoryInput, summary: Summary, pack: Buffer): DatasetHistory {
+function assemble(
+  input: DatasetHistoryInput,
+  summary: Summary,
+  pack: Buffer,
+): Omit<DatasetHistory, "made"> {
   let at = 0;
   const take = (variant: { etag: string; length: number }) => {
     const bytes = pack.subarray(at, at + variant.length);
@@ -180,7 +186,7 @@ function result(
   input: DatasetHistoryInput,
   summary: Summary,
   encoded: readonly EncodedBody[],
-): DatasetHistory {
+): Omit<DatasetHistory, "made"> {
   const { dataset, current } = input;
   const entry = current.entry;
   const name = changesPathOf(entry.path)!;

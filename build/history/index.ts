@@ -51,6 +51,12 @@ export interface HistoryResult {
   readonly publications: Publication[];
   /** The one line the build prints about the history, when it could not read all of it. */
   readonly note: string | undefined;
+  /**
+   * What this build did beyond reading the cache: data sets whose answers it made, past files
+   * it parsed, past bodies it rebuilt (each compressed to learn its ETags). All 0 when nothing
+   * moved since the build before.
+   */
+  readonly work: { readonly datasets: number; readonly parsed: number; readonly rebuilt: number };
 }
 
 /** The data sets with changes endpoints: those whose records have an Identification. */
@@ -81,6 +87,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   const changes: ChangesEntry[] = [];
   const answers = new Map<string, StoredAnswer>();
   const publications: Publication[] = [];
+  let made = 0;
   for (const result of results) {
     const found = versions?.get(result.dataset.id);
     const history = await datasetHistory({
@@ -94,6 +101,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
       store,
     });
     changes.push(history.entry);
+    if (history.made) made++;
     for (const answer of history.answers) answers.set(answer.entry.variants.identity.asset, answer);
     publications.push(...history.publications);
   }
@@ -103,7 +111,12 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
       (a.lastUpdated < b.lastUpdated ? 1 : a.lastUpdated > b.lastUpdated ? -1 : 0) ||
       order.get(a.dataset)! - order.get(b.dataset)!,
   );
-  return { changes, answers: [...answers.values()], publications, note };
+  const work = {
+    datasets: made,
+    parsed: store?.counts.parsed ?? 0,
+    rebuilt: store?.counts.rebuilt ?? 0,
+  };
+  return { changes, answers: [...answers.values()], publications, note, work };
 }
 
 /** A data set's versions, as found in git. */

@@ -20,6 +20,8 @@ export class HistoryStore {
   private readonly blobs = new Map<string, ParsedBlob>();
   /** Cache entries this run relies on, kept from pruning (BuildCache.keep). */
   readonly entries = new Set<string>();
+  /** What this run read from git: files parsed, and past bodies rebuilt (VersionReader). */
+  readonly counts = { parsed: 0, rebuilt: 0 };
 
   constructor(
     private readonly repo: Repository,
@@ -69,6 +71,7 @@ export class HistoryStore {
     );
     if (missing.length > 0) {
       const bytes = await readBlobs(this.repo, missing);
+      this.counts.parsed += missing.length;
       for (const hash of missing) {
         const source = parseYaml(hash, bytes.get(hash)!.toString("utf8"));
         const json = source.diagnostics.length === 0 ? JSON.stringify(source.value) : undefined;

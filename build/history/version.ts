@@ -140,6 +140,7 @@ export class VersionReader {
         ),
       );
     }
+    this.store.counts.rebuilt++;
     return serialize(envelope(this.dataset, brands, settings, toRfc3339(ref.seconds)));
   }
 }

@@ -15,12 +15,18 @@
  *   answers total at most twice the full list, and the next older one would not have fitted;
  * - a second build through the cache gives the same answers, byte for byte.
  */
-import { mkdtemp, rm, mkdir, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { runBuild, type BuildResult } from "../../../build/pipeline.js";
+import { buildHistory } from "../../../build/history/index.js";
+import { openCache } from "../../../build/core/cache.js";
+import { readSchemas } from "../../../build/check/schemas.js";
+import { SCHEMA_DIR } from "../../../build/core/paths.js";
+import type { Site } from "../../../build/read/site.js";
 import { changesRoutes, selectChanges } from "../../../worker/changes/select.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import { atmBrandFile, scratchRepo, siteYaml, type TestAtm } from "../../helpers/history.js";
@@ -344,4 +350,106 @@ describe("change answers over random histories", () => {
     expect(seen.brandCame).toBeGreaterThan(0);
     expect(seen.brandWent).toBeGreaterThan(0);
   }, 300_000);
+});
+
+describe("the history without git", () => {
+  it("knows only the current version of each data set, and says so once", async () => {
+    const root = await mkdtemp(join(tmpdir(), "opendata-edge-tarball-"));
+    folders.push(root);
+    await mkdir(join(root, "content", "atms"), { recursive: true });
+    await writeFile(join(root, "content", "site.yaml"), siteYaml());
+    await writeFile(
+      join(root, "content", "atms", "a.yaml"),
+      atmBrandFile("Brand A", [{ id: "A-1", town: "Wexbury", amount: 10 }]),
+    );
+    const built = await runBuild({
+      contentDir: join(root, "content"),
+      cwd: root,
+      write: false,
+      cacheDir: cache,
+      env: { SOURCE_DATE_EPOCH: "1790000000" },
+      history: true,
+    });
+    expect(built.historyNote).toMatch(
+      /^Changes: no git history \(.*\), so each changes endpoint knows only the current version/,
+    );
+    const changes = built.manifest!.changes!;
+    expect(changes.map((c) => c.dataset)).toEqual([
+      "branches",
+      "atms",
+      "personal-current-accounts",
+      "business-current-accounts",
+      "unsecured-sme-loans",
+      "commercial-credit-cards",
+    ]);
+    const atms = built.manifest!.datasets.find((d) => d.dataset === "atms")!;
+    const [only, ...more] = changes.find((c) => c.dataset === "atms")!.answers;
+    expect(more).toEqual([]);
+    expect([...only!.tokens].sort()).toEqual(
+      ["2026-09-21T14:13:20Z", ...Object.values(atms.variants).map((v) => unquote(v.etag))].sort(),
+    );
+    expect(JSON.parse(fileText(built, only!.variants.identity.asset)).data).toEqual([]);
+  });
+});
+
+describe("the history through the cache", () => {
+  it("reads no past file and rebuilds no past body when nothing moved, and after a commit only what no build read", async () => {
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    const a = (n: number) => ({ id: `A-${n}`, town: "Wexbury", amount: 10 });
+    await repo.commit(
+      {
+        "site.yaml": siteYaml(),
+        "atms/brand/one.yaml": atmBrandFile("Brand", [a(1), a(2)]),
+        "atms/brand/two.yaml": atmBrandFile("Brand", [a(3)]),
+      },
+      1_790_000_000,
+    );
+    await repo.commit(
+      { "atms/brand/one.yaml": atmBrandFile("Brand", [a(1), a(4)]) },
+      1_790_003_600,
+    );
+    await repo.commit(
+      { "atms/brand/two.yaml": atmBrandFile("Brand", [a(3), a(5)]) },
+      1_790_007_200,
+    );
+    const own = await mkdtemp(join(tmpdir(), "opendata-edge-history-own-cache-"));
+    folders.push(own);
+    const history = async () => {
+      const built = await runBuild({
+        contentDir: repo.content,
+        cwd: repo.root,
+        write: false,
+        history: false,
+        cacheDir: own,
+      });
+      const site = parse(await readFile(join(repo.content, "site.yaml"), "utf8")) as Site;
+      const openCacheForHistory = openCache(own, readSchemas(SCHEMA_DIR));
+      return buildHistory({
+        contentDir: repo.content,
+        site,
+        datasets: built.datasets,
+        cache: openCacheForHistory,
+        maxFileBytes: 25 * 1024 * 1024,
+        fromGit: true,
+      });
+    };
+    const first = await history();
+    // Two past versions of ATMs: files parsed (site.yaml, then each brand file once per blob), and
+    // both bodies rebuilt to learn their ETags; every data set's answers made.
+    expect(first.work.datasets).toBe(6);
+    expect(first.work.parsed).toBe(4);
+    expect(first.work.rebuilt).toBe(2);
+
+    const again = await history();
+    expect(again.work).toEqual({ datasets: 0, parsed: 0, rebuilt: 0 });
+    expect(again.changes).toEqual(first.changes);
+
+    await repo.commit({ "atms/brand/one.yaml": atmBrandFile("Brand", [a(1)]) }, 1_790_010_800);
+    const next = await history();
+    // Only ATMs changed; the version the commit replaced was this build's current one, whose
+    // ETags were kept, and its one new file (two.yaml as the third commit left it) is parsed.
+    expect(next.work).toEqual({ datasets: 1, parsed: 1, rebuilt: 0 });
+    expect(next.changes.find((c) => c.dataset === "atms")!.answers).toHaveLength(4);
+  });
 });
