@@ -105,7 +105,7 @@ async function editRecords(content: string, n: number): Promise<void> {
 const T0 = 1_790_000_000;
 
 /** Set P's content as a first commit, then `versions` commits, each changing every v2.2 data set. */
-async function generatedHistory(root: string, versions: number): Promise<string> {
+export async function generatedHistory(root: string, versions: number): Promise<string> {
   const repo = join(root, "repo");
   const content = join(repo, "content");
   await generateContent(content, PUBLISHER);

@@ -17,10 +17,14 @@ import {
   entityTag,
   type EncodedBody,
 } from "../encode/variants.js";
-import { manifestVariants } from "../encode/manifest-entry.js";
 import { planForPath } from "../../contract/rate-limits.js";
 import { CHANGES_ASSET_FOLDER, changesPathOf } from "../../contract/changes.js";
-import type { ChangeAnswer, ChangesEntry, ManifestEntry } from "../../contract/manifest.js";
+import type {
+  ChangeAnswer,
+  ChangesEntry,
+  ContentCoding,
+  ManifestEntry,
+} from "../../contract/manifest.js";
 import {
   answerBytes,
   bodyRecords,
@@ -83,6 +87,8 @@ export interface Publication {
 export interface StoredAnswer {
   readonly entry: ChangeAnswer;
   readonly encoded: EncodedBody;
+  /** Each file is named by its own bytes' hash, so the write step may link an unchanged one. */
+  readonly reuse: true;
 }
 
 export interface DatasetHistory {
@@ -205,7 +211,11 @@ function result(
       lastModifiedMs: entry.lastModifiedMs,
       answers: summary.answers,
     },
-    answers: summary.answers.map((answer, i) => ({ entry: answer, encoded: encoded[i]! })),
+    answers: summary.answers.map((answer, i) => ({
+      entry: answer,
+      encoded: encoded[i]!,
+      reuse: true as const,
+    })),
     publications: summary.publications,
   };
 }
@@ -283,7 +293,7 @@ async function compute(
   const answers: ChangeAnswer[] = made.map((m, i) => ({
     since: m.since,
     totalResults: m.totalResults,
-    variants: manifestVariants(answerAsset(dataset, encoded[i]!), encoded[i]!),
+    variants: answerVariants(dataset, encoded[i]!),
     tokens: tokens[i]!,
   }));
   return {
@@ -359,9 +369,23 @@ async function encodeAnswer(identity: Buffer, quality: number): Promise<EncodedB
   };
 }
 
-// The asset an answer is stored under: its data set and the start of its own hash.
-function answerAsset(dataset: DatasetDefinition, encoded: EncodedBody): string {
-  return `${CHANGES_ASSET_FOLDER}${dataset.id}/${bare(encoded.identity.etag).slice(0, 32)}.json`;
+// Where each coding of an answer is stored: under its data set, named by the start of its own
+// hash, so a path always holds the same bytes and an unchanged answer's files can be linked from
+// the generation before (build/write/atomic.ts) rather than written again.
+function answerVariants(
+  dataset: DatasetDefinition,
+  encoded: EncodedBody,
+): ChangeAnswer["variants"] {
+  const name = (coding: ContentCoding, suffix: string) => ({
+    asset: `${CHANGES_ASSET_FOLDER}${dataset.id}/${bare(encoded[coding].etag).slice(0, 32)}${suffix}`,
+    etag: encoded[coding].etag,
+    length: encoded[coding].bytes.length,
+  });
+  return {
+    identity: name("identity", ".json"),
+    br: name("br", ".json.br"),
+    gzip: name("gzip", ".json.gz"),
+  };
 }
 
 /**
