@@ -80,31 +80,42 @@ export interface Commit {
 }
 
 /**
- * The newest `count` commits on HEAD's first-parent line whose change against their first
- * parent touches one of `paths` (repository paths), newest first.
+ * The commits on HEAD's first-parent line whose change against their first parent touches a path
+ * under `under` (a repository path, "" for the whole repository), newest first, each with the
+ * paths it changed: one `git log` for every data set at once.
  */
-export async function firstParentCommits(
+export async function firstParentLog(
   repo: Repository,
-  paths: readonly string[],
-  count: number,
-): Promise<Commit[]> {
-  if (count <= 0) return [];
+  under: string,
+): Promise<(Commit & { readonly paths: readonly string[] })[]> {
   const out = await git(repo.top, [
     "log",
     "--first-parent",
-    `--max-count=${count}`,
-    "--format=%H %ct %P",
+    // A merge's change is against its first parent, as the line it was published on saw it.
+    "--diff-merges=first-parent",
+    "--no-renames",
+    "--name-only",
+    "-z",
+    "--format=%x01%H %ct %P",
     "HEAD",
     "--",
-    ...paths,
+    under === "" ? "." : under,
   ]);
   return out
-    .split("\n")
+    .split("\x01")
     .filter(Boolean)
-    .map((line) => {
-      const [commit, seconds, ...parents] = line.split(" ");
-      return { commit: commit!, seconds: Number(seconds), merge: parents.length > 1 };
+    .map((record) => {
+      // "<head>\0\n<path>\0<path>\0…": with -z, paths are NUL-terminated and kept as they are.
+      const [head = "", ...rest] = record.split("\0");
+      const paths = rest.map((p, i) => (i === 0 ? p.replace(/^\n/, "") : p)).filter(Boolean);
+      const [commit, seconds, ...parents] = head.split(" ");
+      return { commit: commit!, seconds: Number(seconds), merge: parents.length > 1, paths };
     });
+}
+
+/** Whether a commit's changed paths touch one of `paths` (files, or folders and all below). */
+export function touches(changed: readonly string[], paths: readonly string[]): boolean {
+  return changed.some((c) => paths.some((p) => c === p || c.startsWith(`${p}/`)));
 }
 
 /**

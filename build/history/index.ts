@@ -15,10 +15,11 @@ import { datasetHistory, type Publication, type StoredAnswer } from "./dataset.j
 import {
   changedPaths,
   datingAt,
-  firstParentCommits,
+  firstParentLog,
   objectsAt,
   repoPath,
   repositoryOf,
+  touches,
   type Commit,
   type Repository,
 } from "./git.js";
@@ -130,8 +131,8 @@ interface FoundVersions {
 }
 
 /**
- * Every data set's versions: a few git processes for all of them (one log each, one status, one
- * batch of object lookups), and one more per merge commit the cache has not dated yet.
+ * Every data set's versions: three git processes for all of them (one log, one status, one batch
+ * of object lookups), and one more per merge commit the cache has not dated yet.
  */
 async function versionsOf(
   repo: Repository,
@@ -141,15 +142,14 @@ async function versionsOf(
 ): Promise<Map<string, FoundVersions>> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
-  const [changed, logs] = await Promise.all([
+  const [changed, log] = await Promise.all([
     changedPaths(repo, [repo.prefix === "" ? "." : repo.prefix]),
-    Promise.all(
-      results.map(({ dataset }) =>
-        // One more than kept: the newest may be the current version itself.
-        firstParentCommits(repo, [folder(dataset), site], keep + 1),
-      ),
-    ),
+    firstParentLog(repo, repo.prefix),
   ]);
+  // One more than kept: the newest may be the current version itself.
+  const logs = results.map(({ dataset }) =>
+    log.filter((c) => touches(c.paths, [folder(dataset), site])).slice(0, keep + 1),
+  );
   const names = results.flatMap(({ dataset }, i) =>
     logs[i]!.flatMap(({ commit }) => [`${commit}:${folder(dataset)}`, `${commit}:${site}`]),
   );

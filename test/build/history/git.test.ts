@@ -12,7 +12,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   changedPaths,
   datingAt,
-  firstParentCommits,
+  firstParentLog,
+  touches,
   objectsAt,
   readBlobs,
   repositoryOf,
@@ -57,11 +58,15 @@ describe("the versions of a data set in git", () => {
     expect("top" in found).toBe(true);
     const r = found as Repository;
     expect(r.prefix).toBe("content");
-    const commits = await firstParentCommits(r, PATHS, 10);
+    const log = await firstParentLog(r, "content");
+    const commits = log.filter((c) => touches(c.paths, PATHS));
     expect(commits.map((c) => [c.commit, c.merge])).toEqual([
       [merge, true],
       [first, false],
     ]);
+    // The merge's change is against its first parent: the side branch's file.
+    expect(log[0]!.paths).toEqual(["content/atms/a.yaml"]);
+    expect(log.map((c) => c.paths)).toContainEqual(["content/branches/b.yaml"]);
     expect(commits[1]!.seconds).toBe(T0);
     // The build at the merge runs `git log -1 -- paths`, which shows the merged branch's commit.
     const { stdout } = await run("git", ["log", "-1", "--format=%ct", "--", ...PATHS], {
@@ -70,7 +75,8 @@ describe("the versions of a data set in git", () => {
     expect(await datingAt(r, merge, PATHS)).toBe(Number(stdout.trim()));
     expect(await datingAt(r, merge, PATHS)).toBe(T0 + 200);
     expect(side).not.toBe(merge);
-    expect(await firstParentCommits(r, PATHS, 1)).toHaveLength(1);
+    expect(touches(["content/atmsx/a.yaml"], PATHS)).toBe(false);
+    expect(touches(["content/site.yaml"], PATHS)).toBe(true);
   });
 
   it("reads trees and blobs in batches, and tells a path missing at a commit", async () => {
