@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import { publisherName, type Site } from "../read/site.js";
+import { formatCount } from "./landing/html.js";
 import type { Publication } from "../history/index.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
 import {
@@ -50,9 +51,9 @@ export function changesLink(entry: ChangesEntry, before: string): string {
   return `${entry.path}?${SINCE_PARAMETER}=${before}`;
 }
 
-/** A count of records in words: "1 added", "no record changed" is said by the caller. */
+/** A count with what it counts: "1,234 added" (en-GB's thousands separator, without ICU's cost). */
 function counted(n: number, what: string): string {
-  return `${n.toLocaleString("en-GB")} ${what}`;
+  return `${formatCount(n)} ${what}`;
 }
 
 /** The title of a publication's entry: the data set and its counts. */

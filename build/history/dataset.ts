@@ -35,7 +35,7 @@ import {
   type BrandChange,
   type VersionRecords,
 } from "./records.js";
-import { versionKey, VersionReader, type VersionRef } from "./version.js";
+import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
 import type { HistoryStore } from "./store.js";
 
 /** The kept answers of a data set total at most this many times its full identity body. */
@@ -53,11 +53,13 @@ export interface DatasetHistoryInput {
   readonly dataset: DatasetDefinition;
   readonly current: CurrentVersion;
   /** Past versions, newest first, the current one left out; at most `keep` of them. */
-  readonly past: readonly VersionRef[];
+  readonly past: readonly VersionCommit[];
   /** `past` goes back to the data set's first version: git has nothing older. */
   readonly complete: boolean;
   /** The commit whose content is the current version's, when the work tree is clean. */
-  readonly seed: VersionRef | undefined;
+  readonly seed: VersionCommit | undefined;
+  /** The hashes of versions' content (one batch of git lookups), wanted only on a cache miss. */
+  readonly resolve: (versions: readonly VersionCommit[]) => Promise<VersionRef[]>;
   readonly maxFileBytes: number;
   readonly cache: BuildCache | undefined;
   /** Past versions' content; undefined without git. */
@@ -117,23 +119,16 @@ type BodyTags = { readonly identity: string; readonly br: string; readonly gzip:
 
 export async function datasetHistory(input: DatasetHistoryInput): Promise<DatasetHistory> {
   const { dataset, current, cache } = input;
+  // Commits name their content for good: a build whose history has not moved needs no other
+  // git lookup to find its answers in the cache.
   const key = cache?.key(
     SUMMARY_KIND,
     dataset.id,
     current.entry.variants.identity.etag,
     String(input.maxFileBytes),
     String(input.complete),
-    ...input.past.map(versionKey),
+    ...input.past.map((v) => `${v.commit}:${v.seconds}`),
   );
-  if (input.seed && input.seed.seconds === current.entry.lastModifiedMs / 1000 && cache) {
-    // Its ETags are this build's: when it is a past version, no one recompresses it.
-    const tags = unquoted(current.entry.variants);
-    await cache.set(
-      cache.key(VERSION_KIND, dataset.id, versionKey(input.seed)),
-      VERSION_KIND,
-      JSON.stringify(tags),
-    );
-  }
   const cached = key ? await readSummary(cache!, key) : undefined;
   if (cached) {
     for (const entry of cached.summary.keep) {
@@ -142,7 +137,16 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
     }
     return { ...assemble(input, cached.summary, cached.pack), made: false };
   }
-  const made = await compute(input);
+  const [past, seed] = await Promise.all([
+    input.resolve(input.past),
+    input.seed ? input.resolve([input.seed]).then(([ref]) => ref) : undefined,
+  ]);
+  if (seed && seed.seconds === current.entry.lastModifiedMs / 1000 && cache) {
+    // Its ETags are this build's: when it is a past version, no one recompresses it.
+    const tags = unquoted(current.entry.variants);
+    await cache.set(versionEntry(cache, dataset, seed)[0], VERSION_KIND, JSON.stringify(tags));
+  }
+  const made = await compute(input, past, seed);
   if (key) {
     await cache!.set(key, PACK_KIND, Buffer.concat(made.encoded.flatMap(packed)));
     await cache!.set(key, SUMMARY_KIND, JSON.stringify(made.summary));
@@ -231,6 +235,8 @@ interface Made {
 
 async function compute(
   input: DatasetHistoryInput,
+  past: readonly VersionRef[],
+  seed: VersionRef | undefined,
 ): Promise<{ summary: Summary; encoded: EncodedBody[] }> {
   const { dataset, current } = input;
   const body = JSON.parse(current.identity.toString("utf8")) as { meta: Record<string, unknown> };
@@ -260,7 +266,7 @@ async function compute(
     records,
   };
   let reachedFirst = input.complete;
-  for (const ref of reader ? input.past : []) {
+  for (const ref of reader ? past : []) {
     const older = await reader!.records(ref);
     // Content that could not be built was never published: no one holds it.
     if (!older) continue;
@@ -300,19 +306,24 @@ async function compute(
     summary: {
       answers,
       publications,
-      keep: [...(input.store?.list() ?? []), ...versionEntries(input)],
+      keep: [
+        ...(input.store?.list() ?? []),
+        ...[...past, ...(seed ? [seed] : [])].flatMap((ref) =>
+          input.cache ? [versionEntry(input.cache, dataset, ref).join("\0")] : [],
+        ),
+      ],
     },
     encoded,
   };
 }
 
-// The version entries of the past versions, which a later build's answers need.
-function versionEntries(input: DatasetHistoryInput): string[] {
-  const { cache, dataset } = input;
-  if (!cache) return [];
-  return input.past.map(
-    (ref) => `${cache.key(VERSION_KIND, dataset.id, versionKey(ref))}\0${VERSION_KIND}`,
-  );
+// A version's entry in the cache (key and kind): its body's ETags, which a later build needs.
+function versionEntry(
+  cache: BuildCache,
+  dataset: DatasetDefinition,
+  ref: VersionRef,
+): [key: string, kind: string] {
+  return [cache.key(VERSION_KIND, dataset.id, versionKey(ref)), VERSION_KIND];
 }
 
 /**
@@ -325,7 +336,7 @@ async function versionTags(
   ref: VersionRef,
 ): Promise<BodyTags | undefined> {
   const { cache, dataset } = input;
-  const key = cache?.key(VERSION_KIND, dataset.id, versionKey(ref));
+  const key = cache && versionEntry(cache, dataset, ref)[0];
   const hit = key ? await cache!.get(key, VERSION_KIND) : undefined;
   if (hit) return JSON.parse(hit.toString("utf8")) as BodyTags;
   const body = await reader.body(ref);

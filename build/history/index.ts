@@ -24,7 +24,7 @@ import {
   type Repository,
 } from "./git.js";
 import { HistoryStore } from "./store.js";
-import type { VersionRef } from "./version.js";
+import type { VersionCommit, VersionRef } from "./version.js";
 
 export type { Publication } from "./dataset.js";
 
@@ -97,6 +97,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
       past: found?.past ?? [],
       complete: found?.complete ?? false,
       seed: found?.seed,
+      resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
       maxFileBytes: input.maxFileBytes,
       cache: input.cache,
       store,
@@ -123,57 +124,75 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
 /** A data set's versions, as found in git. */
 interface FoundVersions {
   /** Past versions, newest first, at most `keep`. */
-  readonly past: VersionRef[];
+  readonly past: VersionCommit[];
   /** The list reaches the data set's first version. */
   readonly complete: boolean;
   /** The newest commit version when its content is the work tree's (the current version). */
-  readonly seed: VersionRef | undefined;
+  readonly seed: VersionCommit | undefined;
+}
+
+/** Every data set's versions, and the hashes of their content when a data set wants them. */
+interface Versions {
+  get(dataset: string): FoundVersions | undefined;
+  resolve(dataset: DatasetDefinition, wanted: readonly VersionCommit[]): Promise<VersionRef[]>;
 }
 
 /**
- * Every data set's versions: three git processes for all of them (one log, one status, one batch
- * of object lookups), and one more per merge commit the cache has not dated yet.
+ * Every data set's versions: two git processes for all of them (one log, one status, side by
+ * side), one more per merge commit the cache has not dated yet, and one batch of object lookups
+ * for all of them, made only when a data set's answers are not in the cache.
  */
 async function versionsOf(
   repo: Repository,
   results: readonly DatasetResult[],
   keep: number,
   cache: BuildCache | undefined,
-): Promise<Map<string, FoundVersions>> {
+): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
   const [changed, log] = await Promise.all([
     changedPaths(repo, [repo.prefix === "" ? "." : repo.prefix]),
     firstParentLog(repo, repo.prefix),
   ]);
-  // One more than kept: the newest may be the current version itself.
-  const logs = results.map(({ dataset }) =>
-    log.filter((c) => touches(c.paths, [folder(dataset), site])).slice(0, keep + 1),
-  );
-  const names = results.flatMap(({ dataset }, i) =>
-    logs[i]!.flatMap(({ commit }) => [`${commit}:${folder(dataset)}`, `${commit}:${site}`]),
-  );
-  const objects = await objectsAt(repo, names);
-  let at = 0;
   const found = new Map<string, FoundVersions>();
-  for (const [i, { dataset }] of results.entries()) {
+  for (const { dataset } of results) {
     const paths = [folder(dataset), site];
-    const commits = logs[i]!;
-    const refs: VersionRef[] = [];
+    // One more than kept: the newest may be the current version itself.
+    const commits = log.filter((c) => touches(c.paths, paths)).slice(0, keep + 1);
+    const versions: VersionCommit[] = [];
     for (const commit of commits) {
-      refs.push({
-        commit: commit.commit,
-        seconds: await dated(repo, commit, paths, cache),
-        folder: objects[at++],
-        site: objects[at++],
-      });
+      versions.push({ commit: commit.commit, seconds: await dated(repo, commit, paths, cache) });
     }
-    const clean = !changed.some((path) => path === site || path.startsWith(`${paths[0]}/`));
-    const seed = clean ? refs[0] : undefined;
-    const past = (seed ? refs.slice(1) : refs).slice(0, keep);
+    const clean = !touches(changed, paths);
+    const seed = clean ? versions[0] : undefined;
+    const past = (seed ? versions.slice(1) : versions).slice(0, keep);
     found.set(dataset.id, { past, complete: commits.length <= keep, seed });
   }
-  return found;
+  let looked: Promise<Map<string, VersionRef>> | undefined;
+  const lookUp = async () => {
+    const wanted = results.flatMap(({ dataset }) => {
+      const f = found.get(dataset.id)!;
+      return [...(f.seed ? [f.seed] : []), ...f.past].map((v) => ({ dataset, v }));
+    });
+    const names = wanted.flatMap(({ dataset, v }) => [
+      `${v.commit}:${folder(dataset)}`,
+      `${v.commit}:${site}`,
+    ]);
+    const objects = await objectsAt(repo, names);
+    return new Map(
+      wanted.map(({ dataset, v }, i): [string, VersionRef] => [
+        `${dataset.id}\0${v.commit}`,
+        { ...v, folder: objects[2 * i], site: objects[2 * i + 1] },
+      ]),
+    );
+  };
+  return {
+    get: (id) => found.get(id),
+    async resolve(dataset, versions) {
+      const refs = await (looked ??= lookUp());
+      return versions.map((v) => refs.get(`${dataset.id}\0${v.commit}`)!);
+    },
+  };
 }
 
 /** A version's LastUpdated: what the build at that commit dated the data set (git.ts, datingAt). */

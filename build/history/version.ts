@@ -14,10 +14,14 @@ import type { BrandRecords, PublishedRecord, VersionRecords } from "./records.js
 import type { HistoryStore } from "./store.js";
 
 /** A version: a commit on HEAD's first-parent line touching the data set's folder or site.yaml. */
-export interface VersionRef {
+export interface VersionCommit {
   readonly commit: string;
   /** Its meta.LastUpdated, in seconds: what the build of that commit dated it. */
   readonly seconds: number;
+}
+
+/** A version with the hashes of its content, looked up only when it is read. */
+export interface VersionRef extends VersionCommit {
   /** The hash of the data set's folder's tree at the commit; undefined when there is none. */
   readonly folder: string | undefined;
   /** The hash of site.yaml's blob at the commit; undefined when there is none. */
