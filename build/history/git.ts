@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { realpath } from "node:fs/promises";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname } from "node:path";
 import { promisify } from "node:util";
 
 const run = promisify(execFile);
@@ -38,31 +38,54 @@ export async function git(cwd: string, args: readonly string[]): Promise<string>
 
 /** The repository the content folder is in, or why there is none. */
 export async function repositoryOf(contentDir: string): Promise<Repository | NoRepository> {
+  return (await readHistory(contentDir, { log: false })).repo;
+}
+
+/** The content folder's repository, its first-parent log and the work tree's changes. */
+export interface History {
+  readonly repo: Repository | NoRepository;
+  /** Newest first (firstParentLog); empty without a repository. */
+  readonly log: readonly LoggedCommit[];
+  /** Paths under the content folder that differ from HEAD (changedPaths). */
+  readonly changed: readonly string[];
+}
+
+/**
+ * Everything the history reads from git on every build, in one wave of processes run side by
+ * side from the content folder's parent: where the repository is (and that it has a commit),
+ * the content's first-parent log, and what the work tree changed. A process costs more to start
+ * than these take to run, so three at once is the floor.
+ */
+export async function readHistory(
+  contentDir: string,
+  want: { readonly log: boolean } = { log: true },
+): Promise<History> {
+  const none = (reason: string): History => ({ repo: { reason }, log: [], changed: [] });
   let from: string;
-  let content: string;
   try {
     from = await realpath(dirname(contentDir));
-    content = join(from, basename(contentDir));
   } catch {
-    return { reason: "the content folder's parent cannot be read" };
+    return none("the content folder's parent cannot be read");
   }
-  let top: string;
-  let shallow: boolean;
-  try {
-    const [toplevel, isShallow] = (
-      await git(from, ["rev-parse", "--show-toplevel", "--is-shallow-repository"])
-    )
-      .trim()
-      .split("\n");
-    top = toplevel!;
-    shallow = isShallow === "true";
-    await git(top, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
-  } catch {
-    return { reason: "the content is not in a git repository with a commit (a tarball, say)" };
+  const name = basename(contentDir);
+  const [where, log, changed] = await Promise.allSettled([
+    // HEAD last: rev-parse fails when there is no commit yet.
+    git(from, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "HEAD"]),
+    want.log ? logOf(from, name) : Promise.resolve([]),
+    want.log ? statusOf(from, [name]) : Promise.resolve([]),
+  ]);
+  if (where.status === "rejected") {
+    return none("the content is not in a git repository with a commit (a tarball, say)");
   }
-  const prefix = relative(top, content).split(sep).join("/");
-  if (prefix.startsWith("..")) return { reason: "the content folder is outside its repository" };
-  return { top, prefix, shallow };
+  const [top = "", inside = "", shallow] = where.value.split("\n");
+  const prefix = `${inside}${name}`;
+  if (log.status === "rejected") throw log.reason;
+  if (changed.status === "rejected") throw changed.reason;
+  return {
+    repo: { top, prefix, shallow: shallow === "true" },
+    log: log.value,
+    changed: changed.value,
+  };
 }
 
 /** A path inside the repository, from one relative to the content folder. */
@@ -79,16 +102,21 @@ export interface Commit {
   readonly merge: boolean;
 }
 
+/** A commit with the repository paths its change against its first parent touched. */
+export type LoggedCommit = Commit & { readonly paths: readonly string[] };
+
 /**
  * The commits on HEAD's first-parent line whose change against their first parent touches a path
  * under `under` (a repository path, "" for the whole repository), newest first, each with the
  * paths it changed: one `git log` for every data set at once.
  */
-export async function firstParentLog(
-  repo: Repository,
-  under: string,
-): Promise<(Commit & { readonly paths: readonly string[] })[]> {
-  const out = await git(repo.top, [
+export function firstParentLog(repo: Repository, under: string): Promise<LoggedCommit[]> {
+  return logOf(repo.top, under === "" ? "." : under);
+}
+
+// The log, run in `cwd` for `pathspec` (relative to it); the paths it gives are the repository's.
+async function logOf(cwd: string, pathspec: string): Promise<LoggedCommit[]> {
+  const out = await git(cwd, [
     "log",
     "--first-parent",
     // A merge's change is against its first parent, as the line it was published on saw it.
@@ -99,7 +127,7 @@ export async function firstParentLog(
     "--format=%x01%H %ct %P",
     "HEAD",
     "--",
-    under === "" ? "." : under,
+    pathspec,
   ]);
   return out
     .split("\x01")
@@ -133,14 +161,19 @@ export async function datingAt(
 }
 
 /** Paths under `paths` that differ from HEAD in the work tree (as last-updated.ts counts them). */
-export async function changedPaths(repo: Repository, paths: readonly string[]): Promise<string[]> {
-  const out = await git(repo.top, [
+export function changedPaths(repo: Repository, paths: readonly string[]): Promise<string[]> {
+  return statusOf(repo.top, paths);
+}
+
+// The status, run in `cwd` for `pathspecs` (relative to it); porcelain gives repository paths.
+async function statusOf(cwd: string, pathspecs: readonly string[]): Promise<string[]> {
+  const out = await git(cwd, [
     "status",
     "--porcelain=v1",
     "-z",
     "--untracked-files=all",
     "--",
-    ...paths,
+    ...pathspecs,
   ]);
   const changed: string[] = [];
   const entries = out.split("\0").filter(Boolean);

@@ -13,14 +13,13 @@ import type { Site } from "../read/site.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
 import { datasetHistory, type Publication, type StoredAnswer } from "./dataset.js";
 import {
-  changedPaths,
   datingAt,
-  firstParentLog,
   objectsAt,
+  readHistory,
   repoPath,
-  repositoryOf,
   touches,
   type Commit,
+  type History,
   type Repository,
 } from "./git.js";
 import { HistoryStore } from "./store.js";
@@ -73,16 +72,16 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     const result = input.datasets.find((r) => r.dataset.id === dataset.id);
     return result ? [result] : [];
   });
-  const found = input.fromGit && keep > 0 ? await repositoryOf(input.contentDir) : undefined;
-  const repo = found && "top" in found ? found : undefined;
+  const read = input.fromGit && keep > 0 ? await readHistory(input.contentDir) : undefined;
+  const repo = read && "top" in read.repo ? read.repo : undefined;
   let note: string | undefined;
-  if (found && !repo) {
-    note = `Changes: no git history (${(found as { reason: string }).reason}), so each changes endpoint knows only the current version of its data set.`;
+  if (read && !repo) {
+    note = `Changes: no git history (${(read.repo as { reason: string }).reason}), so each changes endpoint knows only the current version of its data set.`;
   } else if (repo?.shallow) {
     note =
       "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
   }
-  const versions = repo ? await versionsOf(repo, results, keep, input.cache) : undefined;
+  const versions = repo ? await versionsOf(repo, read!, results, keep, input.cache) : undefined;
   const store = repo ? new HistoryStore(repo, input.cache) : undefined;
 
   const changes: ChangesEntry[] = [];
@@ -138,22 +137,20 @@ interface Versions {
 }
 
 /**
- * Every data set's versions: two git processes for all of them (one log, one status, side by
- * side), one more per merge commit the cache has not dated yet, and one batch of object lookups
- * for all of them, made only when a data set's answers are not in the cache.
+ * Every data set's versions, from what readHistory read for all of them (the log, the work
+ * tree's changes), with one more git process per merge commit the cache has not dated yet, and
+ * one batch of object lookups for all of them, made only when a data set's answers are not in
+ * the cache.
  */
 async function versionsOf(
   repo: Repository,
+  { log, changed }: History,
   results: readonly DatasetResult[],
   keep: number,
   cache: BuildCache | undefined,
 ): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
-  const [changed, log] = await Promise.all([
-    changedPaths(repo, [repo.prefix === "" ? "." : repo.prefix]),
-    firstParentLog(repo, repo.prefix),
-  ]);
   const found = new Map<string, FoundVersions>();
   for (const { dataset } of results) {
     const paths = [folder(dataset), site];
