@@ -75,7 +75,7 @@ export async function readHistory(
     want.log ? statusOf(from, [name]) : Promise.resolve([]),
   ]);
   if (where.status === "rejected") {
-    return none("the content is not in a git repository with a commit (a tarball, say)");
+    return none("the content is not in a git repository with a commit, as from a tarball");
   }
   const [top = "", inside = "", shallow] = where.value.split("\n");
   const prefix = `${inside}${name}`;

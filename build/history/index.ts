@@ -76,7 +76,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   const repo = read && "top" in read.repo ? read.repo : undefined;
   let note: string | undefined;
   if (read && !repo) {
-    note = `Changes: no git history (${(read.repo as { reason: string }).reason}), so each changes endpoint knows only the current version of its data set.`;
+    note = `Changes: no git history (${(read.repo as { reason: string }).reason}): each changes endpoint knows only the current version of its data set.`;
   } else if (repo?.shallow) {
     note =
       "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
