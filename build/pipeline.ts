@@ -222,7 +222,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   await cache?.remember();
   if (options.write !== false) {
     await timed("write", async () => {
-      await writeAtomically(outDir, files);
+      await writeAtomically(outDir, files, { linkUnchanged: true });
       await cache?.prune();
     });
   }

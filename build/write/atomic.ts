@@ -31,6 +31,15 @@ export interface OutputFile {
   readonly reuse?: boolean;
 }
 
+export interface WriteOptions {
+  /**
+   * Link the files marked `reuse` from the generation before when it holds them. The build does;
+   * the live preview does not: wrangler's local asset server, reloaded on each new generation,
+   * served stale bytes from a generation whose unchanged files were links (test/e2e/preview.test.ts).
+   */
+  readonly linkUnchanged?: boolean;
+}
+
 // Files written at a time: enough to keep the disk busy, few enough for any file-handle limit.
 const WRITES_AT_ONCE = 16;
 
@@ -50,6 +59,7 @@ export interface WrittenOutput {
 export async function writeAtomically(
   outDir: string,
   files: readonly OutputFile[],
+  options: WriteOptions = {},
 ): Promise<WrittenOutput> {
   const parent = dirname(resolve(outDir));
   const name = basename(outDir);
@@ -68,7 +78,7 @@ export async function writeAtomically(
       while (next < files.length) {
         const file = files[next++]!;
         const target = join(generation, file.path);
-        if (file.reuse && before) {
+        if (file.reuse && before && options.linkUnchanged) {
           const linked = await hardLink(join(before, file.path), target).then(
             () => true,
             () => false,

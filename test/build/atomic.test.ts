@@ -63,9 +63,10 @@ describe("writing the output folder", () => {
       bytes,
       reuse: true,
     });
-    const first = await writeAtomically(out, [...version(1), named("answer")]);
+    const link = { linkUnchanged: true };
+    const first = await writeAtomically(out, [...version(1), named("answer")], link);
     // The same path again (so the same bytes, by its name): linked, not written.
-    const second = await writeAtomically(out, [...version(2), named("not read when linked")]);
+    const second = await writeAtomically(out, [...version(2), named("not read when linked")], link);
     const [a, b] = await Promise.all(
       [first, second].map((g) => stat(join(g.generation, "_changes/a/1f.json"))),
     );
@@ -78,8 +79,13 @@ describe("writing the output folder", () => {
     expect(manifest[1]!.ino).not.toBe(manifest[0]!.ino);
     // Nothing before it to link from: written.
     const { out: fresh } = { out: join(root!, "fresh") };
-    await writeAtomically(fresh, [named("written")]);
+    await writeAtomically(fresh, [named("written")], link);
     expect(await readFile(join(fresh, "_changes/a/1f.json"), "utf8")).toBe("written");
+    // Without the option (the live preview), every file is written.
+    const third = await writeAtomically(out, [...version(3), named("written again")]);
+    expect(await readFile(join(third.generation, "_changes/a/1f.json"), "utf8")).toBe(
+      "written again",
+    );
   });
 
   it("replaces an output folder written before generations existed", async () => {
