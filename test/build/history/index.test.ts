@@ -286,9 +286,10 @@ describe("change answers over random histories", () => {
           const limit = 2 * Buffer.byteLength(currentBody);
 
           // Newest first; the newest commit is the current version.
-          const oracle = await Promise.all(
-            [...versions].reverse().map((v) => buildAlone(v.content, v.seconds)),
-          );
+          // One after another: builds sharing a cache must not read an entry another is writing.
+          const oracle: Awaited<ReturnType<typeof buildAlone>>[] = [];
+          for (const v of [...versions].reverse())
+            oracle.push(await buildAlone(v.content, v.seconds));
           expect(oracle[0]!.body).toBe(currentBody);
           let total = 0;
           let keptPast = 0;
