@@ -1,11 +1,12 @@
 /**
  * The build, step by step, numbered as docs/architecture.md numbers them: 1 read the content,
  * 2 check each file (with quality's per-file rules), 3 check across files, 4 the quality rules
- * across files, 5 assemble each data set's body, 6 encode it, 7 index the near-me data sets, 8 make
- * the documents about the APIs, 9 write dist/ with its manifest. Problems from every step and every
+ * across files, 5 assemble each data set's body, 6 encode it, 7 index the near-me data sets, 8 the
+ * changes since past versions from git history, 9 make the documents about the APIs, 10 write dist/
+ * with its manifest. Problems from every step and every
  * file are collected, so one run reports them all; nothing is written unless there are none.
  *
- * `runValidate` (`npm run validate`) runs steps 1 to 5 and the checks of step 9 that what it made
+ * `runValidate` (`npm run validate`) runs steps 1 to 5 and the checks of step 10 that what it made
  * can answer, and stops: it compresses nothing, indexes nothing and makes no document, yet reports
  * every problem and warning the build would (docs/decisions.md#what-validate-checks).
  */
@@ -46,6 +47,7 @@ import {
   readPostcodeCentroids,
   type PostcodePoint,
 } from "./near/postcodes.js";
+import { buildHistory } from "./history/index.js";
 
 export type { DatasetResult } from "./encode/manifest-entry.js";
 export type { StepTimings, ValidateTimings } from "./core/timings.js";
@@ -85,6 +87,11 @@ export interface BuildOptions extends CheckOptions {
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
   /** For the live preview (build/preview/): the landing page is left uncompressed. */
   readonly preview?: boolean;
+  /**
+   * Read the data sets' past versions from git for the changes endpoints (build/history/); by
+   * default when the build writes or previews. Without, each knows only the current version.
+   */
+  readonly history?: boolean;
 }
 
 /** What a run reports whether or not it succeeded. */
@@ -116,6 +123,8 @@ export interface Built extends RunReport {
   readonly manifest: Manifest;
   /** What was written, or would have been with `write: false`. */
   readonly files: readonly OutputFile[];
+  /** The one line to print when the changes endpoints could not read all history (no git). */
+  readonly historyNote?: string | undefined;
 }
 
 export type BuildResult = Built | Failed;
@@ -136,7 +145,7 @@ export type ValidateResult = (Omit<Validated, "timings"> | Omit<Failed, "timings
   readonly timings: ValidateTimings;
 };
 
-/** Steps 1 to 9: checks the content and, when it has no problem, writes (or makes) the output. */
+/** Steps 1 to 10: checks the content and, when it has no problem, writes (or makes) the output. */
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
   const outDir = options.outDir ?? DIST_DIR;
   const run = await checkAndAssemble(options);
@@ -160,7 +169,19 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     }),
   );
   if (near.problems.length > 0) return failed(near.problems);
-  // 8. the documents about the APIs (landing page, /openapi.json), from what was just made.
+  // 8. the changes endpoints' answers since each kept past version, and the publications
+  const limits = options.limits ?? PLATFORM_LIMITS;
+  const history = await timed("history", () =>
+    buildHistory({
+      contentDir,
+      site: run.site,
+      datasets: results,
+      cache,
+      maxFileBytes: limits.maxFileBytes,
+      fromGit: options.history ?? (options.write !== false || options.preview === true),
+    }),
+  );
+  // 9. the documents about the APIs (landing page, /openapi.json), from what was just made.
   const documents = await timed("documents", () =>
     makeDocuments({
       datasets: results,
@@ -171,25 +192,28 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       cache,
       encode,
       near: near.indexes.map((n) => n.entry),
+      changes: history.changes,
+      publications: history.publications,
       pageUncompressed: options.preview,
     }),
   );
 
-  // 9. check the platform's limits, then write, unless a last check objects
+  // 10. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
     datasets: results.map((r) => r.entry),
     documents: documents.map((d) => d.entry),
     near: near.indexes.map((n) => n.entry),
+    changes: history.changes,
   };
-  const files = outputFiles([...results, ...documents], manifest);
+  const files = outputFiles([...results, ...documents, ...history.answers], manifest);
   for (const { entry, bytes } of near.indexes)
     files.push({ path: entry.index.asset.slice(1), bytes });
   const objections = await timed("write", async () => {
     const overLimits = checkAssetLimits(
       assetFiles(files, results),
       { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
-      options.limits ?? PLATFORM_LIMITS,
+      limits,
     );
     if (overLimits.length > 0) return overLimits;
     return (await options.beforeWrite?.(manifest)) ?? [];
@@ -198,11 +222,19 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   await cache?.remember();
   if (options.write !== false) {
     await timed("write", async () => {
-      await writeAtomically(outDir, files);
+      await writeAtomically(outDir, files, { linkUnchanged: true });
       await cache?.prune();
     });
   }
-  return { ...run.report(), ok: true, diagnostics: [], datasets: results, manifest, files };
+  return {
+    ...run.report(),
+    ok: true,
+    diagnostics: [],
+    datasets: results,
+    manifest,
+    files,
+    historyNote: history.note,
+  };
 }
 
 /**
@@ -231,7 +263,7 @@ export async function runValidate(options: ValidateOptions = {}): Promise<Valida
   return { ...result, timings };
 }
 
-// Of step 9's checks, those the bodies answer: each body's size against the limit per file, then
+// Of step 10's checks, those the bodies answer: each body's size against the limit per file, then
 // the last check. What only the later steps make (the compressed variants, each smaller than its
 // body; the indexes; the documents; the number of files, fixed by the table of data sets) is the
 // build's to check (docs/decisions.md#what-validate-checks).

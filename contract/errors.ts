@@ -22,6 +22,13 @@ export const ERRORS = {
     title: "Client timeout",
     description: "Your client has failed to submit a request, and a timeout has occurred.",
   },
+  // The changes endpoint (contract/changes.ts): a `since` token older than the versions kept, or
+  // one never published here. RFC 9110 section 15.5.11: the state it named is gone for good.
+  410: {
+    title: "Gone",
+    description:
+      "The version you asked for changes since is not kept here (too old, or never published). Fetch the full list from the data set's path and ask for changes since its meta.LastUpdated from then on.",
+  },
   429: {
     title: "Too many requests",
     description: "You have requested this resource too often. Slow down.",

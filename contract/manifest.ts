@@ -6,6 +6,7 @@
  * runtime imports: safe for the Worker's bundle.
  */
 import type { NearEntry } from "./near.js";
+import type { PlanId } from "./rate-limits.js";
 
 /** Content codings the build precomputes, by their HTTP token (RFC 9110 section 8.4.1). */
 export type ContentCoding = "br" | "gzip" | "identity";
@@ -91,6 +92,50 @@ export interface ManifestEntry extends ServedFile {
  */
 export type DocumentEntry = ServedFile;
 
+/**
+ * One stored answer of a data set's changes endpoint: the changes from one version to the
+ * current one (contract/changes.ts), encoded like a data set.
+ */
+export interface ChangeAnswer {
+  /** meta.Since: the LastUpdated of the version these are the changes since. */
+  readonly since: string;
+  /** meta.TotalResults: the records listed plus the Identifications removed. */
+  readonly totalResults: number;
+  /** Representations by content coding, each with its strong ETag; identity always. */
+  readonly variants: ServedFile["variants"];
+  /**
+   * The `since` tokens answered with it: the version's meta.LastUpdated and the ETags (without
+   * quotes) of each coding of its body. A token no answer lists is answered 410.
+   */
+  readonly tokens: readonly string[];
+}
+
+/**
+ * A data set's changes endpoint (`/x-std/v2.2/<data set>/changes?since=TOKEN`): every answer it
+ * can give, stored, each with the tokens that get it, so the Worker answers with one lookup in a
+ * map it builds once per isolate.
+ */
+export interface ChangesEntry {
+  /** Data set id, as in `datasets`. */
+  readonly dataset: string;
+  /** URL path served, e.g. /x-std/v2.2/atms/changes. */
+  readonly path: string;
+  /** Content-Type to send: the data set's. */
+  readonly mediaType: string;
+  /** The same endpoint under /x-open-banking/v2.2/ with its media type, with OpenBankingPaths. */
+  readonly aliases: readonly ManifestAlias[];
+  /** The rate-limit plan: the data set's own, so one quota whichever path. */
+  readonly plan: PlanId;
+  /** The data set's Last-Modified (IMF-fixdate), and the same instant in milliseconds. */
+  readonly lastModified: string;
+  readonly lastModifiedMs: number;
+  /**
+   * The answers, newest version first; `answers[0]` is since the current version itself (nothing
+   * listed), each other one since a past version that is kept.
+   */
+  readonly answers: readonly ChangeAnswer[];
+}
+
 export interface Manifest {
   readonly formatVersion: typeof MANIFEST_FORMAT_VERSION;
   readonly datasets: readonly ManifestEntry[];
@@ -101,6 +146,8 @@ export interface Manifest {
   readonly documents: readonly DocumentEntry[];
   /** The extension endpoints' indexes (contract/near.ts); absent in older manifests: none. */
   readonly near?: readonly NearEntry[];
+  /** The changes endpoints, one per v2.2 data set; absent in older manifests: none. */
+  readonly changes?: readonly ChangesEntry[];
 }
 
 /** File name of the manifest inside dist/. */

@@ -5,6 +5,7 @@
  * so no module imports itself back (test/project/import-cycles.test.ts).
  */
 import type { Config } from "../contract/vars.js";
+import type { ChangesRoute } from "./changes/select.js";
 import type { Representation } from "./http/representation.js";
 import type { MaintenanceFlag } from "./maintenance.js";
 import type { NearRoute } from "./near/query.js";
@@ -25,6 +26,8 @@ export interface Deps extends Platform {
   readonly maintenance: MaintenanceFlag;
   /** The extension endpoints' routes and their isolate-lifetime index store; none if absent. */
   readonly near?: NearDeps;
+  /** The changes endpoints' paths to their routes (changes/select.ts); none if absent. */
+  readonly changes?: ReadonlyMap<string, ChangesRoute>;
 }
 
 /** What the extension endpoints need besides the rest (near/answer.ts makes it). */

@@ -10,6 +10,7 @@ import { baseHeaders } from "./http/headers.js";
 import { httpsLocation } from "./http/https.js";
 import { respond } from "./http/respond.js";
 import { LOG_EVENTS } from "./log.js";
+import { changesRepresentation } from "./changes/answer.js";
 import { nearRepresentation } from "./near/answer.js";
 import { matchNear } from "./near/query.js";
 import { newOutcome, type Outcome } from "./outcome.js";
@@ -63,6 +64,8 @@ function answer(request: Request, deps: Deps, outcome: Outcome): Response | Prom
 
   // Exact match on the path only: the query never changes a standard path's answer.
   let representation = deps.routes.get(url.pathname);
+  const changes = representation ? undefined : deps.changes?.get(url.pathname);
+  if (changes) representation = changesRepresentation(changes, url.searchParams);
   if (!representation) {
     // The extension endpoints are the only paths with parameters (worker/near/).
     const near = deps.near && matchNear(url.pathname, url.searchParams, deps.near.routes);

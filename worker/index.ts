@@ -7,6 +7,7 @@
 import type { Manifest } from "../contract/manifest.js";
 import manifest from "../dist/manifest.json" with { type: "json" };
 import { readConfig, type Config } from "../contract/vars.js";
+import { changesRoutes } from "./changes/select.js";
 import { handle } from "./handler.js";
 import { LOG_EVENTS, logLine } from "./log.js";
 import { MaintenanceFlag } from "./maintenance.js";
@@ -20,6 +21,7 @@ import { systemClock, throttledLog } from "./runtime.js";
 
 const routes = routeTable(manifest as Manifest);
 const near = nearDeps(manifest as Manifest);
+const changes = changesRoutes(manifest as Manifest);
 const limiter = new RateLimiter();
 const maintenance = new MaintenanceFlag();
 const log = throttledLog(systemClock);
@@ -59,6 +61,7 @@ export default {
           counterKeys: keysFor.counterKeys,
           maintenance,
           near,
+          changes,
         },
         outcome,
       );

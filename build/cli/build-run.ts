@@ -189,6 +189,8 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
   // One line on why a build was slow: it could use nothing the cache holds.
   const cacheMiss = values["no-cache"] ? "--no-cache was given" : result.cacheMiss;
   if (cacheMiss) io.stderr(cacheMissLine(cacheMiss, command));
+  // One line when the changes endpoints could not read the data sets' history (no git).
+  if (result.ok && "historyNote" in result && result.historyNote) io.stderr(result.historyNote);
   if (values.timings) for (const line of timingLines(result.timings)) io.stderr(line);
   if (!result.ok) {
     const report = problemReport(result.diagnostics, {

@@ -161,6 +161,14 @@ export class BuildCache {
     this.used.add(`${key}.${kind}`);
   }
 
+  /**
+   * Keeps an entry this run relies on without reading it (a later run may need it: the build
+   * history's past versions), so prune does not remove it.
+   */
+  keep(key: string, kind: string): void {
+    this.used.add(`${key}.${kind}`);
+  }
+
   /** Notes what this run's entries are made with, for the next run's missReason. */
   async remember(): Promise<void> {
     if (!this.parts) return;

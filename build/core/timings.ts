@@ -41,14 +41,16 @@ export interface StepTimings {
   encode: number;
   /** 7: index the near-me data sets. */
   near: number;
-  /** 8: the landing page and /openapi.json. */
+  /** 8: the changes since past versions, from git history (history/). */
+  history: number;
+  /** 9: the landing page, /openapi.json and the publication feed. */
   documents: number;
-  /** 9: check the platform's limits and the last check, then write the output folder. */
+  /** 10: check the platform's limits and the last check, then write the output folder. */
   write: number;
   parts: PartTimings;
 }
 
-/** What `validate` runs: steps 1 to 5 and the checks of step 9, nothing that makes output. */
+/** What `validate` runs: steps 1 to 5 and the checks of step 10, nothing that makes output. */
 export type ValidateTimings = Pick<
   StepTimings,
   "read" | "check" | "crossCheck" | "quality" | "assemble"
@@ -67,6 +69,7 @@ export function emptyTimings(): StepTimings {
     assemble: 0,
     encode: 0,
     near: 0,
+    history: 0,
     documents: 0,
     write: 0,
     parts: { parseMs: 0, validateMs: 0, serializeMs: 0, hashMs: 0, compressMs: 0 },

@@ -1,6 +1,7 @@
 /**
- * Step 8, the documents about the APIs, built after the data sets: the landing page at /, its stylesheet,
- * /openapi.json and the directory entry /participant_store.json. Each is encoded like a data set (identity, br, gzip, each with its strong
+ * Step 9, the documents about the APIs, built after the data sets: the landing page at /, its stylesheet,
+ * /openapi.json, the directory entry /participant_store.json and the publication feed
+ * /x-std/changes.atom. Each is encoded like a data set (identity, br, gzip, each with its strong
  * ETag) and listed in the manifest's `documents`, so the Worker serves it with no work per request.
  */
 import { readFileSync } from "node:fs";
@@ -16,7 +17,10 @@ import type { LocatedRecord } from "../assemble/locations.js";
 import { loadOutline } from "./landing/map.js";
 import { landingPage, STYLESHEET_PATH } from "./landing/page.js";
 import { readLimits } from "./plan-limits.js";
-import type { DocumentEntry, ManifestEntry } from "../../contract/manifest.js";
+import type { ChangesEntry, DocumentEntry, ManifestEntry } from "../../contract/manifest.js";
+import { CHANGES_FEED_MEDIA_TYPE, CHANGES_FEED_PATH } from "../../contract/changes.js";
+import type { Publication } from "../history/index.js";
+import { changesFeed } from "./changes-feed.js";
 import type { NearEntry } from "../../contract/near.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
 import { manifestVariants } from "../encode/manifest-entry.js";
@@ -50,6 +54,10 @@ export interface DocumentInput {
   readonly encode: EncodeBytes;
   /** The manifest's near-me indexes, for /openapi.json's extension paths. */
   readonly near?: readonly NearEntry[];
+  /** The manifest's changes endpoints, for /openapi.json, the feed and the landing page. */
+  readonly changes?: readonly ChangesEntry[];
+  /** Every data set's publications, newest first (build/history/), for the feed and the page. */
+  readonly publications?: readonly Publication[];
   /**
    * Store the landing page uncompressed (identity only): the live preview replaces the page on
    * every save, and compressing a page with thousands of map marks would cost it a second.
@@ -77,6 +85,8 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     limits,
     planOf: planForPath,
     near: input.near ?? [],
+    changes: input.changes ?? [],
+    publications: input.publications ?? [],
   });
   const openapi = openApiDocument({
     datasets: input.datasets,
@@ -84,21 +94,29 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     site: input.site,
     limits,
     near: input.near ?? [],
+    changes: input.changes ?? [],
   });
   const store = participantStore({
     datasets: input.datasets,
     brandNames: input.brandNames,
     site: input.site,
   });
+  // The documents change when the data sets do, so they carry the newest data set's time, never
+  // the build's clock: the same content gives the same bytes and headers.
+  const ms = Math.max(0, ...input.datasets.map(({ entry }) => entry.lastModifiedMs));
+  const feed = changesFeed({
+    publications: input.publications ?? [],
+    changes: input.changes ?? [],
+    site: input.site,
+    updated: new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"),
+  });
   const sources: [path: string, mediaType: string, text: string][] = [
     [LANDING_PATH, HTML_MEDIA_TYPE, page],
     [STYLESHEET_PATH, CSS_MEDIA_TYPE, readFileSync(STYLESHEET_FILE, "utf8")],
     [OPENAPI_PATH, OPENAPI_MEDIA_TYPE, JSON.stringify(openapi)],
     [PARTICIPANT_STORE_PATH, PARTICIPANT_STORE_MEDIA_TYPE, JSON.stringify(store)],
+    [CHANGES_FEED_PATH, CHANGES_FEED_MEDIA_TYPE, feed],
   ];
-  // The documents change when the data sets do, so they carry the newest data set's time, never
-  // the build's clock: the same content gives the same bytes and headers.
-  const ms = Math.max(0, ...input.datasets.map(({ entry }) => entry.lastModifiedMs));
   return Promise.all(
     sources.map(async ([path, mediaType, text]) => {
       const bytes = Buffer.from(text, "utf8");

@@ -15,8 +15,9 @@ const gz = promisify(gzip);
 // 1.1 s per MB of JSON, while quality 9 takes about 20 ms per MB for output 10-12% larger
 // (quality 10 is within 1% of 9's size and 6 to 17 times slower). Bodies up to this size get 11,
 // larger ones 9, so a large publisher's build stays within its time budget (BENCHMARKS.md).
-const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
-const BROTLI_LARGE_QUALITY = 9;
+export const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
+export const BROTLI_LARGE_QUALITY = 9;
+export const BROTLI_BEST_QUALITY = constants.BROTLI_MAX_QUALITY;
 // gzip for clients without brotli; level 9 costs about 10 ms per MB.
 const GZIP_LEVEL = 9;
 
@@ -46,10 +47,14 @@ export function compressionSettings(identity: Buffer): string[] {
   return [String(brotliQuality(identity.length)), String(GZIP_LEVEL)];
 }
 
-export function compressBrotli(identity: Buffer): Promise<Buffer> {
+/** Brotli at the quality for the body's size, or at `quality` when given. */
+export function compressBrotli(
+  identity: Buffer,
+  quality = brotliQuality(identity.length),
+): Promise<Buffer> {
   return brotli(identity, {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: brotliQuality(identity.length),
+      [constants.BROTLI_PARAM_QUALITY]: quality,
       [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
       [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
     },

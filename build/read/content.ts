@@ -38,6 +38,13 @@ export interface ContentTree {
 }
 
 const YAML_FILES = "**/*.{yaml,yml}";
+/**
+ * What the glob above matches, for a list of paths from elsewhere (a git tree): a .yaml or .yml
+ * name, and no hidden name on the way (fast-glob leaves out dot files and folders by default).
+ */
+export function isContentPath(path: string): boolean {
+  return /\.ya?ml$/.test(path) && !path.split("/").some((part) => part.startsWith("."));
+}
 
 export async function discoverContent(
   contentDir: string,
@@ -48,7 +55,20 @@ export async function discoverContent(
     onlyFiles: true,
     followSymbolicLinks: false,
   });
-  found.sort(compareStrings);
+  return contentTreeOf(found, contentDir, cwd);
+}
+
+/**
+ * The content tree of the YAML files `found` (paths relative to `contentDir`, `/`-separated, as
+ * the glob above finds them on disk, or as a git tree lists them for a past version of the
+ * content: build/history/).
+ */
+export function contentTreeOf(
+  found: readonly string[],
+  contentDir: string,
+  cwd = process.cwd(),
+): ContentTree {
+  found = [...found].sort(compareStrings);
   const display = (rel: string) => displayPath(cwd, join(contentDir, rel));
   const byDir = new Map(DATASETS.map((d) => [d.contentDir, d]));
   const units = new Map<DatasetId, Map<string, ContentFile[]>>(

@@ -15,6 +15,11 @@ export interface Site {
   readonly PublicOrigin?: string;
   /** Optional: data-quality rule ids (or "all") whose findings fail the build instead of warning. */
   readonly QualityErrors?: readonly string[];
+  /**
+   * Optional: how many past versions of each v2.2 data set its changes endpoint answers from
+   * (build/history/; default 100, 0 for the current version only).
+   */
+  readonly ChangeHistoryVersions?: number;
   /** Optional: whom consumers contact about the data (/openapi.json's info.contact). */
   readonly Contact?: {
     readonly Name?: string;

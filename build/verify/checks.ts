@@ -1,11 +1,13 @@
 /**
  * What `npm run verify` fetches from a deployment and what it expects each answer to be, from the
  * manifest of the build that was deployed: every data set at its own path and at each
- * live-standard alias, every document, and one near-me query per data set with an index. All are
+ * live-standard alias, every document, one near-me query per data set with an index, and each
+ * changes endpoint (and its alias) asked since the current version. All are
  * asked for in identity (Accept-Encoding: identity), whose strong ETag is the hex SHA-256 of the
  * body (docs/architecture.md#what-the-build-writes), so the body's hash is known too.
  */
 import type { Manifest, ManifestEntry, ServedFile } from "../../contract/manifest.js";
+import { SINCE_PARAMETER } from "../../contract/changes.js";
 import {
   NEAR_FORMAT_VERSION,
   NEAR_PREFIX,
@@ -73,8 +75,7 @@ export function nearQueryPath(entry: ManifestEntry, near: NearEntry): string | u
 
 /**
  * Every path to check, in the manifest's order: data sets (each alias after its data set), the
- * documents, then the near-me queries. This is the one list: the changes endpoints (issue 33) add
- * theirs here from the manifest's own list of them.
+ * documents, the near-me queries, then the changes endpoints. This is the one list.
  */
 export function pathChecks(manifest: Manifest): PathCheck[] {
   const checks: PathCheck[] = [];
@@ -106,6 +107,34 @@ export function pathChecks(manifest: Manifest): PathCheck[] {
         lastModified: entry.lastModified,
       },
     });
+  }
+  for (const changes of manifest.changes ?? []) {
+    // Since the current version: the one answer every deployment of this build has, whatever
+    // history it kept (nothing listed), stored like a body, so its hash is known too.
+    const current = changes.answers[0];
+    if (!current) continue;
+    const query = `?${SINCE_PARAMETER}=${encodeURIComponent(current.since)}`;
+    const expected: Expected = {
+      status: 200,
+      etag: { exact: current.variants.identity.etag },
+      lastModified: changes.lastModified,
+      sha256: digestOf(current.variants.identity.etag),
+    };
+    const dataset = changes.dataset;
+    checks.push({
+      path: changes.path + query,
+      what: `data set ${dataset}, changes`,
+      dataset,
+      expected,
+    });
+    for (const alias of changes.aliases) {
+      checks.push({
+        path: alias.path + query,
+        what: `data set ${dataset}, changes, alias`,
+        dataset,
+        expected,
+      });
+    }
   }
   return checks;
 }

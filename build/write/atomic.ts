@@ -6,6 +6,7 @@
  * previous output exactly as it was.
  */
 import {
+  link as hardLink,
   lstat,
   mkdir,
   mkdtemp,
@@ -22,7 +23,25 @@ export interface OutputFile {
   /** Path inside the output folder, `/`-separated, no leading slash. */
   readonly path: string;
   readonly bytes: Uint8Array | string;
+  /**
+   * The path names these bytes (a hash of them is in the name): when the generation before holds
+   * the same path, the file is linked from there rather than written again (build/history/'s
+   * change answers, hundreds of files that a build whose history has not moved leaves as they were).
+   */
+  readonly reuse?: boolean;
 }
+
+export interface WriteOptions {
+  /**
+   * Link the files marked `reuse` from the generation before when it holds them. The build does;
+   * the live preview does not: wrangler's local asset server, reloaded on each new generation,
+   * served stale bytes from a generation whose unchanged files were links (test/e2e/preview.test.ts).
+   */
+  readonly linkUnchanged?: boolean;
+}
+
+// Files written at a time: enough to keep the disk busy, few enough for any file-handle limit.
+const WRITES_AT_ONCE = 16;
 
 /** What a write left behind. */
 export interface WrittenOutput {
@@ -40,23 +59,40 @@ export interface WrittenOutput {
 export async function writeAtomically(
   outDir: string,
   files: readonly OutputFile[],
+  options: WriteOptions = {},
 ): Promise<WrittenOutput> {
   const parent = dirname(resolve(outDir));
   const name = basename(outDir);
   await mkdir(parent, { recursive: true });
   // On the same file system as the link, so nothing is copied and the switch is one rename.
   const generation = await mkdtemp(join(parent, `.${name}-gen-`));
+  const previous = await currentTarget(outDir);
+  const before =
+    previous === "none" ? undefined : previous === "folder" ? outDir : join(parent, previous);
   try {
-    for (const file of files) {
-      const target = join(generation, file.path);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, file.bytes);
+    for (const folder of new Set(files.map((f) => dirname(join(generation, f.path))))) {
+      await mkdir(folder, { recursive: true });
     }
+    let next = 0;
+    const lane = async () => {
+      while (next < files.length) {
+        const file = files[next++]!;
+        const target = join(generation, file.path);
+        if (file.reuse && before && options.linkUnchanged) {
+          const linked = await hardLink(join(before, file.path), target).then(
+            () => true,
+            () => false,
+          );
+          if (linked) continue;
+        }
+        await writeFile(target, file.bytes);
+      }
+    };
+    await Promise.all(Array.from({ length: WRITES_AT_ONCE }, lane));
   } catch (error) {
     await rm(generation, { recursive: true, force: true });
     throw error;
   }
-  const previous = await currentTarget(outDir);
   // rename(2) replaces a link atomically (POSIX: "a link named new shall remain visible to other
   // threads throughout the renaming operation"), but not a real folder: output written before
   // generations existed is moved aside first, the one moment without it, once per checkout.

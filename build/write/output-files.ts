@@ -20,17 +20,21 @@ export interface Published {
   readonly encoded: Readonly<
     Partial<Record<ContentCoding, { readonly bytes: Uint8Array | string }>>
   >;
+  /** Its files are named by their bytes, so an unchanged one may be linked (OutputFile.reuse). */
+  readonly reuse?: boolean;
 }
 
 export function outputFiles(results: readonly Published[], manifest: Manifest): OutputFile[] {
   const files: OutputFile[] = [
     { path: MANIFEST_FILE, bytes: `${JSON.stringify(manifest, null, 2)}\n` },
   ];
-  for (const { entry, encoded } of results) {
+  for (const { entry, encoded, reuse } of results) {
     for (const coding of STORED_CODINGS) {
       const variant = entry.variants[coding];
       const body = encoded[coding];
-      if (variant && body) files.push({ path: variant.asset.slice(1), bytes: body.bytes });
+      if (variant && body) {
+        files.push({ path: variant.asset.slice(1), bytes: body.bytes, ...(reuse && { reuse }) });
+      }
     }
   }
   return files;

@@ -1,6 +1,6 @@
 /**
- * build/pipeline.ts: `runBuild` (steps 1 to 9) on the sample content and on edits of it, and
- * `runValidate` (steps 1 to 5 and the checks of step 9 the bodies answer) beside it. Validate must
+ * build/pipeline.ts: `runBuild` (steps 1 to 10) on the sample content and on edits of it, and
+ * `runValidate` (steps 1 to 5 and the checks of step 10 the bodies answer) beside it. Validate must
  * report what the build would, on content with a problem of each kind, and make nothing the checks
  * do not need: no compressed variant, no near-me index, no document, no output folder.
  */
@@ -504,11 +504,11 @@ describe("validate reports what the build would, on content with a problem of ea
     expect(validate).toEqual(build);
   });
 
-  it("a body over the limit per static asset file (step 9), every other file under it", async () => {
-    // 1,500 ATMs make a body larger than every document, so a limit between the two finds the body
+  it("a body over the limit per static asset file (step 10), every other file under it", async () => {
+    // 2,000 ATMs make a body larger than every document, so a limit between the two finds the body
     // alone, as Cloudflare's 25 MiB does for a large publisher.
     const atms = ["BrandName: Many ATMs Bank", "ATM:"];
-    for (let i = 0; i < 1500; i++) {
+    for (let i = 0; i < 2000; i++) {
       atms.push(
         `  - Identification: "M${String(i).padStart(4, "0")}"`,
         "    SupportedCurrencies: [GBP]",
@@ -642,7 +642,7 @@ describe("validate makes nothing the checks do not need", () => {
 });
 
 describe("--timings names every step", () => {
-  it("a build times steps 1 to 9 under their own names, near and documents apart from encode", async () => {
+  it("a build times steps 1 to 10 under their own names, near, history and documents apart from encode", async () => {
     fixture = await sampleFixture();
     const built = await runBuild({
       contentDir: fixture.content,
@@ -661,6 +661,7 @@ describe("--timings names every step", () => {
       "assemble",
       "encode",
       "near",
+      "history",
       "documents",
       "write",
     ]);

@@ -85,6 +85,29 @@ describe("a client generated from /openapi.json", () => {
     expect(countRecords(data!, "ATM")).toBe(data!.meta.TotalResults);
   });
 
+  it("reads the ATMs changed since the oldest version kept, typed records and Removed alike", async () => {
+    const changes = worker.manifest.changes!.find((c) => c.dataset === "atms")!;
+    const since = changes.answers.at(-1)!.since;
+    const { data, response } = await client.GET("/x-std/v2.2/atms/changes", {
+      params: { query: { since } },
+    });
+    expect(response.status).toBe(200);
+    expect(data!.meta.Since).toBe(since);
+    const brands = data!.data.flatMap((d) => d.Brand);
+    // Typed by the document: a listed ATM is the data set's ATM, Removed a list of text.
+    const listed: string[] = brands.flatMap((b) => (b.ATM ?? []).map((atm) => atm.Identification));
+    const removed: string[] = brands.flatMap((b) => b.Removed ?? []);
+    expect(listed.length + removed.length).toBe(data!.meta.TotalResults);
+  });
+
+  it("gets the spec's error body with 410 for a version no longer kept", async () => {
+    const { error, response } = await client.GET("/x-std/v2.2/atms/changes", {
+      params: { query: { since: "2000-01-01T00:00:00Z" } },
+    });
+    expect(response.status).toBe(410);
+    expect(error!.status).toBe("410");
+  });
+
   it("reads the directory entry and finds this deployment's data sets in it", async () => {
     const { data, response } = await client.GET("/participant_store.json");
     expect(response.status).toBe(200);

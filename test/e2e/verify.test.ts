@@ -72,12 +72,13 @@ async function verify(argv: string[]) {
 }
 
 describe("verify against a Worker serving the same build", () => {
-  it("reports every path the same (data sets, aliases, documents, near-me queries) and exits 0", async () => {
+  it("reports every path the same (data sets, aliases, documents, near-me queries, changes) and exits 0", async () => {
     const run = await verify([same.worker.base.href, "--manifest", same.manifest, "--wait", "0"]);
     const perPath = run.lines.slice(0, -1);
     expect(perPath.filter((line) => !line.startsWith("same "))).toEqual([]);
-    // 8 data sets, 10 live-standard aliases, 4 documents, 6 near-me queries.
-    expect(perPath).toHaveLength(28);
+    // 8 data sets, 10 live-standard aliases, 5 documents (the feed among them), 6 near-me
+    // queries, 6 changes endpoints and their 6 aliases.
+    expect(perPath).toHaveLength(41);
     for (const path of [
       "/std/v2.2/atms  (data set atms)",
       "/open-banking/v2.2/atms  (data set atms, alias)",
@@ -86,11 +87,12 @@ describe("verify against a Worker serving the same build", () => {
       "/  (document)",
       "/x-std/v2.2/atms/country/GB  (data set atms, near me)",
       "/x-std/v2.2/personal-current-accounts/segment/Basic  (data set personal-current-accounts, near me)",
+      "/x-std/changes.atom  (document)",
     ]) {
       expect(perPath).toContain(`same         ${path}`);
     }
     expect(run.lines.at(-1)).toMatch(
-      /^verify: all 28 paths at http:\/\/127\.0\.0\.1:\d+ are the same as /,
+      /^verify: all 41 paths at http:\/\/127\.0\.0\.1:\d+ are the same as /,
     );
     expect(run.code).toBe(0);
   });
@@ -103,7 +105,7 @@ describe("verify against a Worker serving a build of other content", () => {
       "--manifest",
       same.manifest,
       "--wait",
-      "1s",
+      "3s",
       "--interval",
       "400ms",
     ]);
@@ -126,7 +128,7 @@ describe("verify against a Worker serving a build of other content", () => {
       /are not the same as .*\(4 different, 0 unreachable\); data sets: atms$/,
     );
     expect(run.stderr[0]).toMatch(
-      /^verify: 4 of 28 paths not the same yet; asking again in 0\.4 s/,
+      /^verify: 4 of 41 paths not the same yet; asking again in 0\.4 s/,
     );
     expect(run.code).toBe(1);
   });
@@ -140,9 +142,9 @@ describe("verify against a Worker serving a build of other content", () => {
       { cwd: PROJECT_ROOT },
     );
     expect(run.code).toBe(1);
-    expect(run.stdout.trim().split("\n")).toHaveLength(29);
+    expect(run.stdout.trim().split("\n")).toHaveLength(42);
     const markdown = await readFile(summary, "utf8");
-    expect(markdown).toContain("4 of 28 paths at http://127.0.0.1:");
+    expect(markdown).toContain("4 of 41 paths at http://127.0.0.1:");
     expect(markdown).toContain("| `/std/v2.2/atms` | data set atms | different: ETag");
   });
 });

@@ -11,7 +11,7 @@ const CHAINS: readonly (readonly string[])[] = [
   [
     ...["contract", "build/core"],
     ...["build/read", "build/quality", "build/check", "build/assemble", "build/encode"],
-    ...["build/near", "build/documents", "build/write", "build"],
+    ...["build/near", "build/history", "build/documents", "build/write", "build"],
     ...["build/guard", "build/diff", "build/import", "build/migrate"],
     ...["build/stats", "build/verify", "build/cli", "build/preview"],
   ],

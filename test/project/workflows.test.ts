@@ -15,7 +15,12 @@ import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { commitAll } from "../helpers/cli.js";
 
 const WORKFLOWS = join(PROJECT_ROOT, ".github/workflows");
-const ALLOWED_ACTIONS = ["actions/checkout", "actions/setup-node", "actions/github-script"];
+const ALLOWED_ACTIONS = [
+  "actions/checkout",
+  "actions/setup-node",
+  "actions/github-script",
+  "actions/cache",
+];
 const SECRETS = ["CLOUDFLARE_API_TOKEN", "CLOUDFLARE_ACCOUNT_ID"];
 
 interface Step {
@@ -61,7 +66,7 @@ function uses(steps: Step[], action: string): Step | undefined {
 }
 
 describe("every workflow", () => {
-  it("parses, uses only checkout, setup-node and github-script, and expands no expression inside a script", async () => {
+  it("parses, uses only checkout, setup-node, github-script and cache, and expands no expression inside a script", async () => {
     const files = (await readdir(WORKFLOWS)).filter((f) => /\.ya?ml$/.test(f)).sort();
     expect(files).toEqual(["checks.yml", "deploy.yml"]);
     for (const file of files) {
@@ -80,6 +85,23 @@ describe("every workflow", () => {
       const { steps } = await load(file);
       expect(uses(steps, "actions/checkout")?.with?.["fetch-depth"], file).toBe(0);
       expect(runs(steps, /^npm ci\b/), file).toBeGreaterThan(-1);
+    }
+  });
+
+  it("keeps the build cache between runs, restored before the first build and saved per commit", async () => {
+    for (const file of ["checks.yml", "deploy.yml"]) {
+      const { steps } = await load(file);
+      const cache = uses(steps, "actions/cache");
+      expect(cache?.with?.path, file).toBe(".cache/build");
+      // A new key per commit, and the newest earlier one restored: the cache moves forward.
+      expect(String(cache?.with?.key), file).toMatch(/\$\{\{ github\.sha \}\}$/);
+      expect(String(cache?.with?.key), file).toContain(String(cache?.with?.["restore-keys"]));
+      const first = Math.min(
+        ...[/npm (run (-s )?)?(validate|test|build)\b/]
+          .map((re) => runs(steps, re))
+          .filter((i) => i >= 0),
+      );
+      expect(steps.indexOf(cache!), file).toBeLessThan(first);
     }
   });
 });

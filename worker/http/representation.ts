@@ -2,8 +2,9 @@
  * What the response path (respond.ts) answers from: one resource's representation (RFC 9110
  * section 3.2), with its validators and media type from the manifest, and where its body comes
  * from. Data sets, their aliases and the documents have stored bodies (routes.ts makes them once
- * per isolate); a near-me slice's body is made per request (worker/near/answer.ts). A new kind
- * of answer is a new way to make a Representation, answered by the same path.
+ * per isolate); a near-me slice's body is made per request (worker/near/answer.ts); a changes
+ * answer is one of the stored answers its token names (worker/changes/answer.ts). A new kind of
+ * answer is a new way to make a Representation, answered by the same path.
  */
 import type { ContentCoding, ServedFile } from "../../contract/manifest.js";
 import type { PlanId } from "../../contract/rate-limits.js";
@@ -33,7 +34,16 @@ export interface Representation {
   readonly body: BodySource | undefined;
 }
 
-export type BodySource = StoredBody | MadeBody;
+export type BodySource = StoredBody | MadeBody | GoneBody;
+
+/**
+ * A representation that existed and is kept no longer (a changes answer since a version older
+ * than those kept): 410 after admission, so it counts against the quota like the 200 would
+ * (RFC 9110 section 15.5.11).
+ */
+export interface GoneBody {
+  readonly kind: "gone";
+}
 
 /** Variants the build stored, read through the ASSETS binding: one per content coding. */
 export interface StoredBody {

@@ -42,6 +42,7 @@ export async function respond(
   const admitted = await admit(request, deps, representation.plan);
   if (admitted instanceof Response) return admitted;
   const quota = admitted;
+  if (body.kind === "gone") return errorResponse(410, quota);
 
   try {
     if (body.kind === "stored") {

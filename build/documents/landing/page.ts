@@ -17,11 +17,12 @@ import { nearSection } from "./near.js";
 import type { NearEntry } from "../../../contract/near.js";
 import type { PlanId } from "../../../contract/rate-limits.js";
 import { CACHE_CONTROL } from "../../../contract/headers.js";
+import { changesSection, FEED_LINK, type ChangesSectionInput } from "./changes.js";
 
 /** Where the page's stylesheet is served. */
 export const STYLESHEET_PATH = "/style.css";
 
-export interface LandingInput {
+export interface LandingInput extends ChangesSectionInput {
   readonly datasets: readonly {
     readonly dataset: DatasetDefinition;
     readonly entry: ManifestEntry;
@@ -51,6 +52,7 @@ export function landingPage(input: LandingInput): string {
     `<link rel="stylesheet" href="${STYLESHEET_PATH}">`,
     // An empty icon, so a browser asks for no /favicon.ico (a 404 in its console).
     '<link rel="icon" href="data:,">',
+    ...(input.changes?.length ? [FEED_LINK] : []),
     "</head>",
     "<body>",
     "<header>",
@@ -62,6 +64,7 @@ export function landingPage(input: LandingInput): string {
     mapSection(input),
     fetchSection(input),
     nearSection(input),
+    changesSection(input),
     describeSection(),
     "</main>",
     "<footer>",

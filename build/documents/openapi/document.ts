@@ -30,6 +30,15 @@ import { PARTICIPANT_STORE_MEDIA_TYPE, PARTICIPANT_STORE_PATH } from "../partici
 import type { PlanId } from "../../../contract/rate-limits.js";
 import type { NearEntry } from "../../../contract/near.js";
 import { NEAR_PARAMETERS, NEAR_TAG, NEAR_TAG_DESCRIPTION, nearPaths } from "./near-paths.js";
+import type { ChangesEntry } from "../../../contract/manifest.js";
+import {
+  CHANGES_PARAMETERS,
+  CHANGES_TAG,
+  CHANGES_TAG_DESCRIPTION,
+  FEED,
+  changesPaths,
+  changesSchemas,
+} from "./changes-paths.js";
 
 /**
  * The media type the OpenAPI Initiative registered with IANA for OpenAPI documents in JSON
@@ -57,6 +66,8 @@ export interface OpenApiInput {
   readonly limits: Readonly<Record<PlanId, PlanLimit>>;
   /** The manifest's near-me indexes; their extension paths are described too. */
   readonly near?: readonly NearEntry[];
+  /** The manifest's changes endpoints; they and the publication feed are described too. */
+  readonly changes?: readonly ChangesEntry[];
 }
 
 type Json = Record<string, unknown>;
@@ -99,15 +110,46 @@ export function openApiDocument(input: OpenApiInput): Json {
     };
   }
 
+  // The changes endpoints: the data set's plan, their own answer schema, and 410.
+  const changes = changesPaths(datasets, input.changes ?? []);
+  for (const c of changes) {
+    const plan = limits[planForPath(c.dataset.path)!];
+    const about = {
+      summary: c.summary,
+      description: c.description,
+      parameters: c.parameters,
+      tag: CHANGES_TAG,
+      schema: c.schema,
+      okDescription: `The ${c.dataset.title} records changed since the version asked for.`,
+      errors: [410] as const,
+    };
+    paths[c.path] = {
+      get: operation("get", c.path, c.mediaType, c.dataset, plan, about),
+      head: operation("head", c.path, c.mediaType, c.dataset, plan, about),
+    };
+  }
+
   // The directory entry, served like a document: no quota, no maintenance (decisions.md).
   paths[PARTICIPANT_STORE_PATH] = {
     get: directoryOperation("get"),
     head: directoryOperation("head"),
   };
+  // The publication feed, a document too.
+  if (changes.length > 0) {
+    paths[FEED.path] = { get: feedOperation("get"), head: feedOperation("head") };
+  }
 
+  const errorStatuses: ErrorStatus[] = [
+    ...DOCUMENTED_ERRORS,
+    ...(changes.length ? [410 as const] : []),
+  ];
   const errorResponses = Object.fromEntries(
-    DOCUMENTED_ERRORS.map((status) => [`Error${status}`, errorResponse(status)]),
+    errorStatuses.map((status) => [`Error${status}`, errorResponse(status)]),
   );
+  const components = schemaComponents(input.schemas, [
+    ...new Set(datasets.map(({ dataset }) => dataset.envelopeSchema)),
+    PARTICIPANT_STORE_SCHEMA,
+  ]);
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -137,6 +179,7 @@ export function openApiDocument(input: OpenApiInput): Json {
     tags: [
       ...apis.map((api) => ({ name: api.name, description: api.description })),
       ...(near.length > 0 ? [{ name: NEAR_TAG, description: NEAR_TAG_DESCRIPTION }] : []),
+      ...(changes.length > 0 ? [{ name: CHANGES_TAG, description: CHANGES_TAG_DESCRIPTION }] : []),
       {
         name: DIRECTORY_TAG,
         description: "Where clients that read the participant directory find this deployment.",
@@ -145,10 +188,8 @@ export function openApiDocument(input: OpenApiInput): Json {
     paths,
     components: {
       schemas: {
-        ...schemaComponents(input.schemas, [
-          ...new Set(datasets.map(({ dataset }) => dataset.envelopeSchema)),
-          PARTICIPANT_STORE_SCHEMA,
-        ]),
+        ...components,
+        ...changesSchemas([...new Set(changes.map((c) => c.dataset))], input.schemas, components),
         Error: {
           description:
             "The error body both specs define: exactly status, title and description, all text.",
@@ -180,6 +221,7 @@ export function openApiDocument(input: OpenApiInput): Json {
           schema: { type: "string" },
         },
         ...(near.length > 0 ? NEAR_PARAMETERS : {}),
+        ...(changes.length > 0 ? CHANGES_PARAMETERS : {}),
       },
       headers: {
         ETag: header(
@@ -219,30 +261,58 @@ const PARTICIPANT_STORE_SCHEMA = "participant-store.schema.json";
 
 // GET or HEAD of /participant_store.json: like a data path's, without the quota fields.
 function directoryOperation(method: "get" | "head"): Json {
+  return documentOperation(method, {
+    id: "ParticipantStore",
+    what: "the participant directory entry",
+    description: "Outside the rate-limit plans, like this document.",
+    tag: DIRECTORY_TAG,
+    mediaType: PARTICIPANT_STORE_MEDIA_TYPE,
+    schema: { $ref: componentRef(PARTICIPANT_STORE_SCHEMA) },
+    ok: "This deployment as an entry of the open banking participant directory: a client composes <baseUrl>/<version>/<api>.",
+  });
+}
+
+// GET or HEAD of the publication feed: a document too.
+function feedOperation(method: "get" | "head"): Json {
+  return documentOperation(method, {
+    id: "ChangesFeed",
+    what: FEED.summary,
+    description: FEED.description,
+    tag: CHANGES_TAG,
+    mediaType: FEED.mediaType,
+    schema: { type: "string", description: "An Atom 1.0 feed document (RFC 4287)." },
+    ok: "The publication feed, newest publication first.",
+  });
+}
+
+// GET or HEAD of a document the APIs describe: like a data path's, without the quota fields.
+function documentOperation(
+  method: "get" | "head",
+  about: {
+    readonly id: string;
+    readonly what: string;
+    readonly description: string;
+    readonly tag: string;
+    readonly mediaType: string;
+    readonly schema: Json;
+    readonly ok: string;
+  },
+): Json {
   const headers = (names: readonly string[]) =>
     Object.fromEntries(names.map((name) => [name, ref("headers", name)]));
   const common = COMMON_200_HEADERS.filter(
     (name) => name !== RATE_LIMIT_HEADER && name !== RATE_LIMIT_POLICY_HEADER,
   );
   const ok: Json = {
-    description:
-      method === "get"
-        ? "This deployment as an entry of the open banking participant directory: a client composes <baseUrl>/<version>/<api>."
-        : "The headers a GET would get, without the body.",
+    description: method === "get" ? about.ok : "The headers a GET would get, without the body.",
     headers: headers([...common, "Content-Encoding"]),
   };
-  if (method === "get") {
-    ok.content = {
-      [PARTICIPANT_STORE_MEDIA_TYPE]: {
-        schema: { $ref: componentRef(PARTICIPANT_STORE_SCHEMA) },
-      },
-    };
-  }
+  if (method === "get") ok.content = { [about.mediaType]: { schema: about.schema } };
   return {
-    operationId: `${method}ParticipantStore`,
-    summary: `${method === "get" ? "Get" : "Check"} the participant directory entry`,
-    description: "Outside the rate-limit plans, like this document.",
-    tags: [DIRECTORY_TAG],
+    operationId: `${method}${about.id}`,
+    summary: `${method === "get" ? "Get" : "Check"} ${about.what}`,
+    description: about.description,
+    tags: [about.tag],
     parameters: [ref("parameters", "IfNoneMatch"), ref("parameters", "IfModifiedSince")],
     responses: {
       "200": ok,
@@ -286,11 +356,15 @@ function operation(
   mediaType: string,
   dataset: DatasetDefinition,
   plan: PlanLimit,
-  /** For an extension path: what it selects, and its own parameters. */
+  /** For an extension path: what it selects, its own parameters, tag, body schema and errors. */
   near?: {
     readonly summary: string;
     readonly description: string;
     readonly parameters: readonly Json[];
+    readonly tag?: string;
+    readonly schema?: string;
+    readonly okDescription?: string;
+    readonly errors?: readonly ErrorStatus[];
   },
 ): Json {
   const headers = (names: readonly string[]) =>
@@ -299,20 +373,22 @@ function operation(
     description:
       method === "get"
         ? near
-          ? `The ${dataset.title} data set's envelope, holding only the records asked for.`
+          ? (near.okDescription ??
+            `The ${dataset.title} data set's envelope, holding only the records asked for.`)
           : `The ${dataset.title} data set.`
         : `The headers a GET would get, Content-Length included, without the body (RFC 9110 section 9.3.2).`,
     headers: headers([...COMMON_200_HEADERS, "Content-Encoding"]),
   };
   if (method === "get") {
-    ok.content = { [mediaType]: { schema: { $ref: componentRef(dataset.envelopeSchema) } } };
+    const schema = near?.schema ?? componentRef(dataset.envelopeSchema);
+    ok.content = { [mediaType]: { schema: { $ref: schema } } };
   }
   return {
     operationId: operationId(method, path),
     summary: `${method === "get" ? "Get" : "Check"} ${near ? near.summary : dataset.title}`,
     description: `${near ? `${near.description} ` : ""}Rate limit (plan ${plan.plan}): ${describeLimit(plan)}.`,
     // The API the data set belongs to, under whichever path and media type it is served.
-    tags: [near ? NEAR_TAG : dataset.api.name],
+    tags: [near ? (near.tag ?? NEAR_TAG) : dataset.api.name],
     parameters: [
       ...(near?.parameters ?? []),
       ref("parameters", "IfNoneMatch"),
@@ -326,7 +402,9 @@ function operation(
         headers: headers(COMMON_200_HEADERS),
       },
       ...Object.fromEntries(
-        DOCUMENTED_ERRORS.map((status) => [String(status), ref("responses", `Error${status}`)]),
+        [...DOCUMENTED_ERRORS, ...(near?.errors ?? [])]
+          .sort()
+          .map((status) => [String(status), ref("responses", `Error${status}`)]),
       ),
     },
   };

@@ -179,7 +179,7 @@ describe("--timings", () => {
     expect(existsSync(join(fixture.root, "out"))).toBe(false);
   });
 
-  it("names the nine steps of a build, near and documents apart from encode", async () => {
+  it("names the ten steps of a build, near, history and documents apart from encode", async () => {
     fixture = await sampleFixture();
     const result = await run(
       ["build", "--content", "content", "--out", "out", "--no-cache", "--timings"],
@@ -194,6 +194,7 @@ describe("--timings", () => {
       "assemble",
       "encode",
       "near",
+      "history",
       "documents",
       "write",
     ]);

@@ -1,5 +1,5 @@
 /**
- * Data quality through a real build (build/pipeline.ts, steps 1 to 9, no cache): the end-to-end
+ * Data quality through a real build (build/pipeline.ts, steps 1 to 10, no cache): the end-to-end
  * checks, two builds. A finding publishes anyway and is told at the file, line and column of its
  * value; a rule site.yaml's QualityErrors lists fails the build and leaves dist/ as it was. Every
  * rule's own cases, and QualityErrors' "all", run on the functions a build runs without the rest

@@ -93,6 +93,48 @@ describe("the paths verify checks", () => {
     });
   });
 
+  it("asks each changes endpoint and its alias since the current version, which every deployment answers", () => {
+    const answer = {
+      since: "2026-09-21T14:13:20Z",
+      totalResults: 0,
+      variants: {
+        identity: { asset: "/_changes/atms/e.json", etag: `"${"e".repeat(64)}"`, length: 80 },
+      },
+      tokens: ["2026-09-21T14:13:20Z", HEX_A],
+    };
+    const older = { ...answer, since: "2026-08-01T09:00:00Z", tokens: ["2026-08-01T09:00:00Z"] };
+    const withChanges: Manifest = {
+      ...manifest,
+      changes: [
+        {
+          dataset: "atms",
+          path: "/x-std/v2.2/atms/changes",
+          mediaType: "application/prs.openbanking.opendata.v2.2+json",
+          aliases: [{ path: "/x-open-banking/v2.2/atms/changes", mediaType: "application/json" }],
+          plan: "open-data",
+          lastModified: DATE,
+          lastModifiedMs: 1_790_000_000_000,
+          answers: [answer, older],
+        },
+      ],
+    };
+    const checks = pathChecks(withChanges).slice(-2);
+    expect(checks.map((c) => [c.path, c.what, c.dataset])).toEqual([
+      ["/x-std/v2.2/atms/changes?since=2026-09-21T14%3A13%3A20Z", "data set atms, changes", "atms"],
+      [
+        "/x-open-banking/v2.2/atms/changes?since=2026-09-21T14%3A13%3A20Z",
+        "data set atms, changes, alias",
+        "atms",
+      ],
+    ]);
+    expect(checks[0]!.expected).toEqual({
+      status: 200,
+      etag: { exact: `"${"e".repeat(64)}"` },
+      lastModified: DATE,
+      sha256: "e".repeat(64),
+    });
+  });
+
   it("checks a manifest without near-me indexes", () => {
     const { near: _, ...older } = manifest;
     expect(pathChecks(older).map((c) => c.path)).not.toContain("/x-std/v2.2/atms/country/GB");

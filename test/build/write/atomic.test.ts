@@ -6,6 +6,7 @@ import {
   readFile,
   realpath,
   rm,
+  stat,
   writeFile,
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -53,6 +54,38 @@ describe("writing the output folder", () => {
     const kept = (await generations(root)).map((name) => join(root, name));
     expect(kept.sort()).toEqual([second.generation, third.generation].sort());
     expect(await readFile(join(out, "manifest.json"), "utf8")).toBe('{"version":3}');
+  });
+
+  it("links a file named by its bytes from the generation before, and writes it when that one lacks it", async () => {
+    const { out } = await folder();
+    const named = (bytes: string): OutputFile => ({
+      path: "_changes/a/1f.json",
+      bytes,
+      reuse: true,
+    });
+    const link = { linkUnchanged: true };
+    const first = await writeAtomically(out, [...version(1), named("answer")], link);
+    // The same path again (so the same bytes, by its name): linked, not written.
+    const second = await writeAtomically(out, [...version(2), named("not read when linked")], link);
+    const [a, b] = await Promise.all(
+      [first, second].map((g) => stat(join(g.generation, "_changes/a/1f.json"))),
+    );
+    expect(b!.ino).toBe(a!.ino);
+    expect(await readFile(join(out, "_changes/a/1f.json"), "utf8")).toBe("answer");
+    // A file not marked so is always written, even at a path the generation before has.
+    const manifest = await Promise.all(
+      [first, second].map((g) => stat(join(g.generation, "manifest.json"))),
+    );
+    expect(manifest[1]!.ino).not.toBe(manifest[0]!.ino);
+    // Nothing before it to link from: written.
+    const { out: fresh } = { out: join(root!, "fresh") };
+    await writeAtomically(fresh, [named("written")], link);
+    expect(await readFile(join(fresh, "_changes/a/1f.json"), "utf8")).toBe("written");
+    // Without the option (the live preview), every file is written.
+    const third = await writeAtomically(out, [...version(3), named("written again")]);
+    expect(await readFile(join(third.generation, "_changes/a/1f.json"), "utf8")).toBe(
+      "written again",
+    );
   });
 
   it("replaces an output folder written before generations existed", async () => {

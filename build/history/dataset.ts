@@ -1,0 +1,484 @@
+/**
+ * One data set's changes endpoint: an answer since the current version (nothing listed) and one
+ * since each past version kept, newest first, within the bound (the setting's count, and the
+ * answers' bytes at most twice the full list's); the `since` tokens that name each; and the
+ * publications the feed tells. Taken whole from the cache when neither the data set nor its
+ * history moved (docs/decisions.md#how-much-history-is-kept).
+ */
+import type { BuildCache } from "../core/cache.js";
+import type { DatasetDefinition, DatasetId } from "../core/datasets.js";
+import { toRfc3339 } from "../core/dates.js";
+import {
+  BROTLI_BEST_QUALITY,
+  BROTLI_LARGE_QUALITY,
+  BROTLI_MAX_QUALITY_BYTES,
+  compressBrotli,
+  compressGzip,
+  entityTag,
+  type EncodedBody,
+} from "../encode/variants.js";
+import { planForPath } from "../../contract/rate-limits.js";
+import { CHANGES_ASSET_FOLDER, changesPathOf } from "../../contract/changes.js";
+import type {
+  ChangeAnswer,
+  ChangesEntry,
+  ContentCoding,
+  ManifestEntry,
+} from "../../contract/manifest.js";
+import {
+  answerBytes,
+  bodyRecords,
+  changeCount,
+  changeCounts,
+  changesBetween,
+  recordLabel,
+  type BrandChange,
+  type VersionRecords,
+} from "./records.js";
+import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
+import type { HistoryStore } from "./store.js";
+
+/** The kept answers of a data set total at most this many times its full identity body. */
+export const ANSWER_BYTES_FACTOR = 2;
+/** How many records of each kind a publication names. */
+export const NAMED_PER_KIND = 3;
+
+/** The version being published: the data set as this build made it. */
+export interface CurrentVersion {
+  readonly entry: ManifestEntry;
+  readonly identity: Buffer;
+}
+
+export interface DatasetHistoryInput {
+  readonly dataset: DatasetDefinition;
+  readonly current: CurrentVersion;
+  /** Past versions, newest first, the current one left out; at most `keep` of them. */
+  readonly past: readonly VersionCommit[];
+  /** `past` goes back to the data set's first version: git has nothing older. */
+  readonly complete: boolean;
+  /** The commit whose content is the current version's, when the work tree is clean. */
+  readonly seed: VersionCommit | undefined;
+  /** The hashes of versions' content (one batch of git lookups), wanted only on a cache miss. */
+  readonly resolve: (versions: readonly VersionCommit[]) => Promise<VersionRef[]>;
+  readonly maxFileBytes: number;
+  readonly cache: BuildCache | undefined;
+  /** Past versions' content; undefined without git. */
+  readonly store: HistoryStore | undefined;
+}
+
+/** One publication of a data set, against the one before, as the feed tells it. */
+export interface Publication {
+  readonly dataset: DatasetId;
+  readonly lastUpdated: string;
+  /** The LastUpdated of the publication before; undefined for the data set's first. */
+  readonly before: string | undefined;
+  /** The BrandNames it published. */
+  readonly brands: readonly string[];
+  readonly added: number;
+  readonly changed: number;
+  readonly removed: number;
+  /** A few records of each kind, named (Identification, and town or product name). */
+  readonly named: {
+    readonly added: readonly string[];
+    readonly changed: readonly string[];
+    readonly removed: readonly string[];
+  };
+}
+
+/** A stored answer: what the manifest lists and the bytes of each coding. */
+export interface StoredAnswer {
+  readonly entry: ChangeAnswer;
+  readonly encoded: EncodedBody;
+  /** Each file is named by its own bytes' hash, so the write step may link an unchanged one. */
+  readonly reuse: true;
+}
+
+export interface DatasetHistory {
+  /** True when its answers were made by this build, not taken whole from the cache. */
+  readonly made: boolean;
+  readonly entry: ChangesEntry;
+  readonly answers: readonly StoredAnswer[];
+  /** Newest first: the current version's first, when there is one before it. */
+  readonly publications: readonly Publication[];
+}
+
+const SUMMARY_KIND = "history-summary";
+const PACK_KIND = "history-pack";
+const VERSION_KIND = "history-version";
+
+/** The cached result of one data set, apart from the answers' bytes (kept in the pack). */
+interface Summary {
+  readonly answers: readonly ChangeAnswer[];
+  readonly publications: readonly Publication[];
+  /** Cache entries (key and kind, joined by a NUL) a later build will want. */
+  readonly keep: readonly string[];
+}
+
+/** The ETags (without quotes) of a version's body in each coding. */
+type BodyTags = { readonly identity: string; readonly br: string; readonly gzip: string };
+
+export async function datasetHistory(input: DatasetHistoryInput): Promise<DatasetHistory> {
+  const { dataset, current, cache } = input;
+  // Commits name their content for good: a build whose history has not moved needs no other
+  // git lookup to find its answers in the cache.
+  const key = cache?.key(
+    SUMMARY_KIND,
+    dataset.id,
+    current.entry.variants.identity.etag,
+    String(input.maxFileBytes),
+    String(input.complete),
+    ...input.past.map((v) => `${v.commit}:${v.seconds}`),
+  );
+  const cached = key ? await readSummary(cache!, key) : undefined;
+  if (cached) {
+    for (const entry of cached.summary.keep) {
+      const [k, kind] = entry.split("\0");
+      cache!.keep(k!, kind!);
+    }
+    return { ...assemble(input, cached.summary, cached.pack), made: false };
+  }
+  const [past, seed] = await Promise.all([
+    input.resolve(input.past),
+    input.seed ? input.resolve([input.seed]).then(([ref]) => ref) : undefined,
+  ]);
+  if (seed && seed.seconds === current.entry.lastModifiedMs / 1000 && cache) {
+    // Its ETags are this build's: when it is a past version, no one recompresses it.
+    const tags = unquoted(current.entry.variants);
+    await cache.set(versionEntry(cache, dataset, seed)[0], VERSION_KIND, JSON.stringify(tags));
+  }
+  const made = await compute(input, past, seed);
+  if (key) {
+    await cache!.set(key, PACK_KIND, Buffer.concat(made.encoded.flatMap(packed)));
+    await cache!.set(key, SUMMARY_KIND, JSON.stringify(made.summary));
+  }
+  return { ...result(input, made.summary, made.encoded), made: true };
+}
+
+const packed = (encoded: EncodedBody): Buffer[] => [
+  encoded.identity.bytes,
+  encoded.br.bytes,
+  encoded.gzip.bytes,
+];
+
+async function readSummary(
+  cache: BuildCache,
+  key: string,
+): Promise<{ summary: Summary; pack: Buffer } | undefined> {
+  const [summary, pack] = await Promise.all([
+    cache.get(key, SUMMARY_KIND),
+    cache.get(key, PACK_KIND),
+  ]);
+  if (!summary || !pack) return undefined;
+  return { summary: JSON.parse(summary.toString("utf8")) as Summary, pack };
+}
+
+// The answers' bytes back from the pack, in order, each coding as long as the summary says.
+function assemble(
+  input: DatasetHistoryInput,
+  summary: Summary,
+  pack: Buffer,
+): Omit<DatasetHistory, "made"> {
+  let at = 0;
+  const take = (variant: { etag: string; length: number }) => {
+    const bytes = pack.subarray(at, at + variant.length);
+    at += variant.length;
+    return { bytes, etag: variant.etag };
+  };
+  const encoded = summary.answers.map(({ variants }) => ({
+    identity: take(variants.identity),
+    br: take(variants.br!),
+    gzip: take(variants.gzip!),
+  }));
+  return result(input, summary, encoded);
+}
+
+function result(
+  input: DatasetHistoryInput,
+  summary: Summary,
+  encoded: readonly EncodedBody[],
+): Omit<DatasetHistory, "made"> {
+  const { dataset, current } = input;
+  const entry = current.entry;
+  const name = changesPathOf(entry.path)!;
+  const aliases = entry.aliases.flatMap((alias) => {
+    const path = changesPathOf(alias.path);
+    return path ? [{ path, mediaType: alias.mediaType }] : [];
+  });
+  return {
+    entry: {
+      dataset: dataset.id,
+      path: name,
+      mediaType: entry.mediaType,
+      aliases,
+      plan: planForPath(entry.path)!,
+      lastModified: entry.lastModified,
+      lastModifiedMs: entry.lastModifiedMs,
+      answers: summary.answers,
+    },
+    answers: summary.answers.map((answer, i) => ({
+      entry: answer,
+      encoded: encoded[i]!,
+      reuse: true as const,
+    })),
+    publications: summary.publications,
+  };
+}
+
+/** One answer before encoding: what the manifest says of it, and its identity bytes. */
+interface Made {
+  readonly since: string;
+  readonly totalResults: number;
+  readonly bytes: Buffer;
+  /** The past version it is since; undefined for the current one (answers[0]). */
+  readonly ref: VersionRef | undefined;
+}
+
+async function compute(
+  input: DatasetHistoryInput,
+  past: readonly VersionRef[],
+  seed: VersionRef | undefined,
+): Promise<{ summary: Summary; encoded: EncodedBody[] }> {
+  const { dataset, current } = input;
+  const body = JSON.parse(current.identity.toString("utf8")) as { meta: Record<string, unknown> };
+  const records = bodyRecords(dataset, current.identity);
+  const meta = (since: string) => ({
+    lastUpdated: current.entry.lastUpdated,
+    since,
+    agreement: body.meta.Agreement,
+    license: body.meta.License,
+    termsOfUse: body.meta.TermsOfUse,
+  });
+  const made: Made[] = [
+    {
+      since: current.entry.lastUpdated,
+      totalResults: 0,
+      bytes: answerBytes(dataset, meta(current.entry.lastUpdated), []),
+      ref: undefined,
+    },
+  ];
+  const publications: Publication[] = [];
+  const reader = input.store && new VersionReader(input.store, dataset);
+  const limit = ANSWER_BYTES_FACTOR * current.identity.length;
+  let total = 0;
+  // The publication after the version being read (the current one first).
+  let newer: { lastUpdated: string; records: VersionRecords } = {
+    lastUpdated: current.entry.lastUpdated,
+    records,
+  };
+  let reachedFirst = input.complete;
+  for (const ref of reader ? past : []) {
+    const older = await reader!.records(ref);
+    // Content that could not be built was never published: no one holds it.
+    if (!older) continue;
+    const since = toRfc3339(ref.seconds);
+    const changes = changesBetween(older, records);
+    const bytes = answerBytes(dataset, meta(since), changes);
+    if (total + bytes.length > limit || bytes.length > input.maxFileBytes) {
+      reachedFirst = false;
+      break;
+    }
+    total += bytes.length;
+    made.push({
+      since,
+      totalResults: changeCount(changes),
+      bytes,
+      ref,
+    });
+    publications.push(publication(dataset, newer, { lastUpdated: since, records: older }));
+    newer = { lastUpdated: since, records: older };
+  }
+  // The first version ever, against nothing, when it is within reach.
+  if (reachedFirst && reader) publications.push(publication(dataset, newer, undefined));
+
+  const encoded = await mapLimit(made, 2, (m, i) => encodeAnswer(m.bytes, qualityOf(made, i)));
+  // Two at a time, as the encodings: a past body can be as large as the current one.
+  const tags = await mapLimit(made, 2, (m) =>
+    m.ref ? versionTags(input, reader!, m.ref) : Promise.resolve(unquoted(current.entry.variants)),
+  );
+  const tokens = tokensOf(made, tags, encoded);
+  const answers: ChangeAnswer[] = made.map((m, i) => ({
+    since: m.since,
+    totalResults: m.totalResults,
+    variants: answerVariants(dataset, encoded[i]!),
+    tokens: tokens[i]!,
+  }));
+  return {
+    summary: {
+      answers,
+      publications,
+      keep: [
+        ...(input.store?.list() ?? []),
+        ...[...past, ...(seed ? [seed] : [])].flatMap((ref) =>
+          input.cache ? [versionEntry(input.cache, dataset, ref).join("\0")] : [],
+        ),
+      ],
+    },
+    encoded,
+  };
+}
+
+// A version's entry in the cache (key and kind): its body's ETags, which a later build needs.
+function versionEntry(
+  cache: BuildCache,
+  dataset: DatasetDefinition,
+  ref: VersionRef,
+): [key: string, kind: string] {
+  return [cache.key(VERSION_KIND, dataset.id, versionKey(ref)), VERSION_KIND];
+}
+
+/**
+ * A past version's body ETags in each coding: its bytes rebuilt by today's code, hashed and
+ * compressed as the data is, once per version (cached with it). Undefined when it cannot be built.
+ */
+async function versionTags(
+  input: DatasetHistoryInput,
+  reader: VersionReader,
+  ref: VersionRef,
+): Promise<BodyTags | undefined> {
+  const { cache, dataset } = input;
+  const key = cache && versionEntry(cache, dataset, ref)[0];
+  const hit = key ? await cache!.get(key, VERSION_KIND) : undefined;
+  if (hit) return JSON.parse(hit.toString("utf8")) as BodyTags;
+  const body = await reader.body(ref);
+  if (!body) return undefined;
+  const [br, gzip] = await Promise.all([compressBrotli(body), compressGzip(body)]);
+  const tags = {
+    identity: bare(entityTag(body)),
+    br: bare(entityTag(br)),
+    gzip: bare(entityTag(gzip)),
+  };
+  if (key) await cache!.set(key, VERSION_KIND, JSON.stringify(tags));
+  return tags;
+}
+
+const bare = (etag: string) => etag.replaceAll('"', "");
+
+function unquoted(variants: ManifestEntry["variants"]): BodyTags {
+  return {
+    identity: bare(variants.identity.etag),
+    br: bare(variants.br?.etag ?? variants.identity.etag),
+    gzip: bare(variants.gzip?.etag ?? variants.identity.etag),
+  };
+}
+
+/**
+ * The answers' brotli quality, newest first: the data's best (11) while the answers compressed
+ * at it stay within what one body gets at it, then 9 (build/encode/variants.ts), so a long
+ * history of large changes cannot cost minutes per build.
+ */
+function qualityOf(made: readonly Made[], index: number): number {
+  const upTo = made.slice(0, index + 1).reduce((n, m) => n + m.bytes.length, 0);
+  return upTo <= BROTLI_MAX_QUALITY_BYTES ? BROTLI_BEST_QUALITY : BROTLI_LARGE_QUALITY;
+}
+
+async function encodeAnswer(identity: Buffer, quality: number): Promise<EncodedBody> {
+  const [br, gzip] = await Promise.all([compressBrotli(identity, quality), compressGzip(identity)]);
+  return {
+    identity: { bytes: identity, etag: entityTag(identity) },
+    br: { bytes: br, etag: entityTag(br) },
+    gzip: { bytes: gzip, etag: entityTag(gzip) },
+  };
+}
+
+// Where each coding of an answer is stored: under its data set, named by the start of its own
+// hash, so a path always holds the same bytes and an unchanged answer's files can be linked from
+// the generation before (build/write/atomic.ts) rather than written again.
+function answerVariants(
+  dataset: DatasetDefinition,
+  encoded: EncodedBody,
+): ChangeAnswer["variants"] {
+  const name = (coding: ContentCoding, suffix: string) => ({
+    asset: `${CHANGES_ASSET_FOLDER}${dataset.id}/${bare(encoded[coding].etag).slice(0, 32)}${suffix}`,
+    etag: encoded[coding].etag,
+    length: encoded[coding].bytes.length,
+  });
+  return {
+    identity: name("identity", ".json"),
+    br: name("br", ".json.br"),
+    gzip: name("gzip", ".json.gz"),
+  };
+}
+
+/**
+ * The tokens of each answer: its version's LastUpdated and its body's ETags, newest version
+ * first. An ETag names one body; a LastUpdated shared by versions whose answers differ names
+ * none of them (docs/decisions.md#the-since-token), so it is left out and gets 410.
+ */
+function tokensOf(
+  made: readonly Made[],
+  tags: readonly (BodyTags | undefined)[],
+  encoded: readonly EncodedBody[],
+): string[][] {
+  const owner = new Map<string, number>();
+  const byDate = new Map<string, number[]>();
+  made.forEach((m, i) => byDate.set(m.since, [...(byDate.get(m.since) ?? []), i]));
+  for (const [since, indexes] of byDate) {
+    const answers = new Set(indexes.map((i) => encoded[i]!.identity.etag));
+    if (answers.size === 1) owner.set(since, indexes[0]!);
+  }
+  tags.forEach((t, i) => {
+    if (!t) return;
+    for (const tag of [t.identity, t.br, t.gzip]) if (!owner.has(tag)) owner.set(tag, i);
+  });
+  const tokens = made.map((): string[] => []);
+  for (const [token, i] of owner) tokens[i]!.push(token);
+  return tokens;
+}
+
+/** The publication `newer` against `older` (undefined: nothing was published before it). */
+function publication(
+  dataset: DatasetDefinition,
+  newer: { lastUpdated: string; records: VersionRecords },
+  older: { lastUpdated: string; records: VersionRecords } | undefined,
+): Publication {
+  const changes: BrandChange[] = changesBetween(older?.records ?? [], newer.records);
+  const counts = changeCounts(changes);
+  const firstOf = (id: string, version: VersionRecords) => {
+    for (const brand of version) for (const r of brand.records) if (r.id === id) return r.json;
+    return undefined;
+  };
+  const label = (id: string, version: VersionRecords) => {
+    const json = firstOf(id, version);
+    return json === undefined ? id : recordLabel(json);
+  };
+  const added: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
+  const oldIds = new Set(older?.records.flatMap((b) => b.records.map((r) => `${b.name}\0${r.id}`)));
+  for (const change of changes) {
+    for (const record of change.listed) {
+      const list = oldIds.has(`${change.name}\0${record.id}`) ? changed : added;
+      const text = recordLabel(record.json);
+      if (list.length < NAMED_PER_KIND && !list.includes(text)) list.push(text);
+    }
+    for (const id of change.removed) {
+      if (removed.length < NAMED_PER_KIND) removed.push(label(id, older!.records));
+    }
+  }
+  return {
+    dataset: dataset.id,
+    lastUpdated: newer.lastUpdated,
+    before: older?.lastUpdated,
+    brands: [...new Set(newer.records.map((b) => b.name))],
+    ...counts,
+    named: { added, changed, removed },
+  };
+}
+
+/** `work` over `items`, at most `limit` at a time, results in order. */
+async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}

@@ -1,0 +1,268 @@
+/**
+ * The git plumbing the history needs, each a few processes per build however many versions:
+ * where the content folder sits in its repository, the first-parent commits that touch a data
+ * set, the hashes of paths at many commits in one `git cat-file --batch-check`, a tree's files,
+ * and many blobs in one `git cat-file --batch`. Every call names its paths literally.
+ */
+import { execFile, spawn } from "node:child_process";
+import { realpath } from "node:fs/promises";
+import { basename, dirname } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** Options every git call gets: literal paths, no pager, no signature checks, no colour. */
+const GIT_FLAGS = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "color.ui=never"];
+
+/** A git repository holding the content folder. */
+export interface Repository {
+  /** The work tree's top folder (symbolic links resolved). */
+  readonly top: string;
+  /** The content folder's path inside it, `/`-separated, no trailing slash; "" at the top. */
+  readonly prefix: string;
+  /** True in a shallow clone: history older than the clone's depth is not there. */
+  readonly shallow: boolean;
+}
+
+/** Why there is no history to read, in words for the build's one line about it. */
+export type NoRepository = { readonly reason: string };
+
+export async function git(cwd: string, args: readonly string[]): Promise<string> {
+  const { stdout } = await run("git", [...GIT_FLAGS, ...args], {
+    cwd,
+    maxBuffer: 256 * 1024 * 1024,
+    encoding: "utf8",
+  });
+  return stdout;
+}
+
+/** The repository the content folder is in, or why there is none. */
+export async function repositoryOf(contentDir: string): Promise<Repository | NoRepository> {
+  return (await readHistory(contentDir, { log: false })).repo;
+}
+
+/** The content folder's repository, its first-parent log and the work tree's changes. */
+export interface History {
+  readonly repo: Repository | NoRepository;
+  /** Newest first (firstParentLog); empty without a repository. */
+  readonly log: readonly LoggedCommit[];
+  /** Paths under the content folder that differ from HEAD (changedPaths). */
+  readonly changed: readonly string[];
+}
+
+/**
+ * Everything the history reads from git on every build, in one wave of processes run side by
+ * side from the content folder's parent: where the repository is (and that it has a commit),
+ * the content's first-parent log, and what the work tree changed. A process costs more to start
+ * than these take to run, so three at once is the floor.
+ */
+export async function readHistory(
+  contentDir: string,
+  want: { readonly log: boolean } = { log: true },
+): Promise<History> {
+  const none = (reason: string): History => ({ repo: { reason }, log: [], changed: [] });
+  let from: string;
+  try {
+    from = await realpath(dirname(contentDir));
+  } catch {
+    return none("the content folder's parent cannot be read");
+  }
+  const name = basename(contentDir);
+  const [where, log, changed] = await Promise.allSettled([
+    // HEAD last: rev-parse fails when there is no commit yet.
+    git(from, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "HEAD"]),
+    want.log ? logOf(from, name) : Promise.resolve([]),
+    want.log ? statusOf(from, [name]) : Promise.resolve([]),
+  ]);
+  if (where.status === "rejected") {
+    return none("the content is not in a git repository with a commit, as from a tarball");
+  }
+  const [top = "", inside = "", shallow] = where.value.split("\n");
+  const prefix = `${inside}${name}`;
+  if (log.status === "rejected") throw log.reason;
+  if (changed.status === "rejected") throw changed.reason;
+  return {
+    repo: { top, prefix, shallow: shallow === "true" },
+    log: log.value,
+    changed: changed.value,
+  };
+}
+
+/** A path inside the repository, from one relative to the content folder. */
+export function repoPath(repo: Repository, path: string): string {
+  return repo.prefix === "" ? path : `${repo.prefix}/${path}`;
+}
+
+/** One commit of the first-parent history. */
+export interface Commit {
+  readonly commit: string;
+  /** Committer time, seconds since the epoch. */
+  readonly seconds: number;
+  /** More than one parent. */
+  readonly merge: boolean;
+}
+
+/** A commit with the repository paths its change against its first parent touched. */
+export type LoggedCommit = Commit & { readonly paths: readonly string[] };
+
+/**
+ * The commits on HEAD's first-parent line whose change against their first parent touches a path
+ * under `under` (a repository path, "" for the whole repository), newest first, each with the
+ * paths it changed: one `git log` for every data set at once.
+ */
+export function firstParentLog(repo: Repository, under: string): Promise<LoggedCommit[]> {
+  return logOf(repo.top, under === "" ? "." : under);
+}
+
+// The log, run in `cwd` for `pathspec` (relative to it); the paths it gives are the repository's.
+async function logOf(cwd: string, pathspec: string): Promise<LoggedCommit[]> {
+  const out = await git(cwd, [
+    "log",
+    "--first-parent",
+    // A merge's change is against its first parent, as the line it was published on saw it.
+    "--diff-merges=first-parent",
+    "--no-renames",
+    "--name-only",
+    "-z",
+    "--format=%x01%H %ct %P",
+    "HEAD",
+    "--",
+    pathspec,
+  ]);
+  return out
+    .split("\x01")
+    .filter(Boolean)
+    .map((record) => {
+      // "<head>\0\n<path>\0<path>\0…": with -z, paths are NUL-terminated and kept as they are.
+      const [head = "", ...rest] = record.split("\0");
+      const paths = rest.map((p, i) => (i === 0 ? p.replace(/^\n/, "") : p)).filter(Boolean);
+      const [commit, seconds, ...parents] = head.split(" ");
+      return { commit: commit!, seconds: Number(seconds), merge: parents.length > 1, paths };
+    });
+}
+
+/** Whether a commit's changed paths touch one of `paths` (files, or folders and all below). */
+export function touches(changed: readonly string[], paths: readonly string[]): boolean {
+  return changed.some((c) => paths.some((p) => c === p || c.startsWith(`${p}/`)));
+}
+
+/**
+ * What the build dates a data set by at `commit` (build/assemble/last-updated.ts runs
+ * `git log -1 -- paths` at HEAD): the commit time of the first commit that walk shows. For a
+ * commit that is not a merge this is its own time; a merge is asked.
+ */
+export async function datingAt(
+  repo: Repository,
+  commit: string,
+  paths: readonly string[],
+): Promise<number> {
+  const out = await git(repo.top, ["log", "-1", "--format=%ct", commit, "--", ...paths]);
+  return Number.parseInt(out.trim(), 10);
+}
+
+/** Paths under `paths` that differ from HEAD in the work tree (as last-updated.ts counts them). */
+export function changedPaths(repo: Repository, paths: readonly string[]): Promise<string[]> {
+  return statusOf(repo.top, paths);
+}
+
+// The status, run in `cwd` for `pathspecs` (relative to it); porcelain gives repository paths.
+async function statusOf(cwd: string, pathspecs: readonly string[]): Promise<string[]> {
+  const out = await git(cwd, [
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--untracked-files=all",
+    "--",
+    ...pathspecs,
+  ]);
+  const changed: string[] = [];
+  const entries = out.split("\0").filter(Boolean);
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    changed.push(entry.slice(3));
+    if (entry.startsWith("R") || entry.startsWith("C")) changed.push(entries[++i]!);
+  }
+  return changed;
+}
+
+/**
+ * The object hash of each `<commit>:<path>` asked, or undefined where the path does not exist
+ * there; one `git cat-file --batch-check` for all of them.
+ */
+export async function objectsAt(
+  repo: Repository,
+  names: readonly string[],
+): Promise<(string | undefined)[]> {
+  if (names.length === 0) return [];
+  const out = await withInput(repo.top, ["cat-file", "--batch-check"], names.join("\n") + "\n");
+  const lines = out.toString("utf8").split("\n");
+  return names.map((_, i) => {
+    const [hash, type] = (lines[i] ?? "").split(" ");
+    return type === "missing" || type === undefined ? undefined : hash;
+  });
+}
+
+/** One file of a tree: its path below the tree, `/`-separated, and its blob hash. */
+export interface TreeFile {
+  readonly path: string;
+  readonly blob: string;
+}
+
+/** Every regular file below `tree`, recursively (symbolic links and submodules left out). */
+export async function treeFiles(repo: Repository, tree: string): Promise<TreeFile[]> {
+  const out = await git(repo.top, ["ls-tree", "-r", "-z", tree]);
+  const files: TreeFile[] = [];
+  for (const entry of out.split("\0")) {
+    if (!entry) continue;
+    const tab = entry.indexOf("\t");
+    const [mode, type, hash] = entry.slice(0, tab).split(" ");
+    // 100644 and 100755 are files; 120000 a symbolic link, which the build's glob does not follow.
+    if (type === "blob" && (mode === "100644" || mode === "100755")) {
+      files.push({ path: entry.slice(tab + 1), blob: hash! });
+    }
+  }
+  return files;
+}
+
+/** The bytes of each blob, by hash; one `git cat-file --batch` for all of them. */
+export async function readBlobs(
+  repo: Repository,
+  hashes: readonly string[],
+): Promise<Map<string, Buffer>> {
+  const blobs = new Map<string, Buffer>();
+  const wanted = [...new Set(hashes)];
+  if (wanted.length === 0) return blobs;
+  const out = await withInput(repo.top, ["cat-file", "--batch"], wanted.join("\n") + "\n");
+  // Each object: "<hash> <type> <size>\n<size bytes>\n".
+  let at = 0;
+  for (const hash of wanted) {
+    const newline = out.indexOf(10, at);
+    const [, type, size] = out.subarray(at, newline).toString("utf8").split(" ");
+    if (type !== "blob") throw new Error(`git cat-file: ${hash} is not a blob`);
+    const start = newline + 1;
+    const end = start + Number(size);
+    blobs.set(hash, out.subarray(start, end));
+    at = end + 1;
+  }
+  return blobs;
+}
+
+// Runs git with `input` on its standard input and returns its whole standard output.
+function withInput(cwd: string, args: readonly string[], input: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", [...GIT_FLAGS, ...args], {
+      cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const chunks: Buffer[] = [];
+    let errors = "";
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve(Buffer.concat(chunks));
+      else reject(new Error(`git ${args.join(" ")}: ${errors.trim() || `exit ${code}`}`));
+    });
+    child.stdin.end(input);
+  });
+}

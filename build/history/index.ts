@@ -1,0 +1,209 @@
+/**
+ * Step 8, history: each v2.2 data set's changes endpoint, from its versions in git (every commit
+ * on HEAD's first-parent line touching its folder or site.yaml), and the publications the feed
+ * and the landing page tell. Versions are read from git objects, never checked out; a build
+ * whose history has not moved takes each data set's answers whole from the cache. Without git
+ * history only the current version is known, and the build says so once.
+ */
+import type { BuildCache } from "../core/cache.js";
+import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
+import type { DatasetResult } from "../encode/manifest-entry.js";
+import { SITE_FILE } from "../read/content.js";
+import type { Site } from "../read/site.js";
+import type { ChangesEntry } from "../../contract/manifest.js";
+import { datasetHistory, type Publication, type StoredAnswer } from "./dataset.js";
+import {
+  datingAt,
+  objectsAt,
+  readHistory,
+  repoPath,
+  touches,
+  type Commit,
+  type History,
+  type Repository,
+} from "./git.js";
+import { HistoryStore } from "./store.js";
+import type { VersionCommit, VersionRef } from "./version.js";
+
+export type { Publication } from "./dataset.js";
+
+/** Past versions each data set's changes endpoint answers from, unless site.yaml says otherwise. */
+export const DEFAULT_CHANGE_HISTORY_VERSIONS = 100;
+
+export interface HistoryInput {
+  readonly contentDir: string;
+  readonly site: Site;
+  /** This build's data sets, in DATASETS order. */
+  readonly datasets: readonly DatasetResult[];
+  readonly cache: BuildCache | undefined;
+  /** The largest asset file the platform takes (build/write/asset-limits.ts). */
+  readonly maxFileBytes: number;
+  /** false: read no history; every changes endpoint knows only the current version. */
+  readonly fromGit: boolean;
+}
+
+export interface HistoryResult {
+  /** The manifest's `changes`, one per v2.2 data set, in DATASETS order. */
+  readonly changes: ChangesEntry[];
+  /** Every stored answer, each asset once. */
+  readonly answers: StoredAnswer[];
+  /** Every data set's publications, newest first (by DATASETS order within one instant). */
+  readonly publications: Publication[];
+  /** The one line the build prints about the history, when it could not read all of it. */
+  readonly note: string | undefined;
+  /**
+   * What this build did beyond reading the cache: data sets whose answers it made, past files
+   * it parsed, past bodies it rebuilt (each compressed to learn its ETags). All 0 when nothing
+   * moved since the build before.
+   */
+  readonly work: { readonly datasets: number; readonly parsed: number; readonly rebuilt: number };
+}
+
+/** The data sets with changes endpoints: those whose records have an Identification. */
+export function changesDatasets(): readonly DatasetDefinition[] {
+  return DATASETS.filter((d) => d.recordsKey !== null);
+}
+
+const DATING_KIND = "history-dating";
+
+export async function buildHistory(input: HistoryInput): Promise<HistoryResult> {
+  const keep = input.site.ChangeHistoryVersions ?? DEFAULT_CHANGE_HISTORY_VERSIONS;
+  const results = changesDatasets().flatMap((dataset) => {
+    const result = input.datasets.find((r) => r.dataset.id === dataset.id);
+    return result ? [result] : [];
+  });
+  const read = input.fromGit && keep > 0 ? await readHistory(input.contentDir) : undefined;
+  const repo = read && "top" in read.repo ? read.repo : undefined;
+  let note: string | undefined;
+  if (read && !repo) {
+    note = `Changes: no git history (${(read.repo as { reason: string }).reason}): each changes endpoint knows only the current version of its data set.`;
+  } else if (repo?.shallow) {
+    note =
+      "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
+  }
+  const versions = repo ? await versionsOf(repo, read!, results, keep, input.cache) : undefined;
+  const store = repo ? new HistoryStore(repo, input.cache) : undefined;
+
+  const changes: ChangesEntry[] = [];
+  const answers = new Map<string, StoredAnswer>();
+  const publications: Publication[] = [];
+  let made = 0;
+  for (const result of results) {
+    const found = versions?.get(result.dataset.id);
+    const history = await datasetHistory({
+      dataset: result.dataset,
+      current: { entry: result.entry, identity: result.encoded.identity.bytes },
+      past: found?.past ?? [],
+      complete: found?.complete ?? false,
+      seed: found?.seed,
+      resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
+      maxFileBytes: input.maxFileBytes,
+      cache: input.cache,
+      store,
+    });
+    changes.push(history.entry);
+    if (history.made) made++;
+    for (const answer of history.answers) answers.set(answer.entry.variants.identity.asset, answer);
+    publications.push(...history.publications);
+  }
+  const order = new Map(DATASETS.map((d, i) => [d.id, i]));
+  publications.sort(
+    (a, b) =>
+      (a.lastUpdated < b.lastUpdated ? 1 : a.lastUpdated > b.lastUpdated ? -1 : 0) ||
+      order.get(a.dataset)! - order.get(b.dataset)!,
+  );
+  const work = {
+    datasets: made,
+    parsed: store?.counts.parsed ?? 0,
+    rebuilt: store?.counts.rebuilt ?? 0,
+  };
+  return { changes, answers: [...answers.values()], publications, note, work };
+}
+
+/** A data set's versions, as found in git. */
+interface FoundVersions {
+  /** Past versions, newest first, at most `keep`. */
+  readonly past: VersionCommit[];
+  /** The list reaches the data set's first version. */
+  readonly complete: boolean;
+  /** The newest commit version when its content is the work tree's (the current version). */
+  readonly seed: VersionCommit | undefined;
+}
+
+/** Every data set's versions, and the hashes of their content when a data set wants them. */
+interface Versions {
+  get(dataset: string): FoundVersions | undefined;
+  resolve(dataset: DatasetDefinition, wanted: readonly VersionCommit[]): Promise<VersionRef[]>;
+}
+
+/**
+ * Every data set's versions, from what readHistory read for all of them (the log, the work
+ * tree's changes), with one more git process per merge commit the cache has not dated yet, and
+ * one batch of object lookups for all of them, made only when a data set's answers are not in
+ * the cache.
+ */
+async function versionsOf(
+  repo: Repository,
+  { log, changed }: History,
+  results: readonly DatasetResult[],
+  keep: number,
+  cache: BuildCache | undefined,
+): Promise<Versions> {
+  const site = repoPath(repo, SITE_FILE);
+  const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
+  const found = new Map<string, FoundVersions>();
+  for (const { dataset } of results) {
+    const paths = [folder(dataset), site];
+    // One more than kept: the newest may be the current version itself.
+    const commits = log.filter((c) => touches(c.paths, paths)).slice(0, keep + 1);
+    const versions: VersionCommit[] = [];
+    for (const commit of commits) {
+      versions.push({ commit: commit.commit, seconds: await dated(repo, commit, paths, cache) });
+    }
+    const clean = !touches(changed, paths);
+    const seed = clean ? versions[0] : undefined;
+    const past = (seed ? versions.slice(1) : versions).slice(0, keep);
+    found.set(dataset.id, { past, complete: commits.length <= keep, seed });
+  }
+  let looked: Promise<Map<string, VersionRef>> | undefined;
+  const lookUp = async () => {
+    const wanted = results.flatMap(({ dataset }) => {
+      const f = found.get(dataset.id)!;
+      return [...(f.seed ? [f.seed] : []), ...f.past].map((v) => ({ dataset, v }));
+    });
+    const names = wanted.flatMap(({ dataset, v }) => [
+      `${v.commit}:${folder(dataset)}`,
+      `${v.commit}:${site}`,
+    ]);
+    const objects = await objectsAt(repo, names);
+    return new Map(
+      wanted.map(({ dataset, v }, i): [string, VersionRef] => [
+        `${dataset.id}\0${v.commit}`,
+        { ...v, folder: objects[2 * i], site: objects[2 * i + 1] },
+      ]),
+    );
+  };
+  return {
+    get: (id) => found.get(id),
+    async resolve(dataset, versions) {
+      const refs = await (looked ??= lookUp());
+      return versions.map((v) => refs.get(`${dataset.id}\0${v.commit}`)!);
+    },
+  };
+}
+
+/** A version's LastUpdated: what the build at that commit dated the data set (git.ts, datingAt). */
+async function dated(
+  repo: Repository,
+  commit: Commit,
+  paths: readonly string[],
+  cache: BuildCache | undefined,
+): Promise<number> {
+  if (!commit.merge) return commit.seconds;
+  const key = cache?.key(DATING_KIND, commit.commit, ...paths);
+  const hit = key ? await cache!.get(key, DATING_KIND) : undefined;
+  if (hit) return Number(hit.toString("utf8"));
+  const seconds = await datingAt(repo, commit.commit, paths);
+  if (key) await cache!.set(key, DATING_KIND, String(seconds));
+  return seconds;
+}

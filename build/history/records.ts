@@ -1,0 +1,200 @@
+/**
+ * What a change answer is made of, as pure functions: a version's records brand by brand, the
+ * changes from one version to another (each record added or changed, whole, and the
+ * Identifications removed), and the answer's exact bytes. A record is its Identification and its
+ * JSON text exactly as the full list publishes it, so "changed" means "its bytes changed".
+ */
+import type { DatasetDefinition } from "../core/datasets.js";
+import { REMOVED_FIELD, SINCE_FIELD } from "../../contract/changes.js";
+
+/** One record as published: its Identification and its exact JSON text in the full list. */
+export interface PublishedRecord {
+  readonly id: string;
+  readonly json: string;
+}
+
+/** One brand of a version: its BrandName and its records in publication order. */
+export interface BrandRecords {
+  readonly name: string;
+  readonly records: readonly PublishedRecord[];
+}
+
+/** A version's records, brand by brand, in publication order. */
+export type VersionRecords = readonly BrandRecords[];
+
+/** What changed in one brand. */
+export interface BrandChange {
+  readonly name: string;
+  /** The records of the newer version whose Identification is new or whose records changed. */
+  readonly listed: readonly PublishedRecord[];
+  /** How many of `listed` have an Identification the older version did not have. */
+  readonly added: number;
+  /** Identifications the older version had and the newer one has not. */
+  readonly removed: readonly string[];
+}
+
+/**
+ * The records of a published body (compact JSON, as build/encode/ writes it): each brand's
+ * records with their Identification and their exact text. `JSON.stringify` of a record parsed from
+ * that text gives the text back, so the text is the published bytes.
+ */
+export function bodyRecords(dataset: DatasetDefinition, body: Uint8Array | string): VersionRecords {
+  const parsed = JSON.parse(typeof body === "string" ? body : Buffer.from(body).toString("utf8"));
+  const brands = (parsed.data as { Brand: Record<string, unknown>[] }[]).flatMap((d) => d.Brand);
+  return brands.map((brand) => brandRecords(dataset, brand));
+}
+
+/** A brand object's records (its BrandName and its `dataset.recordsKey` list). */
+export function brandRecords(
+  dataset: DatasetDefinition,
+  brand: Readonly<Record<string, unknown>>,
+): BrandRecords {
+  const list = (brand[dataset.recordsKey!] ?? []) as Record<string, unknown>[];
+  return {
+    name: String(brand.BrandName),
+    records: list.map((record) => ({
+      id: String(record.Identification),
+      json: JSON.stringify(record),
+    })),
+  };
+}
+
+/**
+ * Records grouped by Identification, in order of first appearance. Branches may share an
+ * Identification (with another SequenceNumber): such records change, and are listed, together.
+ */
+function byIdentification(records: readonly PublishedRecord[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const { id, json } of records) {
+    const group = groups.get(id);
+    if (group) group.push(json);
+    else groups.set(id, [json]);
+  }
+  return groups;
+}
+
+// A version's brands by name; two brand objects with one name are one brand (decisions.md).
+function byBrand(version: VersionRecords): Map<string, PublishedRecord[]> {
+  const brands = new Map<string, PublishedRecord[]>();
+  for (const { name, records } of version) {
+    const list = brands.get(name);
+    if (list) list.push(...records);
+    else brands.set(name, [...records]);
+  }
+  return brands;
+}
+
+const sameGroup = (a: readonly string[] | undefined, b: readonly string[]) =>
+  a !== undefined && a.length === b.length && a.every((json, i) => json === b[i]);
+
+/**
+ * The changes from `from` to `to`, brand by brand: the brands of `to` first, in its order, then
+ * the brands only `from` had; only brands with a change. Applying them to `from` (drop each
+ * Identification removed and each one listed, then add the records listed) gives `to`'s records.
+ */
+export function changesBetween(from: VersionRecords, to: VersionRecords): BrandChange[] {
+  const before = byBrand(from);
+  const after = byBrand(to);
+  const changes: BrandChange[] = [];
+  for (const [name, records] of after) {
+    const old = byIdentification(before.get(name) ?? []);
+    const now = byIdentification(records);
+    const listedIds = new Set<string>();
+    let added = 0;
+    for (const [id, group] of now) {
+      if (sameGroup(old.get(id), group)) continue;
+      listedIds.add(id);
+      if (!old.has(id)) added += group.length;
+    }
+    const removed = [...old.keys()].filter((id) => !now.has(id));
+    if (listedIds.size === 0 && removed.length === 0) continue;
+    changes.push({ name, listed: records.filter((r) => listedIds.has(r.id)), added, removed });
+  }
+  for (const [name, records] of before) {
+    if (after.has(name)) continue;
+    const removed = [...byIdentification(records).keys()];
+    if (removed.length > 0) changes.push({ name, listed: [], added: 0, removed });
+  }
+  return changes;
+}
+
+/** meta.TotalResults of a change answer: the records listed plus the Identifications removed. */
+export function changeCount(changes: readonly BrandChange[]): number {
+  return changes.reduce((n, c) => n + c.listed.length + c.removed.length, 0);
+}
+
+/** Added, changed and removed, counted as the publication feed tells them. */
+export interface ChangeCounts {
+  readonly added: number;
+  readonly changed: number;
+  readonly removed: number;
+}
+
+export function changeCounts(changes: readonly BrandChange[]): ChangeCounts {
+  let added = 0;
+  let changed = 0;
+  let removed = 0;
+  for (const c of changes) {
+    added += c.added;
+    changed += c.listed.length - c.added;
+    removed += c.removed.length;
+  }
+  return { added, changed, removed };
+}
+
+/** The meta fields of a change answer besides the counts. */
+export interface AnswerMeta {
+  /** The current version's meta.LastUpdated. */
+  readonly lastUpdated: string;
+  /** The LastUpdated of the version the changes are since. */
+  readonly since: string;
+  /** The current body's Agreement, License and TermsOfUse. */
+  readonly agreement: unknown;
+  readonly license: unknown;
+  readonly termsOfUse: unknown;
+}
+
+/**
+ * The exact bytes of a change answer: the data set's envelope with meta.Since after LastUpdated,
+ * and under each brand with a change its records listed (as the full list has them) and its
+ * `Removed` Identifications. A list with nothing in it is left out; no change at all is
+ * `"data":[]`, as an empty data set is published (docs/decisions.md#envelope-shape).
+ */
+export function answerBytes(
+  dataset: DatasetDefinition,
+  meta: AnswerMeta,
+  changes: readonly BrandChange[],
+): Buffer {
+  const head = JSON.stringify({
+    LastUpdated: meta.lastUpdated,
+    [SINCE_FIELD]: meta.since,
+    TotalResults: changeCount(changes),
+    Agreement: meta.agreement,
+    License: meta.license,
+    TermsOfUse: meta.termsOfUse,
+  });
+  const key = JSON.stringify(dataset.recordsKey);
+  const brands = changes.map((c) => {
+    const parts = [`{"BrandName":${JSON.stringify(c.name)}`];
+    if (c.listed.length > 0) parts.push(`,${key}:[${c.listed.map((r) => r.json).join(",")}]`);
+    if (c.removed.length > 0) parts.push(`,"${REMOVED_FIELD}":${JSON.stringify(c.removed)}`);
+    parts.push("}");
+    return parts.join("");
+  });
+  const data = brands.length === 0 ? "[]" : `[{"Brand":[${brands.join(",")}]}]`;
+  return Buffer.from(`{"meta":${head},"data":${data}}`, "utf8");
+}
+
+/**
+ * How the publication feed names a record: its Identification and where it is (a branch's or an
+ * ATM's town) or what it is (a product's name).
+ */
+export function recordLabel(json: string): string {
+  const record = JSON.parse(json) as Record<string, unknown>;
+  const object = (v: unknown) =>
+    v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {};
+  const address = object(record.PostalAddress ?? object(record.Location).PostalAddress);
+  const what = address.TownName ?? record.Name;
+  const id = String(record.Identification);
+  return typeof what === "string" && what.trim() !== "" ? `${id} (${what.trim()})` : id;
+}

@@ -1,0 +1,126 @@
+/**
+ * The git plumbing of the history (build/history/git.ts) on scratch repositories: which commits
+ * are versions, what the build dated each, what the work tree changed, where a shallow clone
+ * stops, and what is said when there is no repository.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  changedPaths,
+  datingAt,
+  firstParentLog,
+  touches,
+  objectsAt,
+  readBlobs,
+  repositoryOf,
+  treeFiles,
+  type Repository,
+} from "../../../build/history/git.js";
+import { scratchRepo, siteYaml } from "../../helpers/history.js";
+
+const run = promisify(execFile);
+const folders: string[] = [];
+afterAll(async () => {
+  for (const f of folders) await rm(f, { recursive: true, force: true });
+});
+
+const T0 = 1_790_000_000;
+const PATHS = ["content/atms", "content/site.yaml"];
+
+describe("the versions of a data set in git", () => {
+  it("are the first-parent commits touching its folder or site.yaml, newest first, a merge dated as the build at it would", async () => {
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    const first = await repo.commit({ "site.yaml": siteYaml(), "atms/a.yaml": "a: 1\n" }, T0);
+    await repo.commit({ "branches/b.yaml": "b: 1\n" }, T0 + 100); // another data set: no version
+    await repo.git("checkout", "-q", "-b", "side");
+    const side = await repo.commit({ "atms/a.yaml": "a: 2\n" }, T0 + 200);
+    await repo.git("checkout", "-q", "main");
+    await repo.commit({ "README.md": "x\n" }, T0 + 300); // outside the paths
+    const env = {
+      ...process.env,
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "T",
+      GIT_AUTHOR_EMAIL: "t@example.invalid",
+      GIT_COMMITTER_NAME: "T",
+      GIT_COMMITTER_EMAIL: "t@example.invalid",
+      GIT_AUTHOR_DATE: `@${T0 + 400} +0000`,
+      GIT_COMMITTER_DATE: `@${T0 + 400} +0000`,
+    };
+    await run("git", ["merge", "-q", "--no-ff", "side", "-m", "merge"], { cwd: repo.root, env });
+    const merge = (await repo.git("rev-parse", "HEAD")).trim();
+
+    const found = await repositoryOf(repo.content);
+    expect("top" in found).toBe(true);
+    const r = found as Repository;
+    expect(r.prefix).toBe("content");
+    const log = await firstParentLog(r, "content");
+    const commits = log.filter((c) => touches(c.paths, PATHS));
+    expect(commits.map((c) => [c.commit, c.merge])).toEqual([
+      [merge, true],
+      [first, false],
+    ]);
+    // The merge's change is against its first parent: the side branch's file.
+    expect(log[0]!.paths).toEqual(["content/atms/a.yaml"]);
+    expect(log.map((c) => c.paths)).toContainEqual(["content/branches/b.yaml"]);
+    expect(commits[1]!.seconds).toBe(T0);
+    // The build at the merge runs `git log -1 -- paths`, which shows the merged branch's commit.
+    const { stdout } = await run("git", ["log", "-1", "--format=%ct", "--", ...PATHS], {
+      cwd: repo.root,
+    });
+    expect(await datingAt(r, merge, PATHS)).toBe(Number(stdout.trim()));
+    expect(await datingAt(r, merge, PATHS)).toBe(T0 + 200);
+    expect(side).not.toBe(merge);
+    expect(touches(["content/atmsx/a.yaml"], PATHS)).toBe(false);
+    expect(touches(["content/site.yaml"], PATHS)).toBe(true);
+  });
+
+  it("reads trees and blobs in batches, and tells a path missing at a commit", async () => {
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    const one = await repo.commit({ "site.yaml": siteYaml(), "atms/x/a.yaml": "a: 1\n" }, T0);
+    const r = (await repositoryOf(repo.content)) as Repository;
+    const [tree, missing] = await objectsAt(r, [`${one}:content/atms`, `${one}:content/branches`]);
+    expect(missing).toBeUndefined();
+    const files = await treeFiles(r, tree!);
+    expect(files.map((f) => f.path)).toEqual(["x/a.yaml"]);
+    const blobs = await readBlobs(r, [files[0]!.blob, files[0]!.blob]);
+    expect(blobs.get(files[0]!.blob)!.toString("utf8")).toBe("a: 1\n");
+  });
+
+  it("lists what the work tree changed under the paths, untracked files too", async () => {
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    await repo.commit({ "site.yaml": siteYaml(), "atms/a.yaml": "a: 1\n" }, T0);
+    const r = (await repositoryOf(repo.content)) as Repository;
+    expect(await changedPaths(r, ["content"])).toEqual([]);
+    await writeFile(join(repo.content, "atms", "a.yaml"), "a: 2\n");
+    await writeFile(join(repo.content, "atms", "new.yaml"), "n: 1\n");
+    expect((await changedPaths(r, ["content"])).sort()).toEqual([
+      "content/atms/a.yaml",
+      "content/atms/new.yaml",
+    ]);
+  });
+
+  it("says why there is no history outside a repository, and tells a shallow clone", async () => {
+    const outside = await mkdtemp(join(tmpdir(), "opendata-edge-no-git-"));
+    folders.push(outside);
+    const none = await repositoryOf(join(outside, "content"));
+    expect("reason" in none && none.reason).toMatch(/not in a git repository/);
+
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    await repo.commit({ "site.yaml": siteYaml() }, T0);
+    await repo.commit({ "atms/a.yaml": "a: 1\n" }, T0 + 60);
+    const clone = await mkdtemp(join(tmpdir(), "opendata-edge-shallow-"));
+    folders.push(clone);
+    await run("git", ["clone", "-q", "--depth", "1", `file://${repo.root}`, clone]);
+    const shallow = (await repositoryOf(join(clone, "content"))) as Repository;
+    expect(shallow.shallow).toBe(true);
+    expect(((await repositoryOf(repo.content)) as Repository).shallow).toBe(false);
+  });
+});

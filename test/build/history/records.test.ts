@@ -1,0 +1,162 @@
+/**
+ * The pure parts of a change answer (build/history/records.ts): what counts as added, changed and
+ * removed, and the answer's exact bytes, written out literally from the issue's shape.
+ */
+import { describe, expect, it } from "vitest";
+import { DATASETS } from "../../../build/core/datasets.js";
+import {
+  answerBytes,
+  bodyRecords,
+  changeCount,
+  changeCounts,
+  changesBetween,
+  recordLabel,
+  type VersionRecords,
+} from "../../../build/history/records.js";
+
+const atms = DATASETS.find((d) => d.id === "atms")!;
+const branches = DATASETS.find((d) => d.id === "branches")!;
+
+const atm = (id: string, town = "Wexbury") =>
+  ({ Identification: id, Location: { PostalAddress: { TownName: town } } }) as const;
+const brand = (name: string, ...records: Record<string, unknown>[]): VersionRecords[number] => ({
+  name,
+  records: records.map((r) => ({ id: String(r.Identification), json: JSON.stringify(r) })),
+});
+
+describe("changes from one version to another", () => {
+  it("lists a record added, a record changed, whole, and names the one removed", () => {
+    const from = [brand("Bank", atm("A"), atm("B"), atm("C"))];
+    const to = [brand("Bank", atm("A"), atm("B", "Ottersey"), atm("D"))];
+    const changes = changesBetween(from, to);
+    expect(changes).toEqual([
+      {
+        name: "Bank",
+        listed: [
+          { id: "B", json: JSON.stringify(atm("B", "Ottersey")) },
+          { id: "D", json: JSON.stringify(atm("D")) },
+        ],
+        added: 1,
+        removed: ["C"],
+      },
+    ]);
+    expect(changeCount(changes)).toBe(3);
+    expect(changeCounts(changes)).toEqual({ added: 1, changed: 1, removed: 1 });
+  });
+
+  it("leaves out a brand with no change, and lists nothing when nothing changed", () => {
+    const same = [brand("Bank", atm("A")), brand("Other", atm("X"))];
+    expect(changesBetween(same, same)).toEqual([]);
+    const to = [brand("Bank", atm("A")), brand("Other", atm("X", "Lynmoor"))];
+    expect(changesBetween(same, to).map((c) => c.name)).toEqual(["Other"]);
+  });
+
+  it("lists every record of a brand that appears, and removes every one of a brand that goes", () => {
+    const from = [brand("Old", atm("O1"), atm("O2"))];
+    const to = [brand("New", atm("N1"))];
+    expect(changesBetween(from, to)).toEqual([
+      {
+        name: "New",
+        listed: [{ id: "N1", json: JSON.stringify(atm("N1")) }],
+        added: 1,
+        removed: [],
+      },
+      { name: "Old", listed: [], added: 0, removed: ["O1", "O2"] },
+    ]);
+  });
+
+  it("treats a record moved to another brand as removed from one and added to the other", () => {
+    const from = [brand("A", atm("X")), brand("B")];
+    const to = [brand("A"), brand("B", atm("X"))];
+    const changes = changesBetween(from, to);
+    expect(changes.map((c) => [c.name, c.listed.length, c.removed])).toEqual([
+      ["A", 0, ["X"]],
+      ["B", 1, []],
+    ]);
+  });
+
+  it("lists every branch record of an Identification when one of its sequences changes", () => {
+    const b = (id: string, seq: string, name = "Main") => ({
+      Identification: id,
+      SequenceNumber: seq,
+      Name: name,
+    });
+    const from = [brand("Bank", b("1", "0"), b("1", "1"), b("2", "0"))];
+    const to = [brand("Bank", b("1", "0"), b("1", "1", "Annexe"), b("2", "0"))];
+    const [change] = changesBetween(from, to);
+    expect(change!.listed.map((r) => JSON.parse(r.json))).toEqual([
+      b("1", "0"),
+      b("1", "1", "Annexe"),
+    ]);
+    expect(changeCounts([change!])).toEqual({ added: 0, changed: 2, removed: 0 });
+  });
+});
+
+describe("a change answer's bytes", () => {
+  const meta = {
+    lastUpdated: "2026-11-21T10:00:00Z",
+    since: "2026-11-20T09:30:00Z",
+    agreement: "Use of the APIs",
+    license: "https://example.org/licence",
+    termsOfUse: "https://example.org/terms",
+  };
+
+  it("is the envelope with Since after LastUpdated, records under the data set's key, then Removed", () => {
+    const changes = changesBetween(
+      [brand("Bank", atm("A"), atm("C"))],
+      [brand("Bank", atm("A", "Lynmoor"))],
+    );
+    const text = answerBytes(atms, meta, changes).toString("utf8");
+    expect(text).toBe(
+      JSON.stringify({
+        meta: {
+          LastUpdated: "2026-11-21T10:00:00Z",
+          Since: "2026-11-20T09:30:00Z",
+          TotalResults: 2,
+          Agreement: "Use of the APIs",
+          License: "https://example.org/licence",
+          TermsOfUse: "https://example.org/terms",
+        },
+        data: [{ Brand: [{ BrandName: "Bank", ATM: [atm("A", "Lynmoor")], Removed: ["C"] }] }],
+      }),
+    );
+  });
+
+  it("says data [] and TotalResults 0 when nothing changed", () => {
+    const parsed = JSON.parse(answerBytes(branches, meta, []).toString("utf8"));
+    expect(parsed.data).toEqual([]);
+    expect(parsed.meta.TotalResults).toBe(0);
+  });
+
+  it("leaves out a brand's record list when it only lost records", () => {
+    const changes = changesBetween([brand("Bank", atm("A"))], [brand("Bank")]);
+    const parsed = JSON.parse(answerBytes(atms, meta, changes).toString("utf8"));
+    expect(parsed.data[0].Brand[0]).toEqual({ BrandName: "Bank", Removed: ["A"] });
+  });
+});
+
+describe("a published body's records", () => {
+  it("are its records' exact text, brand by brand", () => {
+    const body = JSON.stringify({
+      meta: {},
+      data: [{ Brand: [{ BrandName: "Bank", ATM: [atm("A"), { Identification: "B", X: 1.5 }] }] }],
+    });
+    const [only] = bodyRecords(atms, body);
+    expect(only!.name).toBe("Bank");
+    expect(only!.records.map((r) => r.json).join(",")).toBe(
+      '{"Identification":"A","Location":{"PostalAddress":{"TownName":"Wexbury"}}},{"Identification":"B","X":1.5}',
+    );
+    expect(body).toContain(only!.records.map((r) => r.json).join(","));
+  });
+});
+
+describe("how the feed names a record", () => {
+  it.each([
+    [{ Identification: "A1", Location: { PostalAddress: { TownName: "Leeds" } } }, "A1 (Leeds)"],
+    [{ Identification: "B1", PostalAddress: { TownName: " York " } }, "B1 (York)"],
+    [{ Identification: "P1", Name: "Everyday Account" }, "P1 (Everyday Account)"],
+    [{ Identification: "Z9" }, "Z9"],
+  ])("names %j as %s", (record, label) => {
+    expect(recordLabel(JSON.stringify(record))).toBe(label);
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * Scratch git repositories whose history holds versions of small content written by the tests
+ * (never a real feed): each commit at a time the test gives, so LastUpdated is known. Used by the
+ * history tests (test/build/history/, test/e2e/changes.test.ts, test/e2e/sync.test.ts).
+ */
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
+import type { DatasetId } from "../../build/core/datasets.js";
+import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
+import { runBuild } from "../../build/pipeline.js";
+import { startWorkerAt } from "./worker.js";
+
+const run = promisify(execFile);
+
+/** A site.yaml with the licence and terms real publishers use, and `extra` lines after them. */
+export function siteYaml(extra = ""): string {
+  return [
+    'License: "https://www.openbanking.org.uk/open-licence"',
+    'TermsOfUse: "https://www.openbanking.org.uk/terms"',
+    extra,
+  ].join("\n");
+}
+
+export interface ScratchRepo {
+  /** The repository's top folder. */
+  readonly root: string;
+  /** Its content folder. */
+  readonly content: string;
+  /**
+   * Writes `files` (paths under the content folder; null deletes) and commits them, author and
+   * committer time `seconds`; returns the commit's hash.
+   */
+  commit(files: Record<string, string | null>, seconds: number): Promise<string>;
+  git(...args: string[]): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+/** A new repository with an empty content folder and no commit. */
+export async function scratchRepo(): Promise<ScratchRepo> {
+  const root = await mkdtemp(join(tmpdir(), "opendata-edge-history-"));
+  const content = join(root, "content");
+  await mkdir(content);
+  // No user or system configuration: no signing, no hooks, a fixed identity.
+  const env = {
+    ...process.env,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_GLOBAL: "/dev/null",
+    GIT_AUTHOR_NAME: "Test",
+    GIT_AUTHOR_EMAIL: "test@example.invalid",
+    GIT_COMMITTER_NAME: "Test",
+    GIT_COMMITTER_EMAIL: "test@example.invalid",
+  };
+  const git = async (...args: string[]) =>
+    (await run("git", args, { cwd: root, env, maxBuffer: 1 << 26 })).stdout;
+  await git("init", "-q", "-b", "main");
+  return {
+    root,
+    content,
+    git,
+    async commit(files, seconds) {
+      for (const [path, text] of Object.entries(files)) {
+        const target = join(content, path);
+        if (text === null) await rm(target, { recursive: true, force: true });
+        else {
+          await mkdir(dirname(target), { recursive: true });
+          await writeFile(target, text);
+        }
+      }
+      await git("add", "-A", "content");
+      const date = `@${seconds} +0000`;
+      await run("git", ["commit", "-q", "--allow-empty", "-m", `version at ${seconds}`], {
+        cwd: root,
+        env: { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+      });
+      return (await git("rev-parse", "HEAD")).trim();
+    },
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** One ATM of the test feeds: enough fields to be valid, a Note to give it some weight. */
+export interface TestAtm {
+  readonly id: string;
+  readonly town: string;
+  readonly amount: number;
+  readonly note?: string;
+}
+
+/** An ATM brand file, shaped like a real feed's (quoted text, the spec's field names). */
+export function atmBrandFile(brandName: string, atms: readonly TestAtm[], comment = ""): string {
+  return [
+    `# ${comment || "test feed"}`,
+    `BrandName: "${brandName}"`,
+    "ATM:",
+    ...atms.flatMap((atm) => [
+      `  - Identification: "${atm.id}"`,
+      "    SupportedCurrencies:",
+      '      - "GBP"',
+      `    MinimumPossibleAmount: "${atm.amount}.00"`,
+      ...(atm.note ? ["    Note:", `      - "${atm.note}"`] : []),
+      "    Location:",
+      "      PostalAddress:",
+      `        TownName: "${atm.town}"`,
+      '        Country: "GB"',
+    ]),
+    "",
+  ].join("\n");
+}
+
+/** A minimal branch brand file, shaped like a real feed's. */
+export function branchBrandFile(brandName: string, branches: readonly TestAtm[]): string {
+  return [
+    `BrandName: "${brandName}"`,
+    "Branch:",
+    ...branches.flatMap((b) => [
+      `  - Identification: "${b.id}"`,
+      '    SequenceNumber: "0"',
+      '    Type: "Physical"',
+      "    CustomerSegment:",
+      '      - "Personal"',
+      "    PostalAddress:",
+      `      TownName: "${b.town}"`,
+      '      Country: "GB"',
+      '      PostCode: "WX1 4AB"',
+    ]),
+    "",
+  ].join("\n");
+}
+
+/** One version of a test feed: the content files it changes (null deletes) and its time. */
+export interface TestVersion {
+  readonly seconds: number;
+  readonly files: Record<string, string | null>;
+}
+
+/** The Worker serving the build of a scratch repository's history, on loopback. */
+export interface HistoryWorker {
+  readonly repo: ScratchRepo;
+  readonly base: URL;
+  readonly manifest: Manifest;
+  /** The built dist/ folder. */
+  readonly dist: string;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Commits `versions` to a scratch repository, builds it (history on, no cache) into a scratch
+ * copy of the Worker (its sources, wrangler.toml, a dist/ of its own) and starts that Worker.
+ */
+export async function historyWorker(versions: readonly TestVersion[]): Promise<HistoryWorker> {
+  const repo = await scratchRepo();
+  for (const version of versions) await repo.commit(version.files, version.seconds);
+  const root = join(repo.root, "worker-copy");
+  for (const folder of WORKER_SOURCE_FOLDERS) {
+    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
+  }
+  await cp(join(PROJECT_ROOT, "wrangler.toml"), join(root, "wrangler.toml"));
+  const dist = join(root, "dist");
+  const built = await runBuild({
+    contentDir: repo.content,
+    outDir: dist,
+    cwd: repo.root,
+    cacheDir: false,
+  });
+  if (!built.ok)
+    throw new Error(`the test feed does not build: ${JSON.stringify(built.diagnostics)}`);
+  const worker = await startWorkerAt(join(root, "wrangler.toml"));
+  return {
+    repo,
+    base: worker.base,
+    manifest: built.manifest!,
+    dist,
+    async dispose() {
+      await worker.dispose();
+      await repo.cleanup();
+    },
+  };
+}
+
+/** One version of a data set as its own build published it. */
+export interface PublishedVersion {
+  readonly seconds: number;
+  readonly entry: ManifestEntry;
+  /** The identity body, as text. */
+  readonly body: string;
+}
+
+/**
+ * The oracle for history tests: each version's content laid down alone and built outside git at
+ * its commit time (SOURCE_DATE_EPOCH), so its body and ETags are exactly what the build of that
+ * commit published. Newest first.
+ */
+export async function publishedVersions(
+  versions: readonly TestVersion[],
+  dataset: DatasetId,
+): Promise<PublishedVersion[]> {
+  const scratch = await mkdtemp(join(tmpdir(), "opendata-edge-versions-"));
+  try {
+    const content = new Map<string, string>();
+    const out: PublishedVersion[] = [];
+    for (const [i, version] of versions.entries()) {
+      for (const [path, text] of Object.entries(version.files)) {
+        if (text === null) content.delete(path);
+        else content.set(path, text);
+      }
+      const dir = join(scratch, String(i), "content");
+      for (const [path, text] of content) {
+        await mkdir(dirname(join(dir, path)), { recursive: true });
+        await writeFile(join(dir, path), text);
+      }
+      const built = await runBuild({
+        contentDir: dir,
+        cwd: join(scratch, String(i)),
+        write: false,
+        history: false,
+        cacheDir: false,
+        env: { SOURCE_DATE_EPOCH: String(version.seconds) },
+      });
+      if (!built.ok)
+        throw new Error(`version ${i} does not build: ${JSON.stringify(built.diagnostics)}`);
+      const entry = built.manifest!.datasets.find((d) => d.dataset === dataset)!;
+      const file = built.files.find((f) => `/${f.path}` === entry.variants.identity.asset)!;
+      out.unshift({
+        seconds: version.seconds,
+        entry,
+        body: Buffer.from(file.bytes).toString("utf8"),
+      });
+    }
+    return out;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
