@@ -12,6 +12,7 @@
  */
 import { openCache, type BuildCache } from "./core/cache.js";
 import type { BuildContext } from "./core/context.js";
+import { readContentGit, type ContentGit } from "./core/git.js";
 import { assembleOrReuse, type AssembledDataset } from "./one-dataset.js";
 import { DATASETS } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
@@ -174,6 +175,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const history = await timed("history", () =>
     buildHistory({
       contentDir,
+      git: run.git,
       site: run.site,
       datasets: results,
       cache,
@@ -300,6 +302,8 @@ type AssembledBody = { readonly input: AssembleInput } & Extract<AssembledDatase
 
 interface Shared {
   readonly contentDir: string;
+  /** What git says of the content folder, read once for the run (core/git.ts). */
+  readonly git: Promise<ContentGit>;
   readonly cwd: string;
   readonly schemas: Map<string, AnySchemaObject>;
   readonly cache: BuildCache | undefined;
@@ -339,7 +343,9 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
     ok: false,
     diagnostics: diagnostics.sort(compareDiagnostics),
   });
-  const shared: Shared = { contentDir, cwd, schemas, cache, timings, failed, report };
+  // Read from the start, beside the checks: LastUpdated (step 5) and the history (step 8) ask.
+  const git = readContentGit(contentDir);
+  const shared: Shared = { contentDir, git, cwd, schemas, cache, timings, failed, report };
   const stop = (diagnostics: Diagnostic[]) => ({
     ...shared,
     ok: false as const,
@@ -355,6 +361,7 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
     cache,
     threads: options.threads,
     timings,
+    git,
   };
 
   // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files

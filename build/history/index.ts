@@ -6,6 +6,7 @@
  * history only the current version is known, and the build says so once.
  */
 import type { BuildCache } from "../core/cache.js";
+import type { ContentGit } from "../core/git.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
 import { SITE_FILE } from "../read/content.js";
@@ -32,6 +33,8 @@ export const DEFAULT_CHANGE_HISTORY_VERSIONS = 100;
 
 export interface HistoryInput {
   readonly contentDir: string;
+  /** What the build read of git for all its steps (core/git.ts); read here when not given. */
+  readonly git?: Promise<ContentGit> | undefined;
   readonly site: Site;
   /** This build's data sets, in DATASETS order. */
   readonly datasets: readonly DatasetResult[];
@@ -72,7 +75,10 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     const result = input.datasets.find((r) => r.dataset.id === dataset.id);
     return result ? [result] : [];
   });
-  const read = input.fromGit && keep > 0 ? await readHistory(input.contentDir) : undefined;
+  const read =
+    input.fromGit && keep > 0
+      ? await readHistory(input.contentDir, { log: true }, await input.git)
+      : undefined;
   const repo = read && "top" in read.repo ? read.repo : undefined;
   let note: string | undefined;
   if (read && !repo) {
