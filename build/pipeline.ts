@@ -18,6 +18,7 @@ import { DATASETS } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
+import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION } from "./encode/variants.js";
 import { datasetResult, type DatasetResult } from "./encode/manifest-entry.js";
 import {
   checkAssetLimits,
@@ -86,7 +87,10 @@ export interface BuildOptions extends CheckOptions {
    * the publication guard against a shrinking data set). Problems it returns fail the build.
    */
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
-  /** For the live preview (build/preview/): the landing page is left uncompressed. */
+  /**
+   * For the live preview (build/preview/): everything compressed at the fastest settings
+   * (encode/variants.ts, PREVIEW_COMPRESSION) and the landing page not at all.
+   */
   readonly preview?: boolean;
   /**
    * Read the data sets' past versions from git for the changes endpoints (build/history/); by
@@ -155,8 +159,9 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const timed = <T>(step: keyof Omit<StepTimings, "parts">, work: () => Promise<T> | T) =>
     timeAsync(timings, step, work);
 
-  // 6. encode each data set's body: its ETag and compressed variants.
-  const encode = createEncoder(cache, timings.parts);
+  // 6. encode each data set's body: its ETag and compressed variants (the preview's fast).
+  const compression = options.preview ? PREVIEW_COMPRESSION : PUBLISHED_COMPRESSION;
+  const encode = createEncoder(cache, timings.parts, compression);
   const results: DatasetResult[] = [];
   for (const built of run.assembled) {
     const encoded = await timed("encode", () => encode(built.identity));
@@ -176,6 +181,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     buildHistory({
       contentDir,
       git: run.git,
+      compression,
       site: run.site,
       datasets: results,
       cache,

@@ -9,7 +9,9 @@ import {
   compressGzip,
   compressionSettings,
   entityTag,
+  PUBLISHED_COMPRESSION,
   withEntityTags,
+  type Compression,
   type EncodedBody,
 } from "./variants.js";
 import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
@@ -17,18 +19,22 @@ import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
 /** Encodes bytes already serialised (a data set's body; the documents: HTML, CSS, JSON). */
 export type EncodeBytes = (identity: Buffer) => Promise<EncodedBody>;
 
-export function createEncoder(cache: BuildCache | undefined, timing?: EncodeTiming): EncodeBytes {
+export function createEncoder(
+  cache: BuildCache | undefined,
+  timing?: EncodeTiming,
+  compression: Compression = PUBLISHED_COMPRESSION,
+): EncodeBytes {
   return async (identity: Buffer): Promise<EncodedBody> => {
     const etag = timeSync(timing, "hashMs", () => entityTag(identity));
-    const settings = compressionSettings(identity);
+    const settings = compressionSettings(identity, compression);
     const cached = (kind: string, make: () => Promise<Buffer>) => {
       const key = cache?.key(etag, kind, ...settings);
       return key ? cache!.through(key, kind, make) : make();
     };
     const [br, gzip] = await timeAsync(timing, "compressMs", () =>
       Promise.all([
-        cached("br", () => compressBrotli(identity)),
-        cached("gz", () => compressGzip(identity)),
+        cached("br", () => compressBrotli(identity, compression.brotliQuality(identity.length))),
+        cached("gz", () => compressGzip(identity, compression.gzipLevel)),
       ]),
     );
     return timeSync(timing, "hashMs", () => withEntityTags(identity, etag, br, gzip));

@@ -9,6 +9,7 @@ import type { BuildCache } from "../core/cache.js";
 import type { ContentGit } from "../core/git.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
+import type { Compression } from "../encode/variants.js";
 import { SITE_FILE } from "../read/content.js";
 import type { Site } from "../read/site.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
@@ -43,6 +44,8 @@ export interface HistoryInput {
   readonly maxFileBytes: number;
   /** false: read no history; every changes endpoint knows only the current version. */
   readonly fromGit: boolean;
+  /** How answers are compressed: as the bodies are (encode/variants.ts); published by default. */
+  readonly compression?: Compression | undefined;
 }
 
 export interface HistoryResult {
@@ -105,6 +108,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
       resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
       maxFileBytes: input.maxFileBytes,
       cache: input.cache,
+      compression: input.compression,
       store,
     });
     changes.push(history.entry);
