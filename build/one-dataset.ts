@@ -8,7 +8,8 @@
  */
 import { assembleDataset, datasetUpdated, type AssembleInput } from "./assemble/dataset.js";
 import type { BodySummary } from "./encode/manifest-entry.js";
-import { serialize } from "./encode/variants.js";
+import { serializeBody, type BodySlices } from "./encode/body.js";
+import type { Envelope } from "./assemble/envelope.js";
 import type { BuildCache } from "./core/cache.js";
 import type { Diagnostic } from "./core/diagnostics.js";
 import { locatedRecords, type LocatedRecord } from "./assemble/locations.js";
@@ -35,6 +36,11 @@ export type AssembledDataset =
       readonly located: LocatedRecord[];
       /** Every BrandName the body publishes, in publication order. */
       readonly brandNames: string[];
+      /**
+       * When this build assembled it (not taken from the cache): its value, and where each
+       * record is in its bytes (encode/body.ts), for the steps after that would parse it again.
+       */
+      readonly made?: { readonly body: Envelope; readonly slices: BodySlices | undefined };
     }
   | { readonly ok: false; readonly problems: Diagnostic[] };
 
@@ -63,7 +69,10 @@ export async function assembleOrReuse(
     const brandNames = assembled.body.data.flatMap(({ Brand }) =>
       Brand.map((b) => String(b.BrandName)),
     );
-    const identity = timeSync(step.parts, "serializeMs", () => serialize(assembled.body));
+    const serialized = timeSync(step.parts, "serializeMs", () =>
+      serializeBody(assembled.body, input.dataset.recordsKey),
+    );
+    const identity = serialized.bytes;
     const summary: BodySummary = {
       totalResults: assembled.body.meta.TotalResults as number,
       brands: assembled.brands,
@@ -73,7 +82,8 @@ export async function assembleOrReuse(
       const cached: CachedSummary = { ...summary, located, brandNames };
       await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
     }
-    return { ok: true, identity, updated, summary, located, brandNames };
+    const made = { body: assembled.body, slices: serialized.slices };
+    return { ok: true, identity, updated, summary, located, brandNames, made };
   });
 }
 

@@ -165,7 +165,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const results: DatasetResult[] = [];
   for (const built of run.assembled) {
     const encoded = await timed("encode", () => encode(built.identity));
-    results.push(datasetResult(built.input, built.summary, built.updated, encoded));
+    results.push(datasetResult(built.input, built.summary, built.updated, encoded, built.made));
   }
   // 7. the extension endpoints' indexes, from the encoded bodies
   const near = await timed("near", () =>

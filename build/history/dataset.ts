@@ -6,6 +6,8 @@
  * history moved (docs/decisions.md#how-much-history-is-kept).
  */
 import type { BuildCache } from "../core/cache.js";
+import type { Envelope } from "../assemble/envelope.js";
+import type { DatasetResult } from "../encode/manifest-entry.js";
 import type { DatasetDefinition, DatasetId } from "../core/datasets.js";
 import { toRfc3339 } from "../core/dates.js";
 import {
@@ -28,6 +30,7 @@ import type {
 import {
   answerBytes,
   bodyRecords,
+  slicedRecords,
   changeCount,
   changeCounts,
   changesBetween,
@@ -47,6 +50,8 @@ export const NAMED_PER_KIND = 3;
 export interface CurrentVersion {
   readonly entry: ManifestEntry;
   readonly identity: Buffer;
+  /** Its value and byte ranges when this build assembled it (encode/body.ts): not parsed again. */
+  readonly made?: DatasetResult["made"];
 }
 
 export interface DatasetHistoryInput {
@@ -242,8 +247,10 @@ async function compute(
   seed: VersionRef | undefined,
 ): Promise<{ summary: Summary; encoded: EncodedBody[] }> {
   const { dataset, current } = input;
-  const body = JSON.parse(current.identity.toString("utf8")) as { meta: Record<string, unknown> };
-  const records = bodyRecords(dataset, current.identity);
+  const body = current.made?.body ?? (JSON.parse(current.identity.toString("utf8")) as Envelope);
+  const records = current.made?.slices
+    ? slicedRecords(dataset, current.made.body, current.identity, current.made.slices)
+    : bodyRecords(dataset, current.identity);
   const meta = (since: string) => ({
     lastUpdated: current.entry.lastUpdated,
     since,

@@ -101,7 +101,11 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     const found = versions?.get(result.dataset.id);
     const history = await datasetHistory({
       dataset: result.dataset,
-      current: { entry: result.entry, identity: result.encoded.identity.bytes },
+      current: {
+        entry: result.entry,
+        identity: result.encoded.identity.bytes,
+        made: result.made,
+      },
       past: found?.past ?? [],
       complete: found?.complete ?? false,
       seed: found?.seed,

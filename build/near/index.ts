@@ -60,16 +60,20 @@ export interface IndexPart {
   readonly own: readonly PostcodePoint[];
 }
 
-/** The part of one data set's index that depends on its published bytes alone. */
+/**
+ * The part of one data set's index that depends on its published bytes alone: from the body and
+ * its byte ranges as the serialiser made them (step 5), or, for a body taken from the cache, from
+ * its bytes parsed again.
+ */
 export function indexPart(result: DatasetResult): IndexPart {
   const { dataset, entry } = result;
   const key = dataset.recordsKey!;
   const bytes = result.encoded.identity.bytes;
-  const body = JSON.parse(bytes.toString("utf8")) as Envelope;
+  const body = result.made?.body ?? (JSON.parse(bytes.toString("utf8")) as Envelope);
   const facts = body.data.flatMap(({ Brand }) =>
     Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => recordFacts(r, key))),
   );
-  const slices = bodySlices(bytes, body, key);
+  const slices = result.made?.slices ?? bodySlices(bytes, body, key);
   const country: Record<string, number[]> = {};
   const town: Record<string, number[]> = {};
   const sortcode: Record<string, number[]> = {};
