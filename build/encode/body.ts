@@ -41,12 +41,16 @@ export function serializeBody(body: Envelope, recordsKey: string | null): Serial
  */
 export function piecewise(body: Envelope, recordsKey: string): SerializedBody | undefined {
   const pieces: string[] = [];
+  // Offsets in UTF-16 code units as pieces are put; turned into byte offsets at the end, at
+  // once when the text is all ASCII (as most is), piece by piece otherwise.
+  const ends: number[] = [];
   let at = 0;
-  // Appends a piece, returning its byte range.
+  // Appends a piece, returning its range (in code units until the end).
   const put = (piece: string): [number, number] => {
     const start = at;
     pieces.push(piece);
-    at += Buffer.byteLength(piece, "utf8");
+    at += piece.length;
+    ends.push(at);
     return [start, at];
   };
   // The envelope is {meta, data} in that order (assemble/envelope.ts), and nothing else.
@@ -93,8 +97,32 @@ export function piecewise(body: Envelope, recordsKey: string): SerializedBody | 
     put("]}]");
   }
   put("}");
+  const text = pieces.join("");
+  const bytes = Buffer.from(text, "utf8");
+  const slices: BodySlices = { head, metaTail, brands, records };
+  return { bytes, slices: bytes.length === text.length ? slices : inBytes(slices, pieces, ends) };
+}
+
+/** `slices` with each code-unit offset (a piece's start or end) turned into a byte offset. */
+function inBytes(
+  slices: BodySlices,
+  pieces: readonly string[],
+  ends: readonly number[],
+): BodySlices {
+  const byteAt = new Map<number, number>([[0, 0]]);
+  let bytes = 0;
+  pieces.forEach((piece, i) => {
+    bytes += Buffer.byteLength(piece, "utf8");
+    byteAt.set(ends[i]!, bytes);
+  });
+  const range = ([start, end]: readonly [number, number]): [number, number] => [
+    byteAt.get(start)!,
+    byteAt.get(end)!,
+  ];
   return {
-    bytes: Buffer.from(pieces.join(""), "utf8"),
-    slices: { head, metaTail, brands, records },
+    head: range(slices.head),
+    metaTail: range(slices.metaTail),
+    brands: slices.brands.map(([a, b, c, d]) => [...range([a, b]), ...range([c, d])] as const),
+    records: slices.records.map(({ brand, range: r }) => ({ brand, range: range(r) })),
   };
 }

@@ -24,6 +24,13 @@ describe("a body serialised piece by piece", () => {
       const { bytes, slices } = serializeBody(body, dataset.recordsKey);
       expect(bytes.toString("utf8"), entry.dataset).toBe(published);
       expect(slices === undefined, entry.dataset).toBe(dataset.recordsKey === null);
+      // Each range holds its record's own text, ASCII-only bodies and others alike.
+      const records = body.data.flatMap((d) =>
+        d.Brand.flatMap((b) => (b[dataset.recordsKey ?? ""] ?? []) as unknown[]),
+      );
+      expect(slices?.records.map((r) => JSON.parse(text(bytes, r.range)) as unknown)).toEqual(
+        dataset.recordsKey === null ? undefined : records,
+      );
     }
   });
 
@@ -57,6 +64,21 @@ describe("a body serialised piece by piece", () => {
     expect(text(bytes, [s0, s1])).toBe('],"BrandName":"Ünsworth"}');
     const [q0, q1, t0, t1] = slices!.brands[2]!;
     expect(text(bytes, [q0, q1]) + text(bytes, [t0, t1])).toBe('{"BrandName":"C","ATM":[]}');
+  });
+
+  it("points at each record's bytes in a body that is all ASCII", () => {
+    const body: Envelope = {
+      meta: { ...meta, Agreement: "plain" },
+      data: [
+        { Brand: [{ BrandName: "A", ATM: [{ Identification: "1" }, { Identification: "22" }] }] },
+      ],
+    };
+    const { bytes, slices } = serializeBody(body, "ATM");
+    expect(slices!.records.map((r) => text(bytes, r.range))).toEqual([
+      '{"Identification":"1"}',
+      '{"Identification":"22"}',
+    ]);
+    expect(text(bytes, slices!.metaTail)).toBe(',"Agreement":"plain"},"data":');
   });
 
   it("writes an empty data set as data: [] with its ranges", () => {
