@@ -37,7 +37,7 @@ export async function checkFiles(
   await Promise.all(
     jobs.map(async (_, i) => {
       const hit = keys[i] && (await cache!.get(keys[i], "check"));
-      if (hit) results[i] = fromCacheEntry(hit.toString("utf8"));
+      if (hit) results[i] = fromCacheEntry(hit);
       else misses.push(i);
     }),
   );

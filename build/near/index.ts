@@ -127,9 +127,11 @@ export interface NearOptions {
 
 /**
  * Every data set's index. Each part comes from the cache when the same body was indexed by the
- * same code before (keyed by the body's ETag), so a rebuild parses only the bodies that changed.
- * The postcode table is shared: a postcode placed by an ATM places it for a branch search too. A
- * body the slices cannot rebuild is a build error at its data set.
+ * same code before (keyed by the body's ETag), as the JSON text it is written with: a rebuild
+ * indexes only the bodies that changed, and parses of the others only their records' postcode
+ * points. The postcode table is shared: a postcode placed by an ATM places it for a branch search
+ * too; it is serialised once and written after each part's text. A body the slices cannot
+ * rebuild is a build error at its data set.
  */
 export async function nearIndexes(
   results: readonly DatasetResult[],
@@ -141,7 +143,9 @@ export async function nearIndexes(
   const problems: Diagnostic[] = [];
   const parts: {
     result: DatasetResult;
-    part: IndexPart;
+    /** The part's index as JSON text, without the postcode table. */
+    index: Buffer;
+    own: readonly PostcodePoint[];
     segments: string[];
     filters: NearFilter[];
   }[] = [];
@@ -149,18 +153,33 @@ export async function nearIndexes(
     const segments = schemaSegments(result.dataset, schemas);
     const filters = nearFilters(result.dataset, segments);
     if (filters.length === 0) continue;
-    // A part made now is used as made; only one read back from the cache is parsed.
-    let made: IndexPart | undefined;
-    const make = async () => Buffer.from(JSON.stringify((made = indexPart(result))), "utf8");
+    // A part made now is used as made; of one read back from the cache, only its points are parsed.
+    let own: readonly PostcodePoint[] | undefined;
+    let ownText: Buffer | undefined;
+    const make = () => {
+      const part = indexPart(result);
+      own = part.own;
+      ownText = Buffer.from(JSON.stringify(part.own), "utf8");
+      return Promise.resolve(Buffer.from(JSON.stringify(part.index), "utf8"));
+    };
     const key = cache?.key("near-index", result.dataset.id, result.entry.variants.identity.etag);
     try {
-      const bytes = key ? await cache!.through(key, "near", make) : await make();
-      parts.push({
-        result,
-        part: made ?? (JSON.parse(bytes.toString("utf8")) as IndexPart),
-        segments,
-        filters,
-      });
+      let index: Buffer;
+      if (key) {
+        const [hit, hitOwn] = await Promise.all([
+          cache!.get(key, INDEX_KIND),
+          cache!.get(key, OWN_KIND),
+        ]);
+        if (hit && hitOwn) {
+          index = hit;
+          own = JSON.parse(hitOwn.toString("utf8")) as PostcodePoint[];
+        } else {
+          index = await make();
+          await cache!.set(key, INDEX_KIND, index);
+          await cache!.set(key, OWN_KIND, ownText!);
+        }
+      } else index = await make();
+      parts.push({ result, index, own: own!, segments, filters });
     } catch (error) {
       const folder = options.shownFolder?.(result.dataset) ?? result.dataset.contentDir;
       const message = `cannot index ${result.dataset.path} for the extension endpoints: ${(error as Error).message}`;
@@ -168,14 +187,18 @@ export async function nearIndexes(
     }
   }
   const postcodes = postcodeTable(
-    parts.flatMap(({ part }) => part.own),
+    parts.flatMap(({ own }) => own),
     centroids,
   );
+  const tables = {
+    places: Buffer.from(JSON.stringify(postcodes), "utf8"),
+    none: Buffer.from(JSON.stringify(EMPTY), "utf8"),
+  };
   const indexes: BuiltNearIndex[] = [];
-  for (const { result, part, segments, filters } of parts) {
-    const places = filters.includes("postcode");
-    const index: NearIndex = { ...part.index, postcodes: places ? postcodes : EMPTY };
-    const bytes = Buffer.from(JSON.stringify(index), "utf8");
+  for (const { result, index, segments, filters } of parts) {
+    const table = filters.includes("postcode") ? tables.places : tables.none;
+    // {...index, postcodes}: the part's text with the table as its last field.
+    const bytes = Buffer.concat([index.subarray(0, -1), POSTCODES_FIELD, table, CLOSE]);
     indexes.push({
       entry: {
         dataset: result.dataset.id,
@@ -192,3 +215,8 @@ export async function nearIndexes(
   }
   return { indexes, problems };
 }
+
+const INDEX_KIND = "near";
+const OWN_KIND = "near-own";
+const POSTCODES_FIELD = Buffer.from(',"postcodes":', "utf8");
+const CLOSE = Buffer.from("}", "utf8");
