@@ -7,7 +7,8 @@ import type { BuildContext } from "../core/context.js";
 import { fromCacheEntry, fromTransferable, toCacheEntry } from "./codecs.js";
 import type { CheckedFile } from "./one-file.js";
 import { checkInPool } from "./pool.js";
-import type { CheckJob } from "../read/check-jobs.js";
+import { withText, type CheckJob, type FileJob } from "../read/check-jobs.js";
+import { textHash } from "../read/texts.js";
 import type { CheckTiming } from "../core/timings.js";
 
 export interface CheckOptions extends Pick<BuildContext, "ajv" | "cache" | "threads"> {
@@ -17,17 +18,20 @@ export interface CheckOptions extends Pick<BuildContext, "ajv" | "cache" | "thre
   readonly keys?: readonly (string | undefined)[];
 }
 
-/** Each job's cache key: its path, schema and text under the cache's fingerprint. */
+/** Each job's cache key: its path, schema and text's hash under the cache's fingerprint. */
 export function jobKeys(
-  jobs: readonly CheckJob[],
+  jobs: readonly (CheckJob | FileJob)[],
   cache: BuildCache | undefined,
 ): (string | undefined)[] {
-  return jobs.map((job) => cache?.key(job.file, job.schema, job.text));
+  if (!cache) return jobs.map(() => undefined);
+  return jobs.map((job) =>
+    cache.key(job.file, job.schema, "hash" in job ? job.hash : textHash(job.text)),
+  );
 }
 
 /** Checks every job; results come back in the order of `jobs`. */
 export async function checkFiles(
-  jobs: readonly CheckJob[],
+  jobs: readonly (CheckJob | FileJob)[],
   options: CheckOptions,
 ): Promise<CheckedFile[]> {
   const { cache } = options;
@@ -41,10 +45,14 @@ export async function checkFiles(
       else misses.push(i);
     }),
   );
-  const fresh = await checkInPool(
-    misses.map((i) => jobs[i]!),
-    options,
+  // Only a file checked is read, if this build has not read it already.
+  const toCheck = await Promise.all(
+    misses.map((i) => {
+      const job = jobs[i]!;
+      return "hash" in job ? withText(job) : job;
+    }),
   );
+  const fresh = await checkInPool(toCheck, options);
   await Promise.all(
     misses.map(async (i, n) => {
       const data = fresh[n]!;
