@@ -162,11 +162,13 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   // 6. encode each data set's body: its ETag and compressed variants (the preview's fast).
   const compression = options.preview ? PREVIEW_COMPRESSION : PUBLISHED_COMPRESSION;
   const encode = createEncoder(cache, timings.parts, compression);
-  const results: DatasetResult[] = [];
-  for (const built of run.assembled) {
-    const encoded = await timed("encode", () => encode(built.identity));
-    results.push(datasetResult(built.input, built.summary, built.updated, encoded, built.made));
-  }
+  // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores busy.
+  const encodings = await timed("encode", () =>
+    Promise.all(run.assembled.map((built) => encode(built.identity))),
+  );
+  const results: DatasetResult[] = run.assembled.map((built, i) =>
+    datasetResult(built.input, built.summary, built.updated, encodings[i]!, built.made),
+  );
   // 7. the extension endpoints' indexes, from the encoded bodies
   const near = await timed("near", () =>
     nearIndexes(results, schemas, run.centroids, {
