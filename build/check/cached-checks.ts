@@ -47,7 +47,7 @@ export async function checkFiles(
   );
   // Only a file checked is read, if this build has not read it already.
   const toCheck = await Promise.all(
-    misses.map((i) => {
+    misses.map(async (i): Promise<CheckJob> => {
       const job = jobs[i]!;
       return "hash" in job ? withText(job) : job;
     }),

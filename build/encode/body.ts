@@ -6,7 +6,7 @@
  * body again to find them (build/near/slices.ts does that for a body read back from the cache).
  */
 import type { ByteRange } from "../../contract/near.js";
-import type { Envelope } from "../assemble/envelope.js";
+import type { Brand, Envelope } from "../assemble/envelope.js";
 
 /** The byte ranges of one body (see NearIndex in contract/near.ts). */
 export interface BodySlices {
@@ -71,10 +71,11 @@ export function piecewise(body: Envelope, recordsKey: string): SerializedBody | 
   if (body.data.length === 0) put("[]");
   else {
     const item = body.data[0]!;
-    if (Object.keys(item).length !== 1 || !Array.isArray(item.Brand)) return undefined;
+    const brandList: readonly Brand[] = item.Brand;
+    if (Object.keys(item).length !== 1) return undefined;
     put(`[{"Brand":[`);
     const marker = `${JSON.stringify(recordsKey)}:[`;
-    for (const [b, brand] of item.Brand.entries()) {
+    for (const [b, brand] of brandList.entries()) {
       const list: unknown = brand[recordsKey];
       if (!Array.isArray(list)) return undefined;
       if (b > 0) put(",");

@@ -350,7 +350,7 @@ async function versionTags(
   reader: VersionReader,
   ref: VersionRef,
 ): Promise<BodyTags | undefined> {
-  const { cache, dataset } = input;
+  const { cache } = input;
   const key = cache && versionEntry(cache, input, ref)[0];
   const hit = key ? await cache!.get(key, VERSION_KIND) : undefined;
   if (hit) return JSON.parse(hit.toString("utf8")) as BodyTags;

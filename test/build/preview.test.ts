@@ -361,7 +361,7 @@ describe("the generations the preview's Worker reads (contract/preview.ts)", () 
 
   it("names the current generation, sends its manifest only to a reader that has not seen it", async () => {
     const generations = new Generations();
-    expect((await current(generations)).status).toBe(503);
+    expect(current(generations).status).toBe(503);
     const id = generations.publish({ manifest, files: files("{}"), built: true });
     const first = current(generations);
     expect(first.status).toBe(200);
