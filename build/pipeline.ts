@@ -32,6 +32,7 @@ import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./cor
 import type { AnySchemaObject } from "ajv";
 import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
+import type { CheckedFile } from "./check/one-file.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
 import { emptyTimings, timeAsync, type StepTimings, type ValidateTimings } from "./core/timings.js";
 import { writeAtomically, type OutputFile } from "./write/atomic.js";
@@ -68,6 +69,12 @@ export interface CheckOptions {
   readonly limits?: AssetLimits;
   /** The clock the data-quality pass dates "has passed" by; the system's by default. */
   readonly now?: () => Date;
+  /**
+   * Check results kept in memory between the builds of one process, by cache key: the live
+   * preview's session keeps one, so a rebuild after one edit neither reads nor parses again the
+   * results and values of the files it did not change (check/cached-checks.ts).
+   */
+  readonly kept?: Map<string, CheckedFile> | undefined;
 }
 
 export interface ValidateOptions extends CheckOptions {
@@ -373,7 +380,7 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
   };
 
   // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
-  const checked = await checkContent(context);
+  const checked = await checkContent({ ...context, kept: options.kept });
   const { jobs, keys, units, site, diagnostics } = checked;
   filesChecked = jobs.length;
   if (diagnostics.length > 0 || !site) return stop(diagnostics);

@@ -16,6 +16,11 @@ export interface CheckOptions extends Pick<BuildContext, "ajv" | "cache" | "thre
   readonly timing?: CheckTiming;
   /** Each job's cache key (jobKeys), when the caller has them already. */
   readonly keys?: readonly (string | undefined)[];
+  /**
+   * Results kept in memory by key between the builds of one process (the live preview's
+   * session): found there before the cache is read, and left holding this run's valid results.
+   */
+  readonly kept?: Map<string, CheckedFile> | undefined;
 }
 
 /** Each job's cache key: its path, schema and text's hash under the cache's fingerprint. */
@@ -38,9 +43,17 @@ export async function checkFiles(
   const results: (CheckedFile | undefined)[] = new Array(jobs.length);
   const keys = options.keys ?? jobKeys(jobs, cache);
   const misses: number[] = [];
+  const { kept } = options;
   await Promise.all(
     jobs.map(async (_, i) => {
-      const hit = keys[i] && (await cache!.get(keys[i], "check"));
+      const key = keys[i];
+      const held = key && kept?.get(key);
+      if (held) {
+        results[i] = held;
+        cache!.keep(key, "check");
+        return;
+      }
+      const hit = key && (await cache!.get(key, "check"));
       if (hit) results[i] = fromCacheEntry(hit);
       else misses.push(i);
     }),
@@ -62,5 +75,11 @@ export async function checkFiles(
       if (keys[i] && data.valid) await cache!.set(keys[i], "check", toCacheEntry(data));
     }),
   );
+  if (kept) {
+    kept.clear();
+    results.forEach((result, i) => {
+      if (keys[i] && result?.valid) kept.set(keys[i], result);
+    });
+  }
   return results as CheckedFile[];
 }

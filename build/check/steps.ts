@@ -26,6 +26,8 @@ export interface ContentCheckOptions extends Pick<
    * file, whose absence is then a problem too.
    */
   readonly datasets?: readonly DatasetDefinition[];
+  /** Check results kept between the builds of one process (cached-checks.ts). */
+  readonly kept?: Map<string, CheckedFile> | undefined;
 }
 
 export interface CheckedContent {
@@ -70,6 +72,7 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
       ajv: options.ajv,
       cache,
       keys,
+      kept: options.kept,
       threads: options.threads,
       timing: timings?.parts,
     }),

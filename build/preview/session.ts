@@ -15,6 +15,7 @@ import { join, relative, sep } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../core/diagnostics.js";
 import { DIST_DIR } from "../core/paths.js";
 import { runBuild, type BuildOptions } from "../pipeline.js";
+import type { CheckedFile } from "../check/one-file.js";
 import { writeAtomically, type OutputFile } from "../write/atomic.js";
 import { cacheMissLine } from "../cli/cache-note.js";
 import { MANIFEST_FILE, type Manifest } from "../../contract/manifest.js";
@@ -47,6 +48,8 @@ export class PreviewSession {
   private good: GoodBuild | undefined;
   private outputRead = false;
   private version: string | undefined;
+  // The check results of the last build, kept for the next (pipeline.ts, `kept`).
+  private readonly kept = new Map<string, CheckedFile>();
   // The good build waiting to be written to the output folder, and the write under way.
   private unwritten: GoodBuild | undefined;
   private writing: Promise<void> | undefined;
@@ -58,7 +61,12 @@ export class PreviewSession {
 
   async rebuild(): Promise<Rebuilt> {
     const started = performance.now();
-    const result = await runBuild({ ...this.options, write: false, preview: true });
+    const result = await runBuild({
+      ...this.options,
+      write: false,
+      preview: true,
+      kept: this.kept,
+    });
     if (result.cacheMiss) this.log(cacheMissLine(result.cacheMiss));
     if (result.ok) {
       this.good = { files: result.files, manifest: result.manifest };
