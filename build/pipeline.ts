@@ -171,7 +171,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const encode = createEncoder(cache, timings.parts, compression);
   // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores busy.
   const encodings = await timed("encode", () =>
-    Promise.all(run.assembled.map((built) => encode(built.identity))),
+    Promise.all(run.assembled.map((built) => encode(built.identity, built.etag))),
   );
   const results: DatasetResult[] = run.assembled.map((built, i) =>
     datasetResult(built.input, built.summary, built.updated, encodings[i]!, built.made),

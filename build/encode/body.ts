@@ -34,6 +34,21 @@ export function serializeBody(body: Envelope, recordsKey: string | null): Serial
   return made ?? { bytes: Buffer.from(JSON.stringify(body), "utf8"), slices: undefined };
 }
 
+// Each record's text, by the record: a process that builds again (the live preview, which keeps
+// the values of unchanged files between builds: check/cached-checks.ts) serialises only the
+// records it has not serialised before. Values are never changed once parsed.
+const texts = new WeakMap<object, string>();
+
+function recordText(record: unknown): string | undefined {
+  if (typeof record !== "object" || record === null) return JSON.stringify(record);
+  let text = texts.get(record);
+  if (text === undefined) {
+    text = JSON.stringify(record);
+    texts.set(record, text);
+  }
+  return text;
+}
+
 /**
  * The pieces of `body`, each the JSON.stringify of a part of it (so together exactly the whole's),
  * with their byte ranges; undefined when the body is not one envelope of brands each listing
@@ -86,7 +101,7 @@ export function piecewise(body: Envelope, recordsKey: string): SerializedBody | 
       if (cut < 0 || cut !== empty.lastIndexOf(`${marker}]`)) return undefined;
       const prefix = put(empty.slice(0, cut + marker.length));
       for (const [r, record] of list.entries()) {
-        const text = JSON.stringify(record) as string | undefined;
+        const text = recordText(record);
         // undefined (or a function) is written null inside a list, but is no record.
         if (text === undefined) return undefined;
         if (r > 0) put(",");

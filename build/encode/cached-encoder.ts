@@ -16,16 +16,19 @@ import {
 } from "./variants.js";
 import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
 
-/** Encodes bytes already serialised (a data set's body; the documents: HTML, CSS, JSON). */
-export type EncodeBytes = (identity: Buffer) => Promise<EncodedBody>;
+/**
+ * Encodes bytes already serialised (a data set's body; the documents: HTML, CSS, JSON); `etag`,
+ * when the caller knows it, is their ETag (kept with a body in the cache), not computed again.
+ */
+export type EncodeBytes = (identity: Buffer, etag?: string) => Promise<EncodedBody>;
 
 export function createEncoder(
   cache: BuildCache | undefined,
   timing?: EncodeTiming,
   compression: Compression = PUBLISHED_COMPRESSION,
 ): EncodeBytes {
-  return async (identity: Buffer): Promise<EncodedBody> => {
-    const etag = timeSync(timing, "hashMs", () => entityTag(identity));
+  return async (identity: Buffer, known?: string): Promise<EncodedBody> => {
+    const etag = known ?? timeSync(timing, "hashMs", () => entityTag(identity));
     const settings = compressionSettings(identity, compression);
     const cached = (kind: string, make: () => Promise<Buffer>) => {
       const key = cache?.key(etag, kind, ...settings);

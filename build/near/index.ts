@@ -21,7 +21,7 @@ import { entityTag } from "../encode/variants.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
 import type { BuildCache } from "../core/cache.js";
 import { isOnEarth } from "../core/place.js";
-import { recordFacts } from "../core/record-facts.js";
+import { recordFacts, type RecordFacts } from "../core/record-facts.js";
 import { postcodeTable, type PostcodePoint, type PostcodeTable } from "./postcodes.js";
 import { bodySlices } from "./slices.js";
 
@@ -51,6 +51,19 @@ export function schemaSegments(
   return Array.isArray(codes) ? codes.filter((c): c is string => typeof c === "string") : [];
 }
 
+// Each record's facts, by the record, as body.ts keeps its text: a process that builds again reads
+// only the records it has not read before.
+const facts = new WeakMap<object, { readonly key: string; readonly facts: RecordFacts }>();
+
+function factsOf(record: unknown, key: string): RecordFacts {
+  if (typeof record !== "object" || record === null) return recordFacts(record, key);
+  const known = facts.get(record);
+  if (known?.key === key) return known.facts;
+  const read = recordFacts(record, key);
+  facts.set(record, { key, facts: read });
+  return read;
+}
+
 const push = (map: Record<string, number[]>, key: string, record: number) =>
   (map[key] ??= []).push(record);
 
@@ -71,7 +84,7 @@ export function indexPart(result: DatasetResult): IndexPart {
   const bytes = result.encoded.identity.bytes;
   const body = result.made?.body ?? (JSON.parse(bytes.toString("utf8")) as Envelope);
   const facts = body.data.flatMap(({ Brand }) =>
-    Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => recordFacts(r, key))),
+    Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => factsOf(r, key))),
   );
   const slices = result.made?.slices ?? bodySlices(bytes, body, key);
   const country: Record<string, number[]> = {};
