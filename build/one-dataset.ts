@@ -8,7 +8,9 @@
  */
 import { assembleDataset, datasetUpdated, type AssembleInput } from "./assemble/dataset.js";
 import type { BodySummary } from "./encode/manifest-entry.js";
-import { serialize } from "./encode/variants.js";
+import { serializeBody, type BodySlices } from "./encode/body.js";
+import { entityTag } from "./encode/variants.js";
+import type { Envelope } from "./assemble/envelope.js";
 import type { BuildCache } from "./core/cache.js";
 import type { Diagnostic } from "./core/diagnostics.js";
 import { locatedRecords, type LocatedRecord } from "./assemble/locations.js";
@@ -21,8 +23,8 @@ export interface DatasetStep {
   readonly fileKeys: ReadonlyMap<string, string | undefined>;
   /** Runs `work` under the assemble step's timer. */
   readonly timed: <T>(work: () => Promise<T>) => Promise<T>;
-  /** Where serialising is timed. */
-  readonly parts?: Pick<PartTimings, "serializeMs">;
+  /** Where serialising and hashing are timed. */
+  readonly parts?: Pick<PartTimings, "serializeMs" | "hashMs">;
 }
 
 export type AssembledDataset =
@@ -30,18 +32,27 @@ export type AssembledDataset =
       readonly ok: true;
       /** The exact bytes served without a content coding. */
       readonly identity: Buffer;
+      /** Their strong ETag (encode/variants.ts), kept with them so an unchanged body is not hashed again. */
+      readonly etag: string | undefined;
       readonly updated: LastUpdated;
       readonly summary: BodySummary;
       readonly located: LocatedRecord[];
       /** Every BrandName the body publishes, in publication order. */
       readonly brandNames: string[];
+      /**
+       * When this build assembled it (not taken from the cache): its value, and where each
+       * record is in its bytes (encode/body.ts), for the steps after that would parse it again.
+       */
+      readonly made?: { readonly body: Envelope; readonly slices: BodySlices | undefined };
     }
   | { readonly ok: false; readonly problems: Diagnostic[] };
 
-// What is kept beside the body: the manifest's counts, the map's marks and the brands' names.
+// What is kept beside the body: the manifest's counts, the map's marks, the brands' names and the
+// body's ETag.
 interface CachedSummary extends BodySummary {
   readonly located: LocatedRecord[];
   readonly brandNames: string[];
+  readonly etag: string;
 }
 
 /** The data set's body as bytes, assembled and checked, or taken from the cache when nothing it depends on moved. */
@@ -54,8 +65,8 @@ export async function assembleOrReuse(
     const key = datasetKey(input, updated, step);
     const hit = key ? await readCached(step.cache!, key) : undefined;
     if (hit) {
-      const { located, brandNames, ...summary } = hit.summary;
-      return { ok: true, identity: hit.body, updated, summary, located, brandNames };
+      const { located, brandNames, etag, ...summary } = hit.summary;
+      return { ok: true, identity: hit.body, etag, updated, summary, located, brandNames };
     }
     const assembled = await assembleDataset(input, updated);
     if (!assembled.ok) return assembled;
@@ -63,17 +74,23 @@ export async function assembleOrReuse(
     const brandNames = assembled.body.data.flatMap(({ Brand }) =>
       Brand.map((b) => String(b.BrandName)),
     );
-    const identity = timeSync(step.parts, "serializeMs", () => serialize(assembled.body));
+    const serialized = timeSync(step.parts, "serializeMs", () =>
+      serializeBody(assembled.body, input.dataset.recordsKey),
+    );
+    const identity = serialized.bytes;
     const summary: BodySummary = {
       totalResults: assembled.body.meta.TotalResults as number,
       brands: assembled.brands,
     };
+    let etag: string | undefined;
     if (key) {
+      etag = timeSync(step.parts, "hashMs", () => entityTag(identity));
       await step.cache!.set(key, BODY_KIND, identity);
-      const cached: CachedSummary = { ...summary, located, brandNames };
+      const cached: CachedSummary = { ...summary, located, brandNames, etag };
       await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
     }
-    return { ok: true, identity, updated, summary, located, brandNames };
+    const made = { body: assembled.body, slices: serialized.slices };
+    return { ok: true, identity, etag, updated, summary, located, brandNames, made };
   });
 }
 

@@ -12,11 +12,13 @@
  */
 import { openCache, type BuildCache } from "./core/cache.js";
 import type { BuildContext } from "./core/context.js";
+import { readContentGit, type ContentGit } from "./core/git.js";
 import { assembleOrReuse, type AssembledDataset } from "./one-dataset.js";
 import { DATASETS } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
+import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION } from "./encode/variants.js";
 import { datasetResult, type DatasetResult } from "./encode/manifest-entry.js";
 import {
   checkAssetLimits,
@@ -30,6 +32,7 @@ import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./cor
 import type { AnySchemaObject } from "ajv";
 import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
+import type { CheckedFile } from "./check/one-file.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
 import { emptyTimings, timeAsync, type StepTimings, type ValidateTimings } from "./core/timings.js";
 import { writeAtomically, type OutputFile } from "./write/atomic.js";
@@ -66,6 +69,12 @@ export interface CheckOptions {
   readonly limits?: AssetLimits;
   /** The clock the data-quality pass dates "has passed" by; the system's by default. */
   readonly now?: () => Date;
+  /**
+   * Check results kept in memory between the builds of one process, by cache key: the live
+   * preview's session keeps one, so a rebuild after one edit neither reads nor parses again the
+   * results and values of the files it did not change (check/cached-checks.ts).
+   */
+  readonly kept?: Map<string, CheckedFile> | undefined;
 }
 
 export interface ValidateOptions extends CheckOptions {
@@ -85,7 +94,10 @@ export interface BuildOptions extends CheckOptions {
    * the publication guard against a shrinking data set). Problems it returns fail the build.
    */
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
-  /** For the live preview (build/preview/): the landing page is left uncompressed. */
+  /**
+   * For the live preview (build/preview/): everything compressed at the fastest settings
+   * (encode/variants.ts, PREVIEW_COMPRESSION) and the landing page not at all.
+   */
   readonly preview?: boolean;
   /**
    * Read the data sets' past versions from git for the changes endpoints (build/history/); by
@@ -154,13 +166,16 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const timed = <T>(step: keyof Omit<StepTimings, "parts">, work: () => Promise<T> | T) =>
     timeAsync(timings, step, work);
 
-  // 6. encode each data set's body: its ETag and compressed variants.
-  const encode = createEncoder(cache, timings.parts);
-  const results: DatasetResult[] = [];
-  for (const built of run.assembled) {
-    const encoded = await timed("encode", () => encode(built.identity));
-    results.push(datasetResult(built.input, built.summary, built.updated, encoded));
-  }
+  // 6. encode each data set's body: its ETag and compressed variants (the preview's fast).
+  const compression = options.preview ? PREVIEW_COMPRESSION : PUBLISHED_COMPRESSION;
+  const encode = createEncoder(cache, timings.parts, compression);
+  // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores busy.
+  const encodings = await timed("encode", () =>
+    Promise.all(run.assembled.map((built) => encode(built.identity, built.etag))),
+  );
+  const results: DatasetResult[] = run.assembled.map((built, i) =>
+    datasetResult(built.input, built.summary, built.updated, encodings[i]!, built.made),
+  );
   // 7. the extension endpoints' indexes, from the encoded bodies
   const near = await timed("near", () =>
     nearIndexes(results, schemas, run.centroids, {
@@ -174,6 +189,8 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const history = await timed("history", () =>
     buildHistory({
       contentDir,
+      git: run.git,
+      compression,
       site: run.site,
       datasets: results,
       cache,
@@ -300,6 +317,8 @@ type AssembledBody = { readonly input: AssembleInput } & Extract<AssembledDatase
 
 interface Shared {
   readonly contentDir: string;
+  /** What git says of the content folder, read once for the run (core/git.ts). */
+  readonly git: Promise<ContentGit>;
   readonly cwd: string;
   readonly schemas: Map<string, AnySchemaObject>;
   readonly cache: BuildCache | undefined;
@@ -339,7 +358,9 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
     ok: false,
     diagnostics: diagnostics.sort(compareDiagnostics),
   });
-  const shared: Shared = { contentDir, cwd, schemas, cache, timings, failed, report };
+  // Read from the start, beside the checks: LastUpdated (step 5) and the history (step 8) ask.
+  const git = readContentGit(contentDir);
+  const shared: Shared = { contentDir, git, cwd, schemas, cache, timings, failed, report };
   const stop = (diagnostics: Diagnostic[]) => ({
     ...shared,
     ok: false as const,
@@ -355,10 +376,11 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
     cache,
     threads: options.threads,
     timings,
+    git,
   };
 
   // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
-  const checked = await checkContent(context);
+  const checked = await checkContent({ ...context, kept: options.kept });
   const { jobs, keys, units, site, diagnostics } = checked;
   filesChecked = jobs.length;
   if (diagnostics.length > 0 || !site) return stop(diagnostics);

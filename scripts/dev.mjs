@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm start` after the build: the live preview (build/preview/serve.ts). Serves the Worker and
-// dist/ with workerd on http://127.0.0.1:$PORT (8787 by default), local KV under .wrangler/state,
-// and rebuilds on every save under content/. Nothing leaves the machine: this process runs
-// wrangler in itself, so it sets what scripts/wrangler.mjs sets for its child (a value already
-// exported wins), before wrangler is loaded.
+// `npm start`: the live preview (build/preview/serve.ts). Builds content/, serves it with the
+// Worker in workerd on http://127.0.0.1:$PORT (8787 by default), local KV under .wrangler/state,
+// and rebuilds on every save under content/. Content with problems starts it all the same: the
+// page shows them, and the APIs serve the last good build in dist/ (or 503 when there is none)
+// until a save builds. Nothing leaves the machine: this process runs wrangler in itself, so it
+// sets what scripts/wrangler.mjs sets for its child (a value already exported wins), before
+// wrangler is loaded.
 import { fileURLToPath } from "node:url";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";

@@ -1,14 +1,36 @@
 /**
- * The Worker under `npm start` only: scripts/dev.mjs starts the live preview
- * (build/preview/serve.ts), which hands this entry instead of index.ts to wrangler's
- * unstable_startWorker, and wrangler bundles it with esbuild, as it bundles index.ts for a
- * deploy (which never includes this file). The same Worker, with the landing page's policy opened
- * just enough for the live preview's same-origin script and its requests
- * (docs/decisions.md#the-live-preview-polls-a-version-document). Nothing else differs: every
- * body, ETag and status is index.ts's.
+ * The Worker under `npm start` only: the live preview (build/preview/serve.ts) hands this entry
+ * instead of index.ts to wrangler's unstable_startWorker, once per session; a deploy bundles
+ * index.ts, which never includes this file. The same Worker (entry.ts answers every request), with
+ * two differences:
+ *
+ * - What it serves comes from the process that builds, through the PREVIEW binding
+ *   (contract/preview.ts), not from a manifest bundled in: each request asks which generation is
+ *   current and reads every file from that generation, so a save needs no new bundle and no
+ *   reload, and an answer never mixes two builds. A generation's manifest is parsed and its routes
+ *   made once, when the first request sees it (the preview may; the deployed Worker never parses
+ *   per request or per generation). Before the content has ever built, every path but the
+ *   preview's page, script and version answers the spec's 503.
+ * - The landing page's policy is opened just enough for the preview's same-origin script and its
+ *   requests (docs/decisions.md#the-live-preview-polls-a-version-document).
  */
-import worker from "./index.js";
 import { CONTENT_SECURITY_POLICY } from "../contract/headers.js";
+import {
+  PREVIEW_CURRENT_PATH,
+  PREVIEW_GENERATION_HEADER,
+  PREVIEW_HAVE_PARAMETER,
+  PREVIEW_ORIGIN,
+  previewFilePath,
+  type CurrentGeneration,
+} from "../contract/preview.js";
+import { answerFrom, servedBy, type Served } from "./entry.js";
+import { errorResponse } from "./http/errors.js";
+import type { AssetFetcher } from "./runtime.js";
+
+/** The preview's env: the deployed Worker's, and the binding to the building process. */
+interface PreviewEnv extends Env {
+  readonly PREVIEW: Fetcher;
+}
 
 const POLICY = "Content-Security-Policy";
 // The deployed policy plus a script from this origin and requests to it.
@@ -17,10 +39,58 @@ const PREVIEW_POLICY = CONTENT_SECURITY_POLICY.replace(
   "default-src 'none'; script-src 'self'; connect-src 'self'",
 );
 
+/** A generation as this isolate serves it. */
+interface Generation {
+  readonly id: string;
+  readonly built: boolean;
+  readonly served: Served;
+  readonly assets: AssetFetcher;
+}
+
+// The newest generation this isolate has made routes for.
+let known: Generation | undefined;
+
+/** The generation current now, its routes made on first sight. */
+async function current(binding: Fetcher): Promise<Generation> {
+  const have = known?.id ?? "";
+  const url = `${PREVIEW_ORIGIN}${PREVIEW_CURRENT_PATH}?${PREVIEW_HAVE_PARAMETER}=${encodeURIComponent(have)}`;
+  const response = await binding.fetch(url);
+  if (response.status === 204 && known?.id === response.headers.get(PREVIEW_GENERATION_HEADER)) {
+    return known;
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new Error(`the preview's process answered ${response.status} for the current generation`);
+  }
+  const next = await response.json<CurrentGeneration>();
+  const generation: Generation = {
+    id: next.id,
+    built: next.built,
+    served: servedBy(next.manifest),
+    // Every file of this request from this generation, whatever is current by then.
+    assets: {
+      fetch: (request) =>
+        binding.fetch(PREVIEW_ORIGIN + previewFilePath(next.id, new URL(request.url).pathname)),
+    },
+  };
+  known = generation;
+  return generation;
+}
+
 export default {
   async fetch(request, env, ctx): Promise<Response> {
-    const response = await worker.fetch(request, env, ctx);
+    let generation: Generation;
+    try {
+      generation = await current(env.PREVIEW);
+    } catch (error) {
+      console.error(`preview: ${String(error)}`);
+      return errorResponse(503);
+    }
+    if (!generation.built && !generation.served.routes.has(new URL(request.url).pathname)) {
+      return errorResponse(503);
+    }
+    const response = await answerFrom(generation.served, generation.assets, request, env, ctx);
     if (response.headers.has(POLICY)) response.headers.set(POLICY, PREVIEW_POLICY);
     return response;
   },
-} satisfies ExportedHandler<Env>;
+} satisfies ExportedHandler<PreviewEnv>;

@@ -19,7 +19,7 @@ import { envelopeShellValidator } from "../check/schemas.js";
 
 export interface AssembleInput extends Pick<
   BuildContext,
-  "ajv" | "schemas" | "contentDir" | "cwd" | "env"
+  "ajv" | "schemas" | "contentDir" | "cwd" | "env" | "git"
 > {
   readonly dataset: DatasetDefinition;
   /** The data set's brands with their checked (valid) files. */
@@ -32,12 +32,13 @@ export type Assembled =
   | { readonly ok: false; readonly problems: Diagnostic[] };
 
 /** When the data set's content last changed: its meta.LastUpdated. */
-export function datasetUpdated(input: AssembleInput): Promise<LastUpdated> {
+export async function datasetUpdated(input: AssembleInput): Promise<LastUpdated> {
   const { dataset, units, contentDir } = input;
   return lastUpdated(
     [join(contentDir, dataset.contentDir), join(contentDir, SITE_FILE)],
     units.flatMap(({ unit }) => unit.files.map((f) => f.path)),
     input.env,
+    await input.git,
   );
 }
 

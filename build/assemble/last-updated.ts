@@ -11,12 +11,9 @@
  *
  * Whole seconds, UTC: HTTP dates (Last-Modified) have one-second resolution.
  */
-import { execFile } from "node:child_process";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { promisify } from "node:util";
-
-const run = promisify(execFile);
+import { changesUnder, newestCommitTime, readContentGit, type ContentGit } from "../core/git.js";
 
 export type LastUpdatedSource = "git" | "git+worktree" | "SOURCE_DATE_EPOCH" | "mtime";
 
@@ -29,16 +26,24 @@ export interface LastUpdated {
 /**
  * @param paths absolute paths of the data set's content folder and of site.yaml
  * @param files absolute paths of the data set's content files (for the mtime fallback)
+ * @param git what git says of the content folder (core/git.ts), read once per build; read
+ *   here when not given
  */
 export async function lastUpdated(
   paths: readonly string[],
   files: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
+  git?: ContentGit,
 ): Promise<LastUpdated> {
-  const cwd = dirname(paths[0]!);
-  const committed = await gitCommitTime(cwd, paths);
-  if (committed !== undefined) {
-    const changed = await gitChangedFiles(cwd, paths);
+  const state = git ?? (await readContentGit(dirname(paths[0]!)));
+  const committed = await newestCommitTime(state, paths);
+  if (committed !== undefined && "top" in state.repo) {
+    const top = state.repo.top;
+    // Files under `paths` that differ from HEAD (modified, added, untracked, deleted); a
+    // rename counts at its new path.
+    const changed = changesUnder(state, paths)
+      .filter((c) => !c.source)
+      .map((c) => (c.gone ? dirname(join(top, c.path)) : join(top, c.path)));
     if (changed.length === 0) return { seconds: committed, source: "git" };
     const edited = await newestMtime(changed);
     return edited > committed
@@ -50,38 +55,6 @@ export async function lastUpdated(
     return { seconds: Number(epoch.trim()), source: "SOURCE_DATE_EPOCH" };
   }
   return { seconds: await newestMtime(files), source: "mtime" };
-}
-
-async function gitCommitTime(cwd: string, paths: readonly string[]): Promise<number | undefined> {
-  try {
-    const { stdout } = await run("git", ["log", "-1", "--format=%ct", "--", ...paths], { cwd });
-    const seconds = Number.parseInt(stdout.trim(), 10);
-    return Number.isFinite(seconds) ? seconds : undefined;
-  } catch {
-    return undefined; // not a git work tree, or git is not installed
-  }
-}
-
-// Files under `paths` that differ from HEAD (modified, added, untracked, deleted).
-async function gitChangedFiles(cwd: string, paths: readonly string[]): Promise<string[]> {
-  const { stdout: top } = await run("git", ["rev-parse", "--show-toplevel"], { cwd });
-  const { stdout } = await run(
-    "git",
-    ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--", ...paths],
-    { cwd },
-  );
-  const root = top.trim();
-  const changed: string[] = [];
-  const entries = stdout.split("\0").filter(Boolean);
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    const status = entry.slice(0, 2);
-    const path = join(root, entry.slice(3));
-    // A deleted file has no mtime; its folder's mtime records the deletion.
-    changed.push(status.includes("D") ? dirname(path) : path);
-    if (status.startsWith("R") || status.startsWith("C")) i++; // skip the rename's source path
-  }
-  return changed;
 }
 
 async function newestMtime(files: readonly string[]): Promise<number> {

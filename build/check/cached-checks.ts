@@ -7,7 +7,8 @@ import type { BuildContext } from "../core/context.js";
 import { fromCacheEntry, fromTransferable, toCacheEntry } from "./codecs.js";
 import type { CheckedFile } from "./one-file.js";
 import { checkInPool } from "./pool.js";
-import type { CheckJob } from "../read/check-jobs.js";
+import { withText, type CheckJob, type FileJob } from "../read/check-jobs.js";
+import { textHash } from "../read/texts.js";
 import type { CheckTiming } from "../core/timings.js";
 
 export interface CheckOptions extends Pick<BuildContext, "ajv" | "cache" | "threads"> {
@@ -15,36 +16,56 @@ export interface CheckOptions extends Pick<BuildContext, "ajv" | "cache" | "thre
   readonly timing?: CheckTiming;
   /** Each job's cache key (jobKeys), when the caller has them already. */
   readonly keys?: readonly (string | undefined)[];
+  /**
+   * Results kept in memory by key between the builds of one process (the live preview's
+   * session): found there before the cache is read, and left holding this run's valid results.
+   */
+  readonly kept?: Map<string, CheckedFile> | undefined;
 }
 
-/** Each job's cache key: its path, schema and text under the cache's fingerprint. */
+/** Each job's cache key: its path, schema and text's hash under the cache's fingerprint. */
 export function jobKeys(
-  jobs: readonly CheckJob[],
+  jobs: readonly (CheckJob | FileJob)[],
   cache: BuildCache | undefined,
 ): (string | undefined)[] {
-  return jobs.map((job) => cache?.key(job.file, job.schema, job.text));
+  if (!cache) return jobs.map(() => undefined);
+  return jobs.map((job) =>
+    cache.key(job.file, job.schema, "hash" in job ? job.hash : textHash(job.text)),
+  );
 }
 
 /** Checks every job; results come back in the order of `jobs`. */
 export async function checkFiles(
-  jobs: readonly CheckJob[],
+  jobs: readonly (CheckJob | FileJob)[],
   options: CheckOptions,
 ): Promise<CheckedFile[]> {
   const { cache } = options;
   const results: (CheckedFile | undefined)[] = new Array(jobs.length);
   const keys = options.keys ?? jobKeys(jobs, cache);
   const misses: number[] = [];
+  const { kept } = options;
   await Promise.all(
     jobs.map(async (_, i) => {
-      const hit = keys[i] && (await cache!.get(keys[i], "check"));
-      if (hit) results[i] = fromCacheEntry(hit.toString("utf8"));
+      const key = keys[i];
+      const held = key && kept?.get(key);
+      if (held) {
+        results[i] = held;
+        cache!.keep(key, "check");
+        return;
+      }
+      const hit = key && (await cache!.get(key, "check"));
+      if (hit) results[i] = fromCacheEntry(hit);
       else misses.push(i);
     }),
   );
-  const fresh = await checkInPool(
-    misses.map((i) => jobs[i]!),
-    options,
+  // Only a file checked is read, if this build has not read it already.
+  const toCheck = await Promise.all(
+    misses.map(async (i): Promise<CheckJob> => {
+      const job = jobs[i]!;
+      return "hash" in job ? withText(job) : job;
+    }),
   );
+  const fresh = await checkInPool(toCheck, options);
   await Promise.all(
     misses.map(async (i, n) => {
       const data = fresh[n]!;
@@ -54,5 +75,11 @@ export async function checkFiles(
       if (keys[i] && data.valid) await cache!.set(keys[i], "check", toCacheEntry(data));
     }),
   );
+  if (kept) {
+    kept.clear();
+    results.forEach((result, i) => {
+      if (keys[i] && result?.valid) kept.set(keys[i], result);
+    });
+  }
   return results as CheckedFile[];
 }

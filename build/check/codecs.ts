@@ -27,17 +27,16 @@ export function toCacheEntry(data: TransferableCheck): string {
 }
 
 /**
- * A CheckedFile from its cache entry. The value is parsed when first read: a rebuild whose data
- * set is unchanged takes its body from the cache (one-dataset.ts) and never needs the values
- * of that data set's files, which are most of what the cache holds.
+ * A CheckedFile from its cache entry. The value is decoded and parsed when first read: a rebuild
+ * whose data set is unchanged takes its body from the cache (one-dataset.ts) and never needs the
+ * values of that data set's files, which are most of what the cache holds.
  */
-export function fromCacheEntry(entry: string): CheckedFile {
-  const split = entry.indexOf("\n");
-  const rest = JSON.parse(entry.slice(0, split)) as Omit<CheckedFile, "value">;
-  const json = entry.slice(split + 1);
+export function fromCacheEntry(entry: Buffer): CheckedFile {
+  const split = entry.indexOf(10); // "\n"
+  const rest = JSON.parse(entry.toString("utf8", 0, split)) as Omit<CheckedFile, "value">;
   let value: { parsed: unknown } | undefined;
   return Object.defineProperty(rest, "value", {
     enumerable: true,
-    get: () => (value ??= { parsed: JSON.parse(json) }).parsed,
+    get: () => (value ??= { parsed: JSON.parse(entry.toString("utf8", split + 1)) }).parsed,
   }) as CheckedFile;
 }

@@ -10,7 +10,8 @@ import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import { displayPath } from "../core/paths.js";
 import { timeAsync, type StepTimings } from "../core/timings.js";
-import { brandJobs, contentJobs, type CheckJob } from "../read/check-jobs.js";
+import { brandJobs, contentJobs, type FileJob } from "../read/check-jobs.js";
+import { ContentTexts } from "../read/texts.js";
 import { discoverContent, SITE_FILE, type ContentTree } from "../read/content.js";
 import { checkBrands, withCheckedFiles, type CheckedUnit } from "./across-files.js";
 import { checkFiles, jobKeys } from "./cached-checks.js";
@@ -25,12 +26,14 @@ export interface ContentCheckOptions extends Pick<
    * file, whose absence is then a problem too.
    */
   readonly datasets?: readonly DatasetDefinition[];
+  /** Check results kept between the builds of one process (cached-checks.ts). */
+  readonly kept?: Map<string, CheckedFile> | undefined;
 }
 
 export interface CheckedContent {
   readonly tree: ContentTree;
   /** Every file checked, in the order checked. */
-  readonly jobs: readonly CheckJob[];
+  readonly jobs: readonly FileJob[];
   /** Each job's cache key, in the order of `jobs`. */
   readonly keys: readonly (string | undefined)[];
   /** Each data set's brands with their checked files. */
@@ -49,9 +52,18 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
 
   // 1. read
   const tree = await timeAsync(timings, "read", () => discoverContent(contentDir, cwd));
-  const jobs = await timeAsync(timings, "read", () =>
-    whole ? contentJobs(tree) : brandJobs(datasets.flatMap((d) => tree.units.get(d.id) ?? [])),
-  );
+  const jobs = await timeAsync(timings, "read", async () => {
+    // Only files changed since a build last read them are read (read/texts.ts).
+    const texts = await ContentTexts.open(cache);
+    const read = whole
+      ? await contentJobs(tree, texts)
+      : await brandJobs(
+          datasets.flatMap((d) => tree.units.get(d.id) ?? []),
+          texts,
+        );
+    await texts.save();
+    return read;
+  });
 
   // 2. check each file (in parallel, cached)
   const keys = jobKeys(jobs, cache);
@@ -60,6 +72,7 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
       ajv: options.ajv,
       cache,
       keys,
+      kept: options.kept,
       threads: options.threads,
       timing: timings?.parts,
     }),

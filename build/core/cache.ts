@@ -41,19 +41,20 @@ export interface FingerprintParts {
   readonly schemas: Readonly<Record<string, string>>;
 }
 
+let runningCode: [path: string, hash: string][] | undefined;
+
 function fingerprintParts(schemas: ReadonlyMap<string, AnySchemaObject>): FingerprintParts {
   const require = createRequire(import.meta.url);
   const version = (pkg: string) => (require(`${pkg}/package.json`) as { version: string }).version;
-  const code = moduleClosure(
+  // The code running cannot change while the process runs: read it once.
+  runningCode ??= moduleClosure(
     new URL(`../pipeline${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
-  );
+  ).map(([path, text]) => [sourceName(displayPath(PROJECT_ROOT, path)), sha256(text)]);
   const packages = ["js-yaml", "yaml", "ajv", "ajv-formats", "postcode"];
   return {
     format: CACHE_FORMAT,
     packages: Object.fromEntries(packages.map((p) => [p, version(p)])),
-    code: Object.fromEntries(
-      code.map(([path, text]) => [sourceName(displayPath(PROJECT_ROOT, path)), sha256(text)]),
-    ),
+    code: Object.fromEntries(runningCode),
     schemas: Object.fromEntries([...schemas].map(([name, s]) => [name, sha256(JSON.stringify(s))])),
   };
 }

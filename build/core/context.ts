@@ -6,6 +6,7 @@
  */
 import type { AnySchemaObject, Ajv } from "ajv";
 import type { BuildCache } from "./cache.js";
+import type { ContentGit } from "./git.js";
 import type { StepTimings } from "./timings.js";
 
 export interface BuildContext {
@@ -23,4 +24,9 @@ export interface BuildContext {
   readonly threads?: number | undefined;
   /** Receives each step's time, when given. */
   readonly timings?: StepTimings | undefined;
+  /**
+   * What git says of the content folder (core/git.ts), read once per build for the steps that
+   * ask (LastUpdated, the history); each reads it itself when not given.
+   */
+  readonly git?: Promise<ContentGit> | undefined;
 }

@@ -36,8 +36,8 @@ const LANDING_PATH = "/";
 // Media types of the page and its stylesheet (UTF-8, as written).
 const HTML_MEDIA_TYPE = "text/html; charset=utf-8";
 const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
-// The stylesheet's source, served as it is.
-const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "documents", "landing", "style.css");
+/** The stylesheet's source, served as it is. */
+export const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "documents", "landing", "style.css");
 
 export interface DocumentInput {
   readonly datasets: readonly {

@@ -9,26 +9,35 @@ import {
   compressGzip,
   compressionSettings,
   entityTag,
+  PUBLISHED_COMPRESSION,
   withEntityTags,
+  type Compression,
   type EncodedBody,
 } from "./variants.js";
 import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
 
-/** Encodes bytes already serialised (a data set's body; the documents: HTML, CSS, JSON). */
-export type EncodeBytes = (identity: Buffer) => Promise<EncodedBody>;
+/**
+ * Encodes bytes already serialised (a data set's body; the documents: HTML, CSS, JSON); `etag`,
+ * when the caller knows it, is their ETag (kept with a body in the cache), not computed again.
+ */
+export type EncodeBytes = (identity: Buffer, etag?: string) => Promise<EncodedBody>;
 
-export function createEncoder(cache: BuildCache | undefined, timing?: EncodeTiming): EncodeBytes {
-  return async (identity: Buffer): Promise<EncodedBody> => {
-    const etag = timeSync(timing, "hashMs", () => entityTag(identity));
-    const settings = compressionSettings(identity);
+export function createEncoder(
+  cache: BuildCache | undefined,
+  timing?: EncodeTiming,
+  compression: Compression = PUBLISHED_COMPRESSION,
+): EncodeBytes {
+  return async (identity: Buffer, known?: string): Promise<EncodedBody> => {
+    const etag = known ?? timeSync(timing, "hashMs", () => entityTag(identity));
+    const settings = compressionSettings(identity, compression);
     const cached = (kind: string, make: () => Promise<Buffer>) => {
       const key = cache?.key(etag, kind, ...settings);
       return key ? cache!.through(key, kind, make) : make();
     };
     const [br, gzip] = await timeAsync(timing, "compressMs", () =>
       Promise.all([
-        cached("br", () => compressBrotli(identity)),
-        cached("gz", () => compressGzip(identity)),
+        cached("br", () => compressBrotli(identity, compression.brotliQuality(identity.length))),
+        cached("gz", () => compressGzip(identity, compression.gzipLevel)),
       ]),
     );
     return timeSync(timing, "hashMs", () => withEntityTags(identity, etag, br, gzip));

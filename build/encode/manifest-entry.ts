@@ -9,6 +9,8 @@ import type { Site } from "../read/site.js";
 import { type LastUpdated, type LastUpdatedSource } from "../assemble/last-updated.js";
 import { toRfc3339 } from "../core/dates.js";
 import type { EncodedBody } from "./variants.js";
+import type { BodySlices } from "./body.js";
+import type { Envelope } from "../assemble/envelope.js";
 import {
   datasetAsset,
   variantAsset,
@@ -23,6 +25,8 @@ export interface DatasetResult {
   readonly entry: ManifestEntry;
   readonly lastUpdatedSource: LastUpdatedSource;
   readonly encoded: EncodedBody;
+  /** The body's value and byte ranges when this build assembled it (step 5), else undefined. */
+  readonly made?: { readonly body: Envelope; readonly slices: BodySlices | undefined } | undefined;
 }
 
 /** A manifest entry's variants: where each coding of `encoded` is stored, its ETag and length. */
@@ -58,6 +62,7 @@ export function datasetResult(
   summary: BodySummary,
   updated: LastUpdated,
   encoded: EncodedBody,
+  made?: DatasetResult["made"],
 ): DatasetResult {
   const { dataset } = input;
   const { seconds } = updated;
@@ -73,5 +78,5 @@ export function datasetResult(
     aliases: input.site.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
     variants: manifestVariants(datasetAsset(dataset.path), encoded),
   };
-  return { dataset, entry, lastUpdatedSource: updated.source, encoded };
+  return { dataset, entry, lastUpdatedSource: updated.source, encoded, made };
 }

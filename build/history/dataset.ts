@@ -6,15 +6,17 @@
  * history moved (docs/decisions.md#how-much-history-is-kept).
  */
 import type { BuildCache } from "../core/cache.js";
+import type { Envelope } from "../assemble/envelope.js";
+import type { DatasetResult } from "../encode/manifest-entry.js";
 import type { DatasetDefinition, DatasetId } from "../core/datasets.js";
 import { toRfc3339 } from "../core/dates.js";
 import {
-  BROTLI_BEST_QUALITY,
-  BROTLI_LARGE_QUALITY,
   BROTLI_MAX_QUALITY_BYTES,
   compressBrotli,
   compressGzip,
   entityTag,
+  PUBLISHED_COMPRESSION,
+  type Compression,
   type EncodedBody,
 } from "../encode/variants.js";
 import { planForPath } from "../../contract/rate-limits.js";
@@ -28,6 +30,7 @@ import type {
 import {
   answerBytes,
   bodyRecords,
+  slicedRecords,
   changeCount,
   changeCounts,
   changesBetween,
@@ -47,6 +50,8 @@ export const NAMED_PER_KIND = 3;
 export interface CurrentVersion {
   readonly entry: ManifestEntry;
   readonly identity: Buffer;
+  /** Its value and byte ranges when this build assembled it (encode/body.ts): not parsed again. */
+  readonly made?: DatasetResult["made"];
 }
 
 export interface DatasetHistoryInput {
@@ -62,6 +67,8 @@ export interface DatasetHistoryInput {
   readonly resolve: (versions: readonly VersionCommit[]) => Promise<VersionRef[]>;
   readonly maxFileBytes: number;
   readonly cache: BuildCache | undefined;
+  /** How the answers and the past bodies are compressed: as the data set's body is. */
+  readonly compression?: Compression | undefined;
   /** Past versions' content; undefined without git. */
   readonly store: HistoryStore | undefined;
 }
@@ -123,6 +130,7 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
   // git lookup to find its answers in the cache.
   const key = cache?.key(
     SUMMARY_KIND,
+    compressionOf(input).name,
     dataset.id,
     current.entry.variants.identity.etag,
     String(input.maxFileBytes),
@@ -144,7 +152,7 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
   if (seed && seed.seconds === current.entry.lastModifiedMs / 1000 && cache) {
     // Its ETags are this build's: when it is a past version, no one recompresses it.
     const tags = unquoted(current.entry.variants);
-    await cache.set(versionEntry(cache, dataset, seed)[0], VERSION_KIND, JSON.stringify(tags));
+    await cache.set(versionEntry(cache, input, seed)[0], VERSION_KIND, JSON.stringify(tags));
   }
   const made = await compute(input, past, seed);
   if (key) {
@@ -239,8 +247,10 @@ async function compute(
   seed: VersionRef | undefined,
 ): Promise<{ summary: Summary; encoded: EncodedBody[] }> {
   const { dataset, current } = input;
-  const body = JSON.parse(current.identity.toString("utf8")) as { meta: Record<string, unknown> };
-  const records = bodyRecords(dataset, current.identity);
+  const body = current.made?.body ?? (JSON.parse(current.identity.toString("utf8")) as Envelope);
+  const records = current.made?.slices
+    ? slicedRecords(dataset, current.made.body, current.identity, current.made.slices)
+    : bodyRecords(dataset, current.identity);
   const meta = (since: string) => ({
     lastUpdated: current.entry.lastUpdated,
     since,
@@ -290,7 +300,10 @@ async function compute(
   // The first version ever, against nothing, when it is within reach.
   if (reachedFirst && reader) publications.push(publication(dataset, newer, undefined));
 
-  const encoded = await mapLimit(made, 2, (m, i) => encodeAnswer(m.bytes, qualityOf(made, i)));
+  const compression = compressionOf(input);
+  const encoded = await mapLimit(made, 2, (m, i) =>
+    encodeAnswer(m.bytes, qualityOf(made, i, compression), compression),
+  );
   // Two at a time, as the encodings: a past body can be as large as the current one.
   const tags = await mapLimit(made, 2, (m) =>
     m.ref ? versionTags(input, reader!, m.ref) : Promise.resolve(unquoted(current.entry.variants)),
@@ -309,7 +322,7 @@ async function compute(
       keep: [
         ...(input.store?.list() ?? []),
         ...[...past, ...(seed ? [seed] : [])].flatMap((ref) =>
-          input.cache ? [versionEntry(input.cache, dataset, ref).join("\0")] : [],
+          input.cache ? [versionEntry(input.cache, input, ref).join("\0")] : [],
         ),
       ],
     },
@@ -317,13 +330,15 @@ async function compute(
   };
 }
 
-// A version's entry in the cache (key and kind): its body's ETags, which a later build needs.
+// A version's entry in the cache (key and kind): its body's ETags in each coding, compressed as
+// this build compresses, which a later build needs.
 function versionEntry(
   cache: BuildCache,
-  dataset: DatasetDefinition,
+  input: Pick<DatasetHistoryInput, "dataset" | "compression">,
   ref: VersionRef,
 ): [key: string, kind: string] {
-  return [cache.key(VERSION_KIND, dataset.id, versionKey(ref)), VERSION_KIND];
+  const key = cache.key(VERSION_KIND, compressionOf(input).name, input.dataset.id, versionKey(ref));
+  return [key, VERSION_KIND];
 }
 
 /**
@@ -335,13 +350,17 @@ async function versionTags(
   reader: VersionReader,
   ref: VersionRef,
 ): Promise<BodyTags | undefined> {
-  const { cache, dataset } = input;
-  const key = cache && versionEntry(cache, dataset, ref)[0];
+  const { cache } = input;
+  const key = cache && versionEntry(cache, input, ref)[0];
   const hit = key ? await cache!.get(key, VERSION_KIND) : undefined;
   if (hit) return JSON.parse(hit.toString("utf8")) as BodyTags;
   const body = await reader.body(ref);
   if (!body) return undefined;
-  const [br, gzip] = await Promise.all([compressBrotli(body), compressGzip(body)]);
+  const compression = compressionOf(input);
+  const [br, gzip] = await Promise.all([
+    compressBrotli(body, compression.brotliQuality(body.length)),
+    compressGzip(body, compression.gzipLevel),
+  ]);
   const tags = {
     identity: bare(entityTag(body)),
     br: bare(entityTag(br)),
@@ -362,17 +381,27 @@ function unquoted(variants: ManifestEntry["variants"]): BodyTags {
 }
 
 /**
- * The answers' brotli quality, newest first: the data's best (11) while the answers compressed
- * at it stay within what one body gets at it, then 9 (build/encode/variants.ts), so a long
- * history of large changes cannot cost minutes per build.
+ * The answers' brotli quality, newest first: what a small body gets (11 when published) while the
+ * answers compressed at it stay within what one body gets at it, then what a large one gets (9;
+ * build/encode/variants.ts), so a long history of large changes cannot cost minutes per build.
  */
-function qualityOf(made: readonly Made[], index: number): number {
+function qualityOf(made: readonly Made[], index: number, compression: Compression): number {
   const upTo = made.slice(0, index + 1).reduce((n, m) => n + m.bytes.length, 0);
-  return upTo <= BROTLI_MAX_QUALITY_BYTES ? BROTLI_BEST_QUALITY : BROTLI_LARGE_QUALITY;
+  return compression.brotliQuality(upTo <= BROTLI_MAX_QUALITY_BYTES ? 0 : Infinity);
 }
 
-async function encodeAnswer(identity: Buffer, quality: number): Promise<EncodedBody> {
-  const [br, gzip] = await Promise.all([compressBrotli(identity, quality), compressGzip(identity)]);
+const compressionOf = (input: Pick<DatasetHistoryInput, "compression">) =>
+  input.compression ?? PUBLISHED_COMPRESSION;
+
+async function encodeAnswer(
+  identity: Buffer,
+  quality: number,
+  compression: Compression,
+): Promise<EncodedBody> {
+  const [br, gzip] = await Promise.all([
+    compressBrotli(identity, quality),
+    compressGzip(identity, compression.gzipLevel),
+  ]);
   return {
     identity: { bytes: identity, etag: entityTag(identity) },
     br: { bytes: br, etag: entityTag(br) },

@@ -4,37 +4,17 @@
  * set, the hashes of paths at many commits in one `git cat-file --batch-check`, a tree's files,
  * and many blobs in one `git cat-file --batch`. Every call names its paths literally.
  */
-import { execFile, spawn } from "node:child_process";
-import { realpath } from "node:fs/promises";
-import { basename, dirname } from "node:path";
-import { promisify } from "node:util";
+import { spawn } from "node:child_process";
+import {
+  GIT_FLAGS,
+  git,
+  readContentGit,
+  type ContentGit,
+  type NoRepository,
+  type Repository,
+} from "../core/git.js";
 
-const run = promisify(execFile);
-
-/** Options every git call gets: literal paths, no pager, no signature checks, no colour. */
-const GIT_FLAGS = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "color.ui=never"];
-
-/** A git repository holding the content folder. */
-export interface Repository {
-  /** The work tree's top folder (symbolic links resolved). */
-  readonly top: string;
-  /** The content folder's path inside it, `/`-separated, no trailing slash; "" at the top. */
-  readonly prefix: string;
-  /** True in a shallow clone: history older than the clone's depth is not there. */
-  readonly shallow: boolean;
-}
-
-/** Why there is no history to read, in words for the build's one line about it. */
-export type NoRepository = { readonly reason: string };
-
-export async function git(cwd: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await run("git", [...GIT_FLAGS, ...args], {
-    cwd,
-    maxBuffer: 256 * 1024 * 1024,
-    encoding: "utf8",
-  });
-  return stdout;
-}
+export { git, type NoRepository, type Repository } from "../core/git.js";
 
 /** The repository the content folder is in, or why there is none. */
 export async function repositoryOf(contentDir: string): Promise<Repository | NoRepository> {
@@ -50,42 +30,36 @@ export interface History {
   readonly changed: readonly string[];
 }
 
+// The last log read, by repository, content folder and HEAD: a process that builds again (the
+// live preview) reads it again only when HEAD moves.
+let lastLog: { readonly key: string; readonly log: readonly LoggedCommit[] } | undefined;
+
 /**
- * Everything the history reads from git on every build, in one wave of processes run side by
- * side from the content folder's parent: where the repository is (and that it has a commit),
- * the content's first-parent log, and what the work tree changed. A process costs more to start
- * than these take to run, so three at once is the floor.
+ * Everything the history reads from git on every build: where the repository is (and that it
+ * has a commit), the content's first-parent log, and what the work tree changed. `state` is what
+ * the build read of git for all its steps (core/git.ts); read here when not given. The log
+ * depends on HEAD alone, so it is read once per HEAD.
  */
 export async function readHistory(
   contentDir: string,
   want: { readonly log: boolean } = { log: true },
+  state?: ContentGit,
 ): Promise<History> {
-  const none = (reason: string): History => ({ repo: { reason }, log: [], changed: [] });
-  let from: string;
-  try {
-    from = await realpath(dirname(contentDir));
-  } catch {
-    return none("the content folder's parent cannot be read");
+  const read = state ?? (await readContentGit(contentDir));
+  const repo = read.repo;
+  if (!("top" in repo)) return { repo, log: [], changed: [] };
+  let log: readonly LoggedCommit[] = [];
+  if (want.log) {
+    const key = [repo.top, repo.prefix, read.head].join("\0");
+    if (lastLog?.key !== key) {
+      lastLog = {
+        key,
+        log: await logOf(repo.top, repo.prefix === "" ? "." : repo.prefix, read.head),
+      };
+    }
+    log = lastLog.log;
   }
-  const name = basename(contentDir);
-  const [where, log, changed] = await Promise.allSettled([
-    // HEAD last: rev-parse fails when there is no commit yet.
-    git(from, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository", "HEAD"]),
-    want.log ? logOf(from, name) : Promise.resolve([]),
-    want.log ? statusOf(from, [name]) : Promise.resolve([]),
-  ]);
-  if (where.status === "rejected") {
-    return none("the content is not in a git repository with a commit, as from a tarball");
-  }
-  const [top = "", inside = "", shallow] = where.value.split("\n");
-  const prefix = `${inside}${name}`;
-  if (log.status === "rejected") throw log.reason;
-  if (changed.status === "rejected") throw changed.reason;
-  return {
-    repo: { top, prefix, shallow: shallow === "true" },
-    log: log.value,
-    changed: changed.value,
-  };
+  return { repo, log, changed: read.changes.map((c) => c.path) };
 }
 
 /** A path inside the repository, from one relative to the content folder. */
@@ -111,11 +85,12 @@ export type LoggedCommit = Commit & { readonly paths: readonly string[] };
  * paths it changed: one `git log` for every data set at once.
  */
 export function firstParentLog(repo: Repository, under: string): Promise<LoggedCommit[]> {
-  return logOf(repo.top, under === "" ? "." : under);
+  return logOf(repo.top, under === "" ? "." : under, "HEAD");
 }
 
-// The log, run in `cwd` for `pathspec` (relative to it); the paths it gives are the repository's.
-async function logOf(cwd: string, pathspec: string): Promise<LoggedCommit[]> {
+// The log from `head`, run in `cwd` for `pathspec` (relative to it); the paths it gives are the
+// repository's.
+async function logOf(cwd: string, pathspec: string, head: string): Promise<LoggedCommit[]> {
   const out = await git(cwd, [
     "log",
     "--first-parent",
@@ -125,7 +100,7 @@ async function logOf(cwd: string, pathspec: string): Promise<LoggedCommit[]> {
     "--name-only",
     "-z",
     "--format=%x01%H %ct %P",
-    "HEAD",
+    head,
     "--",
     pathspec,
   ]);
@@ -185,21 +160,28 @@ async function statusOf(cwd: string, pathspecs: readonly string[]): Promise<stri
   return changed;
 }
 
+// What `<commit>:<path>` names never changes, so each is asked of git once per process.
+const objectHashes = new Map<string, string | undefined>();
+
 /**
  * The object hash of each `<commit>:<path>` asked, or undefined where the path does not exist
- * there; one `git cat-file --batch-check` for all of them.
+ * there; one `git cat-file --batch-check` for all of them that this process has not asked before.
  */
 export async function objectsAt(
   repo: Repository,
   names: readonly string[],
 ): Promise<(string | undefined)[]> {
-  if (names.length === 0) return [];
-  const out = await withInput(repo.top, ["cat-file", "--batch-check"], names.join("\n") + "\n");
-  const lines = out.toString("utf8").split("\n");
-  return names.map((_, i) => {
-    const [hash, type] = (lines[i] ?? "").split(" ");
-    return type === "missing" || type === undefined ? undefined : hash;
-  });
+  const key = (name: string) => `${repo.top}\0${name}`;
+  const unknown = [...new Set(names.filter((name) => !objectHashes.has(key(name))))];
+  if (unknown.length > 0) {
+    const out = await withInput(repo.top, ["cat-file", "--batch-check"], unknown.join("\n") + "\n");
+    const lines = out.toString("utf8").split("\n");
+    unknown.forEach((name, i) => {
+      const [hash, type] = (lines[i] ?? "").split(" ");
+      objectHashes.set(key(name), type === "missing" || type === undefined ? undefined : hash);
+    });
+  }
+  return names.map((name) => objectHashes.get(key(name)));
 }
 
 /** One file of a tree: its path below the tree, `/`-separated, and its blob hash. */

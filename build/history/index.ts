@@ -6,8 +6,10 @@
  * history only the current version is known, and the build says so once.
  */
 import type { BuildCache } from "../core/cache.js";
+import type { ContentGit } from "../core/git.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
+import type { Compression } from "../encode/variants.js";
 import { SITE_FILE } from "../read/content.js";
 import type { Site } from "../read/site.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
@@ -32,6 +34,8 @@ export const DEFAULT_CHANGE_HISTORY_VERSIONS = 100;
 
 export interface HistoryInput {
   readonly contentDir: string;
+  /** What the build read of git for all its steps (core/git.ts); read here when not given. */
+  readonly git?: Promise<ContentGit> | undefined;
   readonly site: Site;
   /** This build's data sets, in DATASETS order. */
   readonly datasets: readonly DatasetResult[];
@@ -40,6 +44,8 @@ export interface HistoryInput {
   readonly maxFileBytes: number;
   /** false: read no history; every changes endpoint knows only the current version. */
   readonly fromGit: boolean;
+  /** How answers are compressed: as the bodies are (encode/variants.ts); published by default. */
+  readonly compression?: Compression | undefined;
 }
 
 export interface HistoryResult {
@@ -72,7 +78,10 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     const result = input.datasets.find((r) => r.dataset.id === dataset.id);
     return result ? [result] : [];
   });
-  const read = input.fromGit && keep > 0 ? await readHistory(input.contentDir) : undefined;
+  const read =
+    input.fromGit && keep > 0
+      ? await readHistory(input.contentDir, { log: true }, await input.git)
+      : undefined;
   const repo = read && "top" in read.repo ? read.repo : undefined;
   let note: string | undefined;
   if (read && !repo) {
@@ -92,13 +101,18 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     const found = versions?.get(result.dataset.id);
     const history = await datasetHistory({
       dataset: result.dataset,
-      current: { entry: result.entry, identity: result.encoded.identity.bytes },
+      current: {
+        entry: result.entry,
+        identity: result.encoded.identity.bytes,
+        made: result.made,
+      },
       past: found?.past ?? [],
       complete: found?.complete ?? false,
       seed: found?.seed,
       resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
       maxFileBytes: input.maxFileBytes,
       cache: input.cache,
+      compression: input.compression,
       store,
     });
     changes.push(history.entry);

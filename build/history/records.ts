@@ -5,6 +5,8 @@
  * JSON text exactly as the full list publishes it, so "changed" means "its bytes changed".
  */
 import type { DatasetDefinition } from "../core/datasets.js";
+import type { Envelope } from "../assemble/envelope.js";
+import type { BodySlices } from "../encode/body.js";
 import { REMOVED_FIELD, SINCE_FIELD } from "../../contract/changes.js";
 
 /** One record as published: its Identification and its exact JSON text in the full list. */
@@ -42,6 +44,31 @@ export function bodyRecords(dataset: DatasetDefinition, body: Uint8Array | strin
   const parsed = JSON.parse(typeof body === "string" ? body : Buffer.from(body).toString("utf8"));
   const brands = (parsed.data as { Brand: Record<string, unknown>[] }[]).flatMap((d) => d.Brand);
   return brands.map((brand) => brandRecords(dataset, brand));
+}
+
+/**
+ * The same as bodyRecords, from the body's value and where each record is in its bytes (as the
+ * serialiser wrote them, encode/body.ts), without parsing or serialising it again.
+ */
+export function slicedRecords(
+  dataset: DatasetDefinition,
+  body: Envelope,
+  bytes: Buffer,
+  slices: BodySlices,
+): VersionRecords {
+  const brands = body.data.flatMap((d) => d.Brand);
+  const records: PublishedRecord[][] = brands.map(() => []);
+  let at = 0;
+  brands.forEach((brand, b) => {
+    for (const record of (brand[dataset.recordsKey!] ?? []) as Record<string, unknown>[]) {
+      const { range } = slices.records[at++]!;
+      records[b]!.push({
+        id: String(record.Identification),
+        json: bytes.toString("utf8", range[0], range[1]),
+      });
+    }
+  });
+  return brands.map((brand, b) => ({ name: String(brand.BrandName), records: records[b]! }));
 }
 
 /** A brand object's records (its BrandName and its `dataset.recordsKey` list). */

@@ -21,7 +21,7 @@ import { entityTag } from "../encode/variants.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
 import type { BuildCache } from "../core/cache.js";
 import { isOnEarth } from "../core/place.js";
-import { recordFacts } from "../core/record-facts.js";
+import { recordFacts, type RecordFacts } from "../core/record-facts.js";
 import { postcodeTable, type PostcodePoint, type PostcodeTable } from "./postcodes.js";
 import { bodySlices } from "./slices.js";
 
@@ -51,6 +51,19 @@ export function schemaSegments(
   return Array.isArray(codes) ? codes.filter((c): c is string => typeof c === "string") : [];
 }
 
+// Each record's facts, by the record, as body.ts keeps its text: a process that builds again reads
+// only the records it has not read before.
+const facts = new WeakMap<object, { readonly key: string; readonly facts: RecordFacts }>();
+
+function factsOf(record: unknown, key: string): RecordFacts {
+  if (typeof record !== "object" || record === null) return recordFacts(record, key);
+  const known = facts.get(record);
+  if (known?.key === key) return known.facts;
+  const read = recordFacts(record, key);
+  facts.set(record, { key, facts: read });
+  return read;
+}
+
 const push = (map: Record<string, number[]>, key: string, record: number) =>
   (map[key] ??= []).push(record);
 
@@ -60,16 +73,20 @@ export interface IndexPart {
   readonly own: readonly PostcodePoint[];
 }
 
-/** The part of one data set's index that depends on its published bytes alone. */
+/**
+ * The part of one data set's index that depends on its published bytes alone: from the body and
+ * its byte ranges as the serialiser made them (step 5), or, for a body taken from the cache, from
+ * its bytes parsed again.
+ */
 export function indexPart(result: DatasetResult): IndexPart {
   const { dataset, entry } = result;
   const key = dataset.recordsKey!;
   const bytes = result.encoded.identity.bytes;
-  const body = JSON.parse(bytes.toString("utf8")) as Envelope;
+  const body = result.made?.body ?? (JSON.parse(bytes.toString("utf8")) as Envelope);
   const facts = body.data.flatMap(({ Brand }) =>
-    Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => recordFacts(r, key))),
+    Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => factsOf(r, key))),
   );
-  const slices = bodySlices(bytes, body, key);
+  const slices = result.made?.slices ?? bodySlices(bytes, body, key);
   const country: Record<string, number[]> = {};
   const town: Record<string, number[]> = {};
   const sortcode: Record<string, number[]> = {};
@@ -123,9 +140,11 @@ export interface NearOptions {
 
 /**
  * Every data set's index. Each part comes from the cache when the same body was indexed by the
- * same code before (keyed by the body's ETag), so a rebuild parses only the bodies that changed.
- * The postcode table is shared: a postcode placed by an ATM places it for a branch search too. A
- * body the slices cannot rebuild is a build error at its data set.
+ * same code before (keyed by the body's ETag), as the JSON text it is written with: a rebuild
+ * indexes only the bodies that changed, and parses of the others only their records' postcode
+ * points. The postcode table is shared: a postcode placed by an ATM places it for a branch search
+ * too; it is serialised once and written after each part's text. A body the slices cannot
+ * rebuild is a build error at its data set.
  */
 export async function nearIndexes(
   results: readonly DatasetResult[],
@@ -137,7 +156,9 @@ export async function nearIndexes(
   const problems: Diagnostic[] = [];
   const parts: {
     result: DatasetResult;
-    part: IndexPart;
+    /** The part's index as JSON text, without the postcode table. */
+    index: Buffer;
+    own: readonly PostcodePoint[];
     segments: string[];
     filters: NearFilter[];
   }[] = [];
@@ -145,18 +166,33 @@ export async function nearIndexes(
     const segments = schemaSegments(result.dataset, schemas);
     const filters = nearFilters(result.dataset, segments);
     if (filters.length === 0) continue;
-    // A part made now is used as made; only one read back from the cache is parsed.
-    let made: IndexPart | undefined;
-    const make = async () => Buffer.from(JSON.stringify((made = indexPart(result))), "utf8");
+    // A part made now is used as made; of one read back from the cache, only its points are parsed.
+    let own: readonly PostcodePoint[] | undefined;
+    let ownText: Buffer | undefined;
+    const make = () => {
+      const part = indexPart(result);
+      own = part.own;
+      ownText = Buffer.from(JSON.stringify(part.own), "utf8");
+      return Promise.resolve(Buffer.from(JSON.stringify(part.index), "utf8"));
+    };
     const key = cache?.key("near-index", result.dataset.id, result.entry.variants.identity.etag);
     try {
-      const bytes = key ? await cache!.through(key, "near", make) : await make();
-      parts.push({
-        result,
-        part: made ?? (JSON.parse(bytes.toString("utf8")) as IndexPart),
-        segments,
-        filters,
-      });
+      let index: Buffer;
+      if (key) {
+        const [hit, hitOwn] = await Promise.all([
+          cache!.get(key, INDEX_KIND),
+          cache!.get(key, OWN_KIND),
+        ]);
+        if (hit && hitOwn) {
+          index = hit;
+          own = JSON.parse(hitOwn.toString("utf8")) as PostcodePoint[];
+        } else {
+          index = await make();
+          await cache!.set(key, INDEX_KIND, index);
+          await cache!.set(key, OWN_KIND, ownText!);
+        }
+      } else index = await make();
+      parts.push({ result, index, own: own!, segments, filters });
     } catch (error) {
       const folder = options.shownFolder?.(result.dataset) ?? result.dataset.contentDir;
       const message = `cannot index ${result.dataset.path} for the extension endpoints: ${(error as Error).message}`;
@@ -164,14 +200,18 @@ export async function nearIndexes(
     }
   }
   const postcodes = postcodeTable(
-    parts.flatMap(({ part }) => part.own),
+    parts.flatMap(({ own }) => own),
     centroids,
   );
+  const tables = {
+    places: Buffer.from(JSON.stringify(postcodes), "utf8"),
+    none: Buffer.from(JSON.stringify(EMPTY), "utf8"),
+  };
   const indexes: BuiltNearIndex[] = [];
-  for (const { result, part, segments, filters } of parts) {
-    const places = filters.includes("postcode");
-    const index: NearIndex = { ...part.index, postcodes: places ? postcodes : EMPTY };
-    const bytes = Buffer.from(JSON.stringify(index), "utf8");
+  for (const { result, index, segments, filters } of parts) {
+    const table = filters.includes("postcode") ? tables.places : tables.none;
+    // {...index, postcodes}: the part's text with the table as its last field.
+    const bytes = Buffer.concat([index.subarray(0, -1), POSTCODES_FIELD, table, CLOSE]);
     indexes.push({
       entry: {
         dataset: result.dataset.id,
@@ -188,3 +228,8 @@ export async function nearIndexes(
   }
   return { indexes, problems };
 }
+
+const INDEX_KIND = "near";
+const OWN_KIND = "near-own";
+const POSTCODES_FIELD = Buffer.from(',"postcodes":', "utf8");
+const CLOSE = Buffer.from("}", "utf8");

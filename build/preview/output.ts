@@ -1,19 +1,24 @@
 /**
  * What the live preview publishes: the last good build's files, with the landing page made into
  * the preview's page (its script, its version and the content's problems, if any) and the two
- * preview documents added to the manifest. A deployed build never goes through here.
+ * preview documents added to the manifest; or, when the content has never built, only the
+ * preview's page with the problems (previewWithoutBuild). A deployed build never goes through here.
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { formatDiagnostic } from "../core/diagnostics.js";
 import type { OutputFile } from "../write/atomic.js";
 import {
   MANIFEST_FILE,
+  MANIFEST_FORMAT_VERSION,
   STORED_CODINGS,
   variantAsset,
   type DocumentEntry,
   type Manifest,
 } from "../../contract/manifest.js";
+import { STYLESHEET_FILE } from "../documents/index.js";
+import { STYLESHEET_PATH } from "../documents/landing/page.js";
 import {
   PREVIEW_SCRIPT_PATH,
   PREVIEW_VERSION_PATH,
@@ -104,4 +109,61 @@ export function previewOutput(good: GoodBuild, problems: readonly Diagnostic[]):
     ...added.map((a) => a.file),
   ];
   return { files, manifest, version };
+}
+
+// What the page says when there is no build to show: the problems' panel goes above it.
+const NOTHING_BUILT = [
+  "<!doctype html>",
+  '<html lang="en">',
+  "<head>",
+  '<meta charset="utf-8">',
+  '<meta name="viewport" content="width=device-width, initial-scale=1">',
+  "<title>Nothing built yet</title>",
+  `<link rel="stylesheet" href="${STYLESHEET_PATH}">`,
+  "</head>",
+  "<body>",
+  "<main>",
+  "<h1>Nothing built yet</h1>",
+  "<p>The content has not built since this preview started and there is no earlier build in the output folder, so every API path answers 503 for now. The first save without problems publishes.</p>",
+  "</main>",
+  "</body>",
+  "</html>",
+  "",
+].join("\n");
+
+/**
+ * The preview when the content has never built (npm start on broken content, with no earlier
+ * build to serve): the preview's page, with its stylesheet, showing `problems`, and nothing else.
+ */
+export function previewWithoutBuild(problems: readonly Diagnostic[]): PreviewOutput {
+  // Its time is the moment it was made: there is no content time to give it.
+  const ms = Math.floor(Date.now() / 1000) * 1000;
+  const file = (path: string, mediaType: string, body: string) => {
+    const bytes = Buffer.from(body, "utf8");
+    const asset = path === LANDING_PATH ? LANDING_ASSET : path;
+    const entry: DocumentEntry = {
+      path,
+      mediaType,
+      lastModified: new Date(ms).toUTCString(),
+      lastModifiedMs: ms,
+      variants: {
+        identity: {
+          asset,
+          etag: `"${createHash("sha256").update(bytes).digest("hex")}"`,
+          length: bytes.length,
+        },
+      },
+    };
+    return { entry, file: { path: asset.slice(1), bytes } };
+  };
+  const documents = [
+    file(LANDING_PATH, "text/html; charset=utf-8", NOTHING_BUILT),
+    file(STYLESHEET_PATH, "text/css; charset=utf-8", readFileSync(STYLESHEET_FILE, "utf8")),
+  ];
+  const manifest: Manifest = {
+    formatVersion: MANIFEST_FORMAT_VERSION,
+    datasets: [],
+    documents: documents.map((d) => d.entry),
+  };
+  return previewOutput({ manifest, files: documents.map((d) => d.file) }, problems);
 }

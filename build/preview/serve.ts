@@ -1,9 +1,9 @@
 /**
  * `npm start`: the live preview. Builds the content, serves it with the Worker in workerd over
- * loopback, and on every save under content/ rebuilds through the cache and has the Worker serve
- * the new generation, with no restart. While a rebuild runs, requests are answered from the
- * generation served before; wrangler holds them while the Worker reloads, so each gets the old
- * data or the new, whole.
+ * loopback, and on every save under content/ rebuilds through the cache and publishes the new
+ * generation to the Worker, which is bundled and started once per session: it reads each
+ * generation through its PREVIEW binding (contract/preview.ts, generations.ts), so a save costs
+ * a build, not a bundle and a reload, and every answer comes whole from one generation.
  *
  * Wrangler is told to send no metrics here; the rest of what keeps it offline it reads from the
  * process's environment, which is the caller's to set (scripts/dev.mjs sets what
@@ -11,11 +11,14 @@
  * process-wide state.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONTENT_DIR, DIST_DIR, PROJECT_ROOT } from "../core/paths.js";
 import { coalesce, watchContent, type Coalescer, type ContentWatcher } from "./watch.js";
 import { PreviewSession, type PreviewBuildOptions, type Rebuilt } from "./session.js";
 import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
+import { PREVIEW_BINDING } from "../../contract/preview.js";
 
 export interface PreviewOptions extends PreviewBuildOptions {
   /** Folder holding wrangler.toml and the Worker's sources (the project, or a scratch copy). */
@@ -38,8 +41,8 @@ export interface RunningPreview {
   close(): Promise<void>;
 }
 
-// How long a reloaded Worker may take to serve the new version before the preview says so.
-const RELOAD_TIMEOUT_MS = 30_000;
+// How long the Worker may take to serve a new version before the preview says so.
+const SERVE_TIMEOUT_MS = 30_000;
 
 /** Starts the preview: one build, the Worker, then the watcher. */
 export async function startPreview(options: PreviewOptions): Promise<RunningPreview> {
@@ -62,25 +65,34 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     (error) => log(`preview: watching ${contentDir}: ${error.message}; saves may go unseen`),
   );
   let worker: Awaited<ReturnType<typeof import("wrangler").unstable_startWorker>> | undefined;
+  // wrangler.toml names an assets folder, which must exist; the preview's Worker reads nothing
+  // through ASSETS, so an empty one will do (and dist/ need not exist yet).
+  const noAssets = await mkdtemp(join(tmpdir(), "opendata-edge-preview-assets-"));
   let url: URL;
   try {
-    const first = await session.rebuild();
+    await session.rebuild();
     const { unstable_startWorker } = await import("wrangler");
     worker = await unstable_startWorker({
       config: join(root, "wrangler.toml"),
       entrypoint: join(root, "worker", "preview.ts"),
-      assets: first.generation,
+      assets: noAssets,
       sendMetrics: false,
-      // Every save reloads the Worker into a new isolate; without a RATE_LIMIT_KEY each would log
-      // that it made a key of its own, once per save. One key for the session instead (a
-      // deployer's .dev.vars still wins), so counters also carry over from one reload to the next.
+      bindings: {
+        // The generations, from this process (worker/preview.ts).
+        [PREVIEW_BINDING]: {
+          type: "fetcher",
+          fetcher: (request: Request) => Promise.resolve(session.generations.answer(request)),
+        },
+      },
+      // One key for the session, so rate-limit counters carry over (a deployer's .dev.vars
+      // still wins) and the Worker does not log that it made a key of its own.
       defaultBindings: {
         RATE_LIMIT_KEY: { type: "plain_text", value: randomBytes(32).toString("hex") },
       },
       dev: {
         inspector: false,
         persist: options.persist ?? false,
-        // The preview decides when the Worker reloads: after a whole generation is written.
+        // Bundled once: nothing the Worker serves is in its bundle.
         watch: false,
         logLevel: "warn",
         server: { hostname: "127.0.0.1", port: options.port },
@@ -91,18 +103,15 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     // Nothing left running when the preview cannot start (a port in use, say).
     await watcher.close();
     await worker?.dispose();
+    await rm(noAssets, { recursive: true, force: true });
     throw error;
   }
   const started = worker;
 
   const rebuild = async () => {
     const rebuilt = await session.rebuild();
-    if (rebuilt.generation) {
-      // A new assets folder makes wrangler bundle the Worker again (with the new manifest,
-      // through the output link) and reload it on that folder: manifest and bytes stay together.
-      await started.patchConfig({ assets: rebuilt.generation });
-      await servedVersion(url, rebuilt.version);
-    }
+    // Served from the Worker's next request on; asked once, so what onRebuilt reports is served.
+    if (rebuilt.published) await servedVersion(url, rebuilt.version);
     options.onRebuilt?.(rebuilt);
   };
   const runs: Coalescer = coalesce(
@@ -119,21 +128,23 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       await watcher.close();
       await runs.close();
       await started.dispose();
+      await session.written();
+      await rm(noAssets, { recursive: true, force: true });
     },
   };
 }
 
-/** Waits until the Worker at `url` serves `version`, bounded by RELOAD_TIMEOUT_MS. */
+/** Waits until the Worker at `url` serves `version`, bounded by SERVE_TIMEOUT_MS. */
 async function servedVersion(url: URL, version: string): Promise<void> {
-  const until = Date.now() + RELOAD_TIMEOUT_MS;
+  const until = Date.now() + SERVE_TIMEOUT_MS;
   while (Date.now() < until) {
     try {
       const response = await fetch(new URL(PREVIEW_VERSION_PATH, url));
       if ((await response.text()) === version) return;
     } catch {
-      // The Worker is reloading; ask again.
+      // The Worker is starting; ask again.
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`the Worker did not serve version ${version} within ${RELOAD_TIMEOUT_MS} ms`);
+  throw new Error(`the Worker did not serve version ${version} within ${SERVE_TIMEOUT_MS} ms`);
 }

@@ -1,28 +1,38 @@
 /**
  * The live preview's rebuild: build the content through the cache, and publish the result as
- * the preview (previewOutput) in a new generation of the output folder. A build with problems
- * publishes the last good build again, with the problems on its landing page, so every data path
- * keeps answering with the last good bodies.
+ * the preview (previewOutput) in a new generation, in memory (generations.ts), which the Worker
+ * serves from its next request on. A build with problems publishes the last good build again,
+ * with the problems on its landing page, so every data path keeps answering with the last good
+ * bodies; before any build succeeded, the last good build is the one in the output folder (from
+ * an earlier `npm run build` or preview), and without one the page shows the problems and the
+ * APIs answer 503 (previewWithoutBuild).
+ *
+ * Each good build is also written to the output folder, after it is published and out of its
+ * way, so the output folder holds the last good build when the preview stops.
  */
 import { readdir, readFile, realpath } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../core/diagnostics.js";
 import { DIST_DIR } from "../core/paths.js";
 import { runBuild, type BuildOptions } from "../pipeline.js";
+import type { CheckedFile } from "../check/one-file.js";
 import { writeAtomically, type OutputFile } from "../write/atomic.js";
 import { cacheMissLine } from "../cli/cache-note.js";
 import { MANIFEST_FILE, type Manifest } from "../../contract/manifest.js";
-import { previewOutput, type GoodBuild } from "./output.js";
+import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
+import { previewOutput, previewWithoutBuild, type GoodBuild } from "./output.js";
+import { Generations } from "./generations.js";
 
 /** What one rebuild did. */
 export interface Rebuilt {
   /** The content as it is now builds. */
   readonly ok: boolean;
   readonly problems: readonly Diagnostic[];
-  /** The preview's version now served, once published. */
+  /** The preview's version now served. */
   readonly version: string;
-  /** The generation folder written, or undefined when nothing served changed. */
-  readonly generation: string | undefined;
+  /** Whether a new generation was published (false when nothing served changed). */
+  readonly published: boolean;
+  /** From the start of the build to the new generation being served. */
   readonly ms: number;
 }
 
@@ -33,8 +43,16 @@ export type PreviewBuildOptions = Pick<
 
 /** Rebuilds one after another (the caller runs one at a time), remembering the last good build. */
 export class PreviewSession {
+  /** What the Worker serves, through its PREVIEW binding. */
+  readonly generations = new Generations();
   private good: GoodBuild | undefined;
+  private outputRead = false;
   private version: string | undefined;
+  // The check results of the last build, kept for the next (pipeline.ts, `kept`).
+  private readonly kept = new Map<string, CheckedFile>();
+  // The good build waiting to be written to the output folder, and the write under way.
+  private unwritten: GoodBuild | undefined;
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly options: PreviewBuildOptions,
@@ -43,38 +61,87 @@ export class PreviewSession {
 
   async rebuild(): Promise<Rebuilt> {
     const started = performance.now();
-    const result = await runBuild({ ...this.options, write: false, preview: true });
+    const result = await runBuild({
+      ...this.options,
+      write: false,
+      preview: true,
+      kept: this.kept,
+    });
     if (result.cacheMiss) this.log(cacheMissLine(result.cacheMiss));
-    if (result.ok) this.good = { files: result.files, manifest: result.manifest };
-    // The first build of a session can only fail if the content changed since `npm run build`
-    // wrote the output folder: that output is then the last good build.
-    this.good ??= await readBuild(this.options.outDir ?? DIST_DIR);
+    if (result.ok) {
+      this.good = { files: result.files, manifest: result.manifest };
+      this.writeLater(this.good);
+    } else if (!this.good && !this.outputRead) {
+      // Until the content builds, the last good build is the one already in the output folder.
+      this.outputRead = true;
+      this.good = await this.readOutput();
+    }
     const problems = result.ok ? [] : result.diagnostics;
-    const output = previewOutput(this.good, problems);
-    let generation: string | undefined;
-    if (output.version !== this.version) {
-      generation = (await writeAtomically(this.options.outDir ?? DIST_DIR, output.files))
-        .generation;
+    const output = this.good ? previewOutput(this.good, problems) : previewWithoutBuild(problems);
+    const published = output.version !== this.version;
+    if (published) {
+      this.generations.publish({ ...output, built: this.good !== undefined });
       this.version = output.version;
     }
     const ms = performance.now() - started;
     if (result.ok) {
       const warnings = result.quality.warnings.length;
       this.log(
-        `Rebuilt in ${Math.round(ms)} ms${generation ? "" : " (nothing served changed)"}` +
+        `Rebuilt in ${Math.round(ms)} ms${published ? "" : " (nothing served changed)"}` +
           (warnings ? `; ${warnings} data-quality warnings (npm run validate lists them)` : ""),
       );
     } else {
       for (const problem of problems) this.log(formatDiagnostic(problem));
+      const count = `${problems.length} ${problems.length === 1 ? "problem" : "problems"}`;
       this.log(
-        `${problems.length} ${problems.length === 1 ? "problem" : "problems"}: still serving the last good build, with the problems at the top of the landing page.`,
+        this.good
+          ? `${count}: still serving the last good build, with the problems at the top of the landing page.`
+          : `${count}, and no earlier build to serve: the landing page shows the problems and the APIs answer 503 until a save builds.`,
       );
     }
-    return { ok: result.ok, problems, version: output.version, generation, ms };
+    return { ok: result.ok, problems, version: output.version, published, ms };
+  }
+
+  /** Settles once every good build so far is written to the output folder. */
+  async written(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  // Writes `good` to the output folder after the writes before it; of several good builds made
+  // during one write, only the last is written next.
+  private writeLater(good: GoodBuild): void {
+    this.unwritten = good;
+    if (this.writing) return;
+    this.writing = (async () => {
+      for (let next = this.unwritten; next; next = this.unwritten) {
+        this.unwritten = undefined;
+        const outDir = this.options.outDir ?? DIST_DIR;
+        await writeAtomically(outDir, next.files, { linkUnchanged: true }).catch((error: unknown) =>
+          this.log(`preview: writing ${outDir}: ${String(error)}`),
+        );
+      }
+      this.writing = undefined;
+    })();
+  }
+
+  /** The build in the output folder, if there is one the preview can serve. */
+  private async readOutput(): Promise<GoodBuild | undefined> {
+    const outDir = this.options.outDir ?? DIST_DIR;
+    try {
+      const build = await readBuild(outDir);
+      // A folder written by an older preview holds its page and documents, not a build.
+      if (build.manifest.documents.some((d) => d.path === PREVIEW_VERSION_PATH)) return undefined;
+      return build;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+        this.log(`preview: the build in ${outDir} cannot be served: ${String(error)}`);
+      }
+      return undefined;
+    }
   }
 }
 
-/** A build already written to `outDir` (by `npm run build`), read back. */
+/** A build already written to `outDir` (by `npm run build` or a preview), read back. */
 async function readBuild(outDir: string): Promise<GoodBuild> {
   const dir = await realpath(outDir);
   const files: OutputFile[] = [];

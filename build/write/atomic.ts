@@ -33,9 +33,10 @@ export interface OutputFile {
 
 export interface WriteOptions {
   /**
-   * Link the files marked `reuse` from the generation before when it holds them. The build does;
-   * the live preview does not: wrangler's local asset server, reloaded on each new generation,
-   * served stale bytes from a generation whose unchanged files were links (test/e2e/preview.test.ts).
+   * Link the files marked `reuse` from the generation before when it holds them. Every build
+   * does, the live preview's too (which serves from memory, not from this folder). A Worker
+   * reloaded on each new generation by wrangler's local asset server once served stale bytes from
+   * such links: never point one at these folders while they are written.
    */
   readonly linkUnchanged?: boolean;
 }

@@ -9,9 +9,10 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, realpath, rm, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { afterEach, assert, describe, expect, it } from "vitest";
 import { DATASETS } from "../../build/core/datasets.js";
-import { SPEC_AGREEMENT, SPEC_PATHS } from "../helpers/spec-values.js";
+import { DECIDED, SPEC_AGREEMENT, SPEC_PATHS } from "../helpers/spec-values.js";
 import { cachePerTest, sampleBuild } from "../helpers/sample-build.js";
 import { formatDiagnostic, type Diagnostic } from "../../build/core/diagnostics.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
@@ -157,6 +158,36 @@ describe("building the sample content", () => {
       if (!path.endsWith(".json") || !path.startsWith("std/")) continue;
       expect(JSON.parse(bytes.toString()).meta.LastUpdated, path).toBe("2026-09-21T14:23:20Z");
     }
+  });
+
+  it("compresses a build's bodies at brotli 11 and gzip 9, the live preview's at brotli 3 and gzip 1", async () => {
+    fixture = await sampleFixture();
+    const deployed = await build(false);
+    const preview = await buildFixture(fixture, { write: false, cacheDir: warm(), preview: true });
+    assert(deployed.ok && preview.ok);
+    const settings = [
+      [deployed, DECIDED.published.brotliQuality, DECIDED.published.gzipLevel],
+      [preview, DECIDED.preview.brotliQuality, DECIDED.preview.gzipLevel],
+    ] as const;
+    for (const [result, quality, level] of settings) {
+      for (const { dataset, encoded } of result.datasets) {
+        const identity = encoded.identity.bytes;
+        expect(identity.length, dataset.id).toBeLessThan(DECIDED.published.brotliLargeAboveBytes);
+        const brotli = brotliCompressSync(identity, {
+          params: {
+            [zlib.BROTLI_PARAM_QUALITY]: quality,
+            [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+            [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
+          },
+        });
+        expect(encoded.br.bytes.equals(brotli), `${dataset.id} br`).toBe(true);
+        expect(encoded.gzip.bytes.equals(gzipSync(identity, { level })), dataset.id).toBe(true);
+      }
+    }
+    // The same bodies, and the preview's variants say so by their own ETags.
+    expect(preview.datasets.map((d) => d.encoded.identity.etag)).toEqual(
+      deployed.datasets.map((d) => d.encoded.identity.etag),
+    );
   });
 
   it("writes nothing when only validating", async () => {

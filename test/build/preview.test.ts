@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, assert, describe, expect, it, vi } from "vitest";
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,6 +7,10 @@ import { promisify } from "node:util";
 import { coalesce, isContentChange, watchContent } from "../../build/preview/watch.js";
 import { previewPage, problemsPanel } from "../../build/documents/landing/preview.js";
 import { previewOutput, previewVersion } from "../../build/preview/output.js";
+import { Generations } from "../../build/preview/generations.js";
+import { PreviewSession } from "../../build/preview/session.js";
+import type { CurrentGeneration } from "../../contract/preview.js";
+import { buildFixture, FIXTURE_EPOCH, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import type { Diagnostic } from "../../build/core/diagnostics.js";
 import type { Manifest } from "../../contract/manifest.js";
 import { DECIDED } from "../helpers/spec-values.js";
@@ -343,5 +347,120 @@ describe("what the preview publishes", () => {
       ],
     };
     expect(previewVersion(edited, [])).not.toBe(same);
+  });
+});
+
+describe("the generations the preview's Worker reads (contract/preview.ts)", () => {
+  const files = (text: string) => [{ path: "std/v2.2/branches.json", bytes: text }];
+  const current = (generations: Generations, have = "") =>
+    generations.answer(new Request(`http://preview.invalid/current?have=${have}`));
+  const file = (generations: Generations, id: string, asset: string) =>
+    generations.answer(
+      new Request(`http://preview.invalid/files/${encodeURIComponent(id)}${asset}`),
+    );
+
+  it("names the current generation, sends its manifest only to a reader that has not seen it", async () => {
+    const generations = new Generations();
+    expect(current(generations).status).toBe(503);
+    const id = generations.publish({ manifest, files: files("{}"), built: true });
+    const first = current(generations);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Preview-Generation")).toBe(id);
+    expect(await first.json()).toEqual({ id, built: true, manifest });
+    const again = current(generations, id);
+    expect(again.status).toBe(204);
+    expect(again.headers.get("Preview-Generation")).toBe(id);
+  });
+
+  it("keeps serving a generation's files after a newer one is published, each its own bytes", async () => {
+    const generations = new Generations();
+    const old = generations.publish({ manifest, files: files("{}"), built: true });
+    const next = generations.publish({ manifest, files: files("[]"), built: true });
+    expect(next).not.toBe(old);
+    const bytes = async (id: string) => {
+      const answer = file(generations, id, "/std/v2.2/branches.json");
+      expect(answer.headers.get("Content-Length")).toBe("2");
+      return answer.text();
+    };
+    expect(await bytes(old)).toBe("{}");
+    expect(await bytes(next)).toBe("[]");
+    expect(file(generations, next, "/nothing.json").status).toBe(404);
+    expect(file(generations, "never", "/std/v2.2/branches.json").status).toBe(404);
+  });
+});
+
+describe("a preview session", () => {
+  const BRANCH_FILE = "branches/pennyfold-building-society.yaml";
+  const sessions: { fixture: Fixture }[] = [];
+  afterEach(async () => {
+    for (const { fixture } of sessions.splice(0)) await fixture.cleanup();
+  });
+  const broken = async (fixture: Fixture) => {
+    const text = await readFile(join(fixture.content, BRANCH_FILE), "utf8");
+    await fixture.put({ [BRANCH_FILE]: text.replace(/^( {4}Name: )"[^"]+"$/m, "$1 12") });
+    return text;
+  };
+  const session = (fixture: Fixture, log: string[] = []) => {
+    sessions.push({ fixture });
+    return new PreviewSession(
+      {
+        contentDir: fixture.content,
+        outDir: fixture.out,
+        cwd: fixture.root,
+        env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
+        cacheDir: false,
+      },
+      (line) => log.push(line),
+    );
+  };
+  const served = async (s: PreviewSession) =>
+    (await s.generations
+      .answer(new Request("http://preview.invalid/current"))
+      .json()) as CurrentGeneration;
+
+  it("started on content that does not build, serves the build already in the output folder", async () => {
+    const fixture = await sampleFixture();
+    const before = await buildFixture(fixture);
+    assert(before.ok);
+    await broken(fixture);
+    const s = session(fixture);
+    const rebuilt = await s.rebuild();
+    expect(rebuilt.ok).toBe(false);
+    const { built, manifest: now } = await served(s);
+    expect(built).toBe(true);
+    expect(now.datasets).toEqual(before.manifest.datasets);
+  });
+
+  it("without one, serves only the page with the problems, then publishes the first save that builds", async () => {
+    const fixture = await sampleFixture();
+    const original = await broken(fixture);
+    const log: string[] = [];
+    const s = session(fixture, log);
+    await s.rebuild();
+    const first = await served(s);
+    expect(first.built).toBe(false);
+    expect(first.manifest.datasets).toEqual([]);
+    const page = first.manifest.documents.find((d) => d.path === "/")!;
+    const html = await s.generations
+      .answer(
+        new Request(
+          `http://preview.invalid/files/${encodeURIComponent(first.id)}${page.variants.identity.asset}`,
+        ),
+      )
+      .text();
+    expect(html).toContain(`content/${BRANCH_FILE}:`);
+    expect(log.join("\n")).toContain("no earlier build to serve");
+    await fixture.put({ [BRANCH_FILE]: original });
+    expect((await s.rebuild()).ok).toBe(true);
+    const second = await served(s);
+    expect(second.built).toBe(true);
+    expect(second.manifest.datasets.map((d) => d.path)).toContain("/std/v2.2/branches");
+    // The good build is written to the output folder too, as a build (no preview documents).
+    await s.written();
+    const written = JSON.parse(
+      await readFile(join(fixture.out, "manifest.json"), "utf8"),
+    ) as Manifest;
+    expect(written.datasets).toEqual(second.manifest.datasets);
+    expect(written.documents.map((d) => d.path)).not.toContain(DECIDED.preview.versionPath);
   });
 });

@@ -3,10 +3,10 @@
  * wrangler.toml and a dist/ of its own) over a copy of the sample content, on loopback and a free
  * port, so the project's dist/ is left alone; its build cache starts as a copy of the run's.
  */
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
+import { CONTENT_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 import { startPreview, type RunningPreview } from "../../build/preview/serve.js";
 import type { Rebuilt } from "../../build/preview/session.js";
 import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "./fixtures.js";
@@ -60,4 +60,43 @@ export async function startScratchPreview(quietMs?: number): Promise<ScratchPrev
       await rm(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A scratch copy of the project that `npm start` runs in as it would in a checkout: package.json,
+ * the launchers, the compiled build (.out/build, up to date: global-setup.ts compiles), the Worker's
+ * sources, wrangler.toml, the schemas, the stylesheet, node_modules linked, and a copy of the
+ * sample content with `files` laid over it. No dist/, no cache, no KV state: a fresh checkout's.
+ * Its compile stamp is written last, so scripts/compile.mjs finds the compiled build current.
+ */
+export async function scratchProject(files: Record<string, string> = {}): Promise<{
+  readonly root: string;
+  /** Its content folder. */
+  readonly content: string;
+  cleanup(): Promise<void>;
+}> {
+  const root = await mkdtemp(join(tmpdir(), "opendata-edge-start-"));
+  const copy = (path: string) =>
+    cp(join(PROJECT_ROOT, path), join(root, path), { recursive: true });
+  for (const path of [
+    "package.json",
+    "scripts",
+    "wrangler.toml",
+    "tsconfig.base.json",
+    "schemas",
+    ...WORKER_SOURCE_FOLDERS,
+    // The build compiled, with the contract modules it imports.
+    join(".out", "build"),
+    join(".out", "contract"),
+    join("build", "documents", "landing", "style.css"),
+  ]) {
+    await copy(path);
+  }
+  // Compiled after every source it copied (folders copied take the time of the copy).
+  await writeFile(join(root, ".out", ".compiled-build"), `${new Date().toISOString()}\n`);
+  await symlink(join(PROJECT_ROOT, "node_modules"), join(root, "node_modules"), "dir");
+  const content = join(root, "content");
+  await cp(CONTENT_DIR, content, { recursive: true });
+  for (const [path, text] of Object.entries(files)) await writeFile(join(content, path), text);
+  return { root, content, cleanup: () => rm(root, { recursive: true, force: true }) };
 }

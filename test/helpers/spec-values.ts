@@ -172,6 +172,16 @@ export const DECIDED = {
     scriptPath: "/_preview/reload.js",
     policy:
       "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    /** docs/decisions.md, "The preview compresses fast": brotli's quality and gzip's level. */
+    brotliQuality: 3,
+    gzipLevel: 1,
+  },
+  /** docs/architecture.md, "What the build writes": a published body's brotli and gzip. */
+  published: {
+    brotliQuality: 11,
+    brotliLargeQuality: 9,
+    brotliLargeAboveBytes: 1 << 20,
+    gzipLevel: 9,
   },
 } as const;
 

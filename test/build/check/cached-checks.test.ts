@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { BuildCache } from "../../../build/core/cache.js";
 import { checkFiles } from "../../../build/check/cached-checks.js";
 import type { CheckJob } from "../../../build/read/check-jobs.js";
+import type { CheckedFile } from "../../../build/check/one-file.js";
 import { PROJECT_ROOT } from "../../../build/core/paths.js";
 import { schemaAjv } from "../../helpers/schemas.js";
 
@@ -137,5 +138,30 @@ describe("checking files through the cache", () => {
     const [checked] = await checkFiles(edited, { ajv, cache: cache(), threads: 1, timing: spent });
     expect(spent.parseMs).toBeGreaterThan(0);
     expect(checked!.value).toMatchObject({ PublisherName: "Fernbrook" });
+  });
+
+  it("takes a result kept in memory from the run before without reading the cache, and keeps only this run's valid ones", async () => {
+    const { dir, cache } = await cacheIn();
+    const kept = new Map<string, CheckedFile>();
+    const first = await checkFiles(jobs, { ajv, cache: cache(), threads: 1, kept });
+    expect(kept.size).toBe(1);
+    expect([...kept.values()][0]).toBe(first[0]);
+    // The cache emptied: only what memory holds can spare the valid file its parse.
+    for (const entry of await readdir(dir)) await rm(join(dir, entry));
+    const spent = timing();
+    const again = await checkFiles(jobs.slice(0, 1), {
+      ajv,
+      cache: cache(),
+      threads: 1,
+      kept,
+      timing: spent,
+    });
+    expect(spent.parseMs).toBe(0);
+    expect(again[0]).toBe(first[0]);
+    const edited = [siteJob("content/site.yaml", `${SITE}\nPublisherName: "Fernbrook"\n`)];
+    await checkFiles(edited, { ajv, cache: cache(), threads: 1, kept });
+    expect([...kept.values()].map((c) => c.value)).toEqual([
+      expect.objectContaining({ PublisherName: "Fernbrook" }),
+    ]);
   });
 });

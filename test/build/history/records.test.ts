@@ -11,8 +11,10 @@ import {
   changeCounts,
   changesBetween,
   recordLabel,
+  slicedRecords,
   type VersionRecords,
 } from "../../../build/history/records.js";
+import { serializeBody } from "../../../build/encode/body.js";
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
 const branches = DATASETS.find((d) => d.id === "branches")!;
@@ -158,5 +160,29 @@ describe("how the feed names a record", () => {
     [{ Identification: "Z9" }, "Z9"],
   ])("names %j as %s", (record, label) => {
     expect(recordLabel(JSON.stringify(record))).toBe(label);
+  });
+});
+
+describe("a version's records", () => {
+  it("are the same from the serialiser's byte ranges as from the body parsed again", () => {
+    const body = {
+      meta: { LastUpdated: "2026-11-20T10:00:00Z", TotalResults: 3 },
+      data: [
+        {
+          Brand: [
+            { BrandName: "Bank", ATM: [atm("A"), atm("B", "Ŵexby €")] },
+            { BrandName: "Other", ATM: [] },
+            { BrandName: "Third", ATM: [atm("C")] },
+          ],
+        },
+      ],
+    };
+    const { bytes, slices } = serializeBody(body, "ATM");
+    expect(slicedRecords(atms, body, bytes, slices!)).toEqual(bodyRecords(atms, bytes));
+    expect(bodyRecords(atms, bytes)).toEqual([
+      brand("Bank", atm("A"), atm("B", "Ŵexby €")),
+      brand("Other"),
+      brand("Third", atm("C")),
+    ]);
   });
 });

@@ -137,6 +137,27 @@ describe("what the index files each record under", () => {
   });
 });
 
+describe("the index's byte ranges", () => {
+  it("are the serialiser's when the build assembled the body, and the same as the published body parsed again", async () => {
+    const fixture = await sampleFixture();
+    try {
+      const result = await buildFixture(fixture, { write: false });
+      assert(result.ok);
+      const indexed = result.datasets.filter((r) => r.dataset.path.startsWith("/std/v2.2/"));
+      expect(indexed.length).toBe(6);
+      for (const made of indexed) {
+        expect(made.made?.slices, made.dataset.id).toBeDefined();
+        const reread = { ...made, made: undefined };
+        expect(JSON.stringify(indexPart(made)), made.dataset.id).toBe(
+          JSON.stringify(indexPart(reread)),
+        );
+      }
+    } finally {
+      await fixture.cleanup();
+    }
+  });
+});
+
 describe("the index cache", () => {
   it("indexes again only the data set whose published body changed, and reads back what it made", async () => {
     const dir = await mkdtemp(join(tmpdir(), "opendata-edge-near-"));

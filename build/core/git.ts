@@ -1,0 +1,209 @@
+/**
+ * What git says about the content folder, read once per build and shared by the steps that ask
+ * (LastUpdated in step 5, the history in step 8): whether it is in a repository, HEAD, and what
+ * the work tree changed under it. A git process costs more to start than these take to run (on a
+ * loaded machine tens of milliseconds each, most of a rebuild after one edit), so a build starts
+ * one, `git status`, plus the ones whose answer depends only on HEAD when HEAD has moved since
+ * the process last asked; content outside any repository starts none.
+ */
+import { execFile } from "node:child_process";
+import { realpath, stat } from "node:fs/promises";
+import { basename, dirname, join, relative, sep } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** Options every git call gets: literal paths, no pager, no signature checks, no colour. */
+export const GIT_FLAGS = [
+  "--literal-pathspecs",
+  "-c",
+  "log.showSignature=false",
+  "-c",
+  "color.ui=never",
+];
+
+export async function git(cwd: string, args: readonly string[]): Promise<string> {
+  const { stdout } = await run("git", [...GIT_FLAGS, ...args], {
+    cwd,
+    maxBuffer: 256 * 1024 * 1024,
+    encoding: "utf8",
+  });
+  return stdout;
+}
+
+/** A git repository holding the content folder. */
+export interface Repository {
+  /** The work tree's top folder (symbolic links resolved). */
+  readonly top: string;
+  /** The content folder's path inside it, `/`-separated, no trailing slash; "" at the top. */
+  readonly prefix: string;
+  /** True in a shallow clone: history older than the clone's depth is not there. */
+  readonly shallow: boolean;
+}
+
+/** Why there is no history to read, in words for the build's one line about it. */
+export type NoRepository = { readonly reason: string };
+
+/** One path the work tree changed against HEAD. */
+export interface WorkTreeChange {
+  /** Repository path, `/`-separated. */
+  readonly path: string;
+  /** Deleted: it has no file, and its folder records the change. */
+  readonly gone: boolean;
+  /** The source path of a rename or copy (given after its new path). */
+  readonly source: boolean;
+}
+
+/** The content folder as git saw it at one moment. */
+export interface ContentGit {
+  readonly contentDir: string;
+  readonly repo: Repository | NoRepository;
+  /** HEAD's commit id; "" without a repository. */
+  readonly head: string;
+  /** What the work tree changed under the content folder (untracked files too). */
+  readonly changes: readonly WorkTreeChange[];
+}
+
+export const NOT_IN_GIT = "the content is not in a git repository with a commit, as from a tarball";
+
+// What depends only on where the content is and on HEAD, kept for the life of the process.
+let lastWhere: { readonly key: string; readonly repo: Repository } | undefined;
+const commitTimes = new Map<string, number | undefined>();
+
+/**
+ * Reads the content folder's state in git: one `git status`, or nothing outside a repository.
+ * Never rejects: what git cannot tell is no repository.
+ */
+export function readContentGit(contentDir: string): Promise<ContentGit> {
+  return readState(contentDir).catch(() => ({
+    contentDir,
+    repo: { reason: NOT_IN_GIT },
+    head: "",
+    changes: [],
+  }));
+}
+
+async function readState(contentDir: string): Promise<ContentGit> {
+  const none = (reason: string): ContentGit => ({
+    contentDir,
+    repo: { reason },
+    head: "",
+    changes: [],
+  });
+  let from: string;
+  try {
+    from = await realpath(dirname(contentDir));
+  } catch {
+    return none("the content folder's parent cannot be read");
+  }
+  // git finds its repository by a .git entry in the folder or a folder above it, unless told
+  // where by its environment: with neither, no process needs to start to say there is none.
+  if (!process.env.GIT_DIR && !(await gitEntryAbove(from))) return none(NOT_IN_GIT);
+  const name = basename(contentDir);
+  let status: string;
+  try {
+    status = await git(from, [
+      "status",
+      "--porcelain=v2",
+      "--branch",
+      "-z",
+      "--untracked-files=all",
+      "--",
+      name,
+    ]);
+  } catch {
+    return none(NOT_IN_GIT);
+  }
+  const { head, changes } = parseStatus(status);
+  if (!head) return none(NOT_IN_GIT);
+  const key = `${from}\0${name}\0${head}`;
+  if (lastWhere?.key !== key) {
+    const [top = "", inside = "", shallow] = (
+      await git(from, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository"])
+    ).split("\n");
+    lastWhere = { key, repo: { top, prefix: `${inside}${name}`, shallow: shallow === "true" } };
+  }
+  return { contentDir, repo: lastWhere.repo, head, changes };
+}
+
+/** The repository path of `path`, a path under the content folder. */
+export function repositoryPath(state: ContentGit & { repo: Repository }, path: string): string {
+  const inside = relative(state.contentDir, path).split(sep).join("/");
+  return inside === "" ? state.repo.prefix : `${state.repo.prefix}/${inside}`;
+}
+
+/**
+ * The commit time of the newest commit touching `paths` (under the content folder), as
+ * `git log -1` gives it; undefined without a repository. Asked once per HEAD and paths.
+ */
+export async function newestCommitTime(
+  state: ContentGit,
+  paths: readonly string[],
+): Promise<number | undefined> {
+  if (!("top" in state.repo)) return undefined;
+  const repo = state.repo;
+  const inside = paths.map((p) => repositoryPath({ ...state, repo }, p));
+  const key = [repo.top, state.head, ...inside].join("\0");
+  if (commitTimes.has(key)) return commitTimes.get(key);
+  let seconds: number | undefined;
+  try {
+    const out = await git(repo.top, ["log", "-1", "--format=%ct", state.head, "--", ...inside]);
+    const parsed = Number.parseInt(out.trim(), 10);
+    seconds = Number.isFinite(parsed) ? parsed : undefined;
+  } catch {
+    seconds = undefined;
+  }
+  commitTimes.set(key, seconds);
+  return seconds;
+}
+
+/** The work tree's changes under `paths` (files, or folders and all below them). */
+export function changesUnder(state: ContentGit, paths: readonly string[]): WorkTreeChange[] {
+  if (!("top" in state.repo)) return [];
+  const repo = state.repo;
+  const inside = paths.map((p) => repositoryPath({ ...state, repo }, p));
+  return state.changes.filter((c) =>
+    inside.some((p) => c.path === p || c.path.startsWith(`${p}/`)),
+  );
+}
+
+// `git status --porcelain=v2 --branch -z`: "# branch.oid <commit>" ("(initial)" before the first
+// commit), then one entry per changed path: "1 XY <6 fields> <path>", "2 XY <7 fields> <path>"
+// and its source path, "u XY <8 fields> <path>", "? <path>".
+function parseStatus(out: string): { head: string; changes: WorkTreeChange[] } {
+  let head = "";
+  const changes: WorkTreeChange[] = [];
+  const entries = out.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (entry.startsWith("# branch.oid ")) {
+      const oid = entry.slice("# branch.oid ".length);
+      head = /^[0-9a-f]+$/.test(oid) ? oid : "";
+      continue;
+    }
+    const kind = entry[0];
+    const fields = { "1": 8, "2": 9, u: 10, "?": 1 }[kind as "1" | "2" | "u" | "?"];
+    if (fields === undefined) continue;
+    const parts = entry.split(" ");
+    const path = parts.slice(fields).join(" ");
+    const xy = kind === "?" ? "??" : parts[1]!;
+    changes.push({ path, gone: xy.includes("D"), source: false });
+    // A rename or copy: its source follows.
+    if (kind === "2") changes.push({ path: entries[++i]!, gone: xy.includes("R"), source: true });
+  }
+  return { head, changes };
+}
+
+/** Whether `dir` or a folder above it holds a `.git` entry (a folder, or a worktree's file). */
+async function gitEntryAbove(dir: string): Promise<boolean> {
+  for (let at = dir; ; at = dirname(at)) {
+    if (
+      await stat(join(at, ".git")).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+    if (dirname(at) === at) return false;
+  }
+}

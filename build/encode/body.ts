@@ -1,0 +1,144 @@
+/**
+ * Step 5's last part: a data set's body as the exact bytes served (compact JSON, UTF-8, what
+ * `JSON.stringify` gives), written piece by piece so that where each piece lands is known as it
+ * is written: the envelope around the count, each brand's text before and after its records, and
+ * each record. The near-me index (step 7) takes these ranges as they are, instead of parsing the
+ * body again to find them (build/near/slices.ts does that for a body read back from the cache).
+ */
+import type { ByteRange } from "../../contract/near.js";
+import type { Brand, Envelope } from "../assemble/envelope.js";
+
+/** The byte ranges of one body (see NearIndex in contract/near.ts). */
+export interface BodySlices {
+  readonly head: ByteRange;
+  readonly metaTail: ByteRange;
+  /** Per brand: [prefix start, prefix end, suffix start, suffix end]. */
+  readonly brands: (readonly [number, number, number, number])[];
+  /** Per record, in publication order: its brand's number and its range. */
+  readonly records: { readonly brand: number; readonly range: ByteRange }[];
+}
+
+/** A body's bytes, and where its pieces are when it has the shape the index needs. */
+export interface SerializedBody {
+  readonly bytes: Buffer;
+  readonly slices: BodySlices | undefined;
+}
+
+/**
+ * The bytes of `body` (exactly `JSON.stringify(body)` in UTF-8) and, when its records are listed
+ * under `recordsKey` in at most one data item, their slices. Any other shape is serialised whole,
+ * without slices.
+ */
+export function serializeBody(body: Envelope, recordsKey: string | null): SerializedBody {
+  const made = recordsKey === null ? undefined : piecewise(body, recordsKey);
+  return made ?? { bytes: Buffer.from(JSON.stringify(body), "utf8"), slices: undefined };
+}
+
+// Each record's text, by the record: a process that builds again (the live preview, which keeps
+// the values of unchanged files between builds: check/cached-checks.ts) serialises only the
+// records it has not serialised before. Values are never changed once parsed.
+const texts = new WeakMap<object, string>();
+
+function recordText(record: unknown): string | undefined {
+  if (typeof record !== "object" || record === null) return JSON.stringify(record);
+  let text = texts.get(record);
+  if (text === undefined) {
+    text = JSON.stringify(record);
+    texts.set(record, text);
+  }
+  return text;
+}
+
+/**
+ * The pieces of `body`, each the JSON.stringify of a part of it (so together exactly the whole's),
+ * with their byte ranges; undefined when the body is not one envelope of brands each listing
+ * records under `recordsKey`, with a whole-number count.
+ */
+export function piecewise(body: Envelope, recordsKey: string): SerializedBody | undefined {
+  const pieces: string[] = [];
+  // Offsets in UTF-16 code units as pieces are put; turned into byte offsets at the end, at
+  // once when the text is all ASCII (as most is), piece by piece otherwise.
+  const ends: number[] = [];
+  let at = 0;
+  // Appends a piece, returning its range (in code units until the end).
+  const put = (piece: string): [number, number] => {
+    const start = at;
+    pieces.push(piece);
+    at += piece.length;
+    ends.push(at);
+    return [start, at];
+  };
+  // The envelope is {meta, data} in that order (assemble/envelope.ts), and nothing else.
+  const keys = Object.keys(body);
+  if (keys.length !== 2 || keys[0] !== "meta" || keys[1] !== "data") return undefined;
+  const meta = JSON.stringify(body.meta);
+  const total = JSON.stringify(body.meta.TotalResults);
+  if (total === undefined) return undefined;
+  const countKey = `"TotalResults":${total}`;
+  const countAt = meta.indexOf(countKey);
+  if (countAt < 0) return undefined;
+  const head = put(`{"meta":${meta.slice(0, countAt)}"TotalResults":`);
+  put(total);
+  const metaTail = put(`${meta.slice(countAt + countKey.length)},"data":`);
+  const brands: BodySlices["brands"] = [];
+  const records: BodySlices["records"] = [];
+  if (body.data.length > 1) return undefined;
+  if (body.data.length === 0) put("[]");
+  else {
+    const item = body.data[0]!;
+    const brandList: readonly Brand[] = item.Brand;
+    if (Object.keys(item).length !== 1) return undefined;
+    put(`[{"Brand":[`);
+    const marker = `${JSON.stringify(recordsKey)}:[`;
+    for (const [b, brand] of brandList.entries()) {
+      const list: unknown = brand[recordsKey];
+      if (!Array.isArray(list)) return undefined;
+      if (b > 0) put(",");
+      // The brand with an empty list, cut where the list's items go: at the one place the list's
+      // key is written with an empty list (a string's quotes are escaped, so none is in a value).
+      const empty = JSON.stringify({ ...brand, [recordsKey]: [] });
+      const cut = empty.indexOf(`${marker}]`);
+      if (cut < 0 || cut !== empty.lastIndexOf(`${marker}]`)) return undefined;
+      const prefix = put(empty.slice(0, cut + marker.length));
+      for (const [r, record] of list.entries()) {
+        const text = recordText(record);
+        // undefined (or a function) is written null inside a list, but is no record.
+        if (text === undefined) return undefined;
+        if (r > 0) put(",");
+        records.push({ brand: b, range: put(text) });
+      }
+      const suffix = put(empty.slice(cut + marker.length));
+      brands.push([...prefix, ...suffix]);
+    }
+    put("]}]");
+  }
+  put("}");
+  const text = pieces.join("");
+  const bytes = Buffer.from(text, "utf8");
+  const slices: BodySlices = { head, metaTail, brands, records };
+  return { bytes, slices: bytes.length === text.length ? slices : inBytes(slices, pieces, ends) };
+}
+
+/** `slices` with each code-unit offset (a piece's start or end) turned into a byte offset. */
+function inBytes(
+  slices: BodySlices,
+  pieces: readonly string[],
+  ends: readonly number[],
+): BodySlices {
+  const byteAt = new Map<number, number>([[0, 0]]);
+  let bytes = 0;
+  pieces.forEach((piece, i) => {
+    bytes += Buffer.byteLength(piece, "utf8");
+    byteAt.set(ends[i]!, bytes);
+  });
+  const range = ([start, end]: readonly [number, number]): [number, number] => [
+    byteAt.get(start)!,
+    byteAt.get(end)!,
+  ];
+  return {
+    head: range(slices.head),
+    metaTail: range(slices.metaTail),
+    brands: slices.brands.map(([a, b, c, d]) => [...range([a, b]), ...range([c, d])] as const),
+    records: slices.records.map(({ brand, range: r }) => ({ brand, range: range(r) })),
+  };
+}
