@@ -50,7 +50,7 @@ export class PreviewSession {
     // wrote the output folder: that output is then the last good build.
     this.good ??= await readBuild(this.options.outDir ?? DIST_DIR);
     const problems = result.ok ? [] : result.diagnostics;
-    const output = previewOutput(this.good, problems);
+    const output = previewOutput(this.good, problems, result.quality.warnings);
     let generation: string | undefined;
     if (output.version !== this.version) {
       generation = (await writeAtomically(this.options.outDir ?? DIST_DIR, output.files))
@@ -62,12 +62,14 @@ export class PreviewSession {
       const warnings = result.quality.warnings.length;
       this.log(
         `Rebuilt in ${Math.round(ms)} ms${generation ? "" : " (nothing served changed)"}` +
-          (warnings ? `; ${warnings} data-quality warnings (npm run validate lists them)` : ""),
+          (warnings
+            ? `; ${warnings} data-quality ${warnings === 1 ? "warning" : "warnings"}, listed on the landing page`
+            : ""),
       );
     } else {
       for (const problem of problems) this.log(formatDiagnostic(problem));
       this.log(
-        `${problems.length} ${problems.length === 1 ? "problem" : "problems"}: still serving the last good build, with the problems at the top of the landing page.`,
+        `${problems.length} ${problems.length === 1 ? "problem" : "problems"}: still serving the last good build, with the problems on the landing page.`,
       );
     }
     return { ok: result.ok, problems, version: output.version, generation, ms };
