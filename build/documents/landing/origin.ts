@@ -3,7 +3,7 @@
  * (docs/decisions.md#the-examples-name-the-pages-own-origin): site.yaml's PublicOrigin written out
  * when it is given; otherwise a shell variable, ORIGIN, with a first line that stops with a
  * message saying to set it, so a block pasted as it is runs nothing against a wrong host. Under
- * `npm start` the preview's script writes the page's real origin in (landing/preview.ts).
+ * `npm start` the preview's script writes the page's real origin in (preview.ts, beside this).
  */
 import { escapeHtml as text } from "./html.js";
 

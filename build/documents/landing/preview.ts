@@ -20,7 +20,7 @@ export const PREVIEW_POLL_MS = 300;
 const VERSION_META = "preview-version";
 
 /**
- * The script: write the page's own origin into its examples (landing/origin.ts), then ask for the
+ * The script: write the page's own origin into its examples (origin.ts, beside this), then ask for the
  * version every PREVIEW_POLL_MS; when it differs from the one the page was made with, reload. A
  * failed request (the server restarting) is simply asked again.
  */
