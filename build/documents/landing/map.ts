@@ -253,39 +253,35 @@ export function siteOffsets(n: number): [number, number][] {
   });
 }
 
-/** The labels' font size in SVG units (style.css), and a little over how wide a bold character of it is. */
-const LABEL_SIZE = 11;
-const LABEL_CHAR = 0.7 * LABEL_SIZE;
-const LABEL_CHARS = Math.floor((MAP_WIDTH - 8) / LABEL_CHAR);
+/** The id of the name of the mark at `index` (0-based) of a layout: its link's target. */
+const nameId = (index: number) => `m${index + 1}`;
 
-// A mark's name, shown when the mark is tapped or clicked (its link's target): two lines above
-// the mark (below it near the top edge), centred on it but kept inside the map.
-function label(id: string, mark: PlacedMark): string {
-  const { where, what } = markName(mark.record);
-  // A line longer than the map is cut; the mark's <title> has the whole name.
-  const fit = (line: string) =>
-    line.length > LABEL_CHARS ? `${line.slice(0, LABEL_CHARS - 1).trimEnd()}…` : line;
-  const lines = (where ? [where, what] : [what]).map(fit);
-  const half = (Math.max(...lines.map((l) => l.length)) * LABEL_CHAR) / 2;
-  const x = round(Math.min(Math.max(mark.x, half + 2), MAP_WIDTH - half - 2));
-  const above = mark.y > 2 * LABEL_SIZE + MARK_SIZE;
-  const first = above
-    ? mark.y - MARK_SIZE / 2 - 3 - (lines.length - 1) * LABEL_SIZE
-    : mark.y + MARK_SIZE / 2 + LABEL_SIZE;
-  const spans = lines
-    .map(
-      (line, i) =>
-        `<tspan x="${x}" y="${round(first + i * LABEL_SIZE)}">${escapeHtml(line)}</tspan>`,
-    )
-    .join("");
-  return `<text id="${id}" text-anchor="middle">${spans}</text>`;
+/**
+ * The marks' names, one list item each, shown only while it is the page's target (a tap or a click
+ * on its mark, no script): at the top of the window, fixed, so showing it scrolls nothing (a
+ * fixed element is in view wherever the page is), with one link that hides it again. What the
+ * mark's <title> says on hover, on two lines: where, then whose.
+ */
+export function markNames(layout: MarkLayout): string {
+  const items = layout.marks.map(({ record }, i) => {
+    const { where, what } = markName(record);
+    const first = where ? `<strong>${escapeHtml(where)}</strong> ` : "";
+    return `<li id="${nameId(i)}">${first}${escapeHtml(what)}</li>`;
+  });
+  return [
+    '<div class="mark-names">',
+    `<ol>${items.join("")}</ol>`,
+    // A fragment that names nothing on the page: following it ends the name's :target and,
+    // with nothing to scroll to, leaves the page where it is (HTML, "scroll to the fragment").
+    '<a class="hide-name" href="#no-mark" aria-label="Hide the name">×</a>',
+    "</div>",
+  ].join("\n");
 }
 
 /**
  * The SVG element. Each mark is a link (class `mark`, `data-kind`, the brand's colour class)
- * named by its <title> (shown on hover, read by screen readers) to its label, drawn above every
- * mark and shown only while it is the page's target: a tap or click shows the name, without a
- * script. Marks at one site are set around a dot at its position (layoutMarks).
+ * named by its <title> (shown on hover, read by screen readers) to its name in markNames, which
+ * a tap or a click shows. Marks at one site are set around a dot at its position (layoutMarks).
  */
 export function mapSvg(outline: Outline, layout: MarkLayout, label_: string): string {
   const { uk, ireland } = outline;
@@ -303,7 +299,7 @@ export function mapSvg(outline: Outline, layout: MarkLayout, label_: string): st
           : `<path class="${cls}" data-kind="${kind}" d="M${round(x)} ${round(y - 5)}l5 5-5 5-5-5z"/>`;
     // Out of the tab order: a publisher's thousands of marks would stand between a keyboard and
     // the rest of the page; a pointer or a tap reaches each.
-    return `<a href="#mark-${i + 1}" tabindex="-1">${title}${drawn}</a>`;
+    return `<a href="#${nameId(i)}" tabindex="-1">${title}${drawn}</a>`;
   });
   const sites = layout.sites.map(
     ({ x, y }) => `<circle class="site" cx="${round(x)}" cy="${round(y)}" r="1.5"/>`,
@@ -316,7 +312,6 @@ export function mapSvg(outline: Outline, layout: MarkLayout, label_: string): st
     `<path class="land" d="${uk}"/>`,
     `<g class="sites">${sites.join("")}</g>`,
     `<g class="marks">${marks.join("")}</g>`,
-    `<g class="labels">${layout.marks.map((m, i) => label(`mark-${i + 1}`, m)).join("")}</g>`,
     `</svg>`,
   ].join("\n");
 }

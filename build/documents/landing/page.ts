@@ -11,7 +11,7 @@ import { PARTICIPANT_STORE_PATH } from "../participant-store.js";
 import { servedPaths } from "../served-paths.js";
 import { escapeAttribute as attr, escapeHtml as text, formatCount } from "./html.js";
 import type { LocatedRecord } from "../../assemble/locations.js";
-import { brandClass, isMapKind, layoutMarks, mapSvg, type Outline } from "./map.js";
+import { brandClass, isMapKind, layoutMarks, mapSvg, markNames, type Outline } from "./map.js";
 import { pollingLoop } from "./polling.js";
 import { ORIGIN, shellExample } from "./origin.js";
 import { nearSection } from "./near.js";
@@ -182,6 +182,7 @@ function mapSection({ datasets, located, outline }: LandingInput): string {
     '<div class="map-layout">',
     "<figure>",
     mapSvg(outline, layout, `Map of the United Kingdom. ${summary}`),
+    markNames(layout),
     `<figcaption>${text(summary)} ${text(key.join(" "))}</figcaption>`,
     "</figure>",
     "<div>",

@@ -213,10 +213,10 @@ describe("the map", () => {
     expect(warning).toMatchObject({ file: `content/${file}`, line: 57 });
   });
 
-  it("names each mark in its title and links it to a label giving the same name", async () => {
+  it("names each mark in its title and links it to an item giving the same name", async () => {
     const { page } = await sample();
     const links = [
-      ...page.matchAll(/<a href="#(mark-\d+)"[^>]*><title>([^<]*)<\/title><(?:circle|rect)/g),
+      ...page.matchAll(/<a href="#([^"]+)"[^>]*><title>([^<]*)<\/title><(?:circle|rect)/g),
     ];
     expect(links).toHaveLength(10);
     const titles = links.map((m) => m[2]!);
@@ -224,9 +224,11 @@ describe("the map", () => {
     expect(titles).toContain("Wexbury Market Place (Thistlecombe Bank branch TB-WEX-01)");
     expect(titles).toContain("Pellingford station (Thistlecombe Bank ATM TB-ATM-PEL-2)");
     for (const [, id, title] of links) {
-      const label = new RegExp(`<text id="${id}"[^>]*>(.*?)</text>`).exec(page)?.[1] ?? "";
-      const lines = [...label.matchAll(/<tspan[^>]*>([^<]*)<\/tspan>/g)].map((m) => m[1]!);
-      expect(lines.length === 1 ? lines[0] : `${lines[0]} (${lines[1]})`).toBe(title);
+      const item = new RegExp(`<li id="${id}">(?:<strong>([^<]*)</strong> )?([^<]*)</li>`).exec(
+        page,
+      );
+      expect(item).not.toBeNull();
+      expect(item![1] === undefined ? item![2] : `${item![1]} (${item![2]})`).toBe(title);
     }
   });
 });
