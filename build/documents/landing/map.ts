@@ -114,7 +114,7 @@ const round = (n: number) => Number(n.toFixed(DIGITS));
 /** Whether the map has a shape for the data set titled `title` (its records are places). */
 export const isMapKind = (title: string): boolean => title in SHAPES;
 
-/** Colours the stylesheet defines (style.css, `.brand-0` to `.brand-7`); more brands reuse them. */
+/** Colours the stylesheet defines (style.css, `.brand-0` to `.brand-7`); two brands may share one. */
 export const BRAND_COLOURS = 8;
 
 /**
@@ -144,7 +144,7 @@ export function markName(record: LocatedRecord): { readonly where: string; reado
   return { where: where.join(", "), what: `${record.brand} ${singular}${id}` };
 }
 
-/** A mark's name on one line: "Wexbury Market Place, Wexbury (Thistlecombe Bank branch TB-WEX-01)". */
+/** A mark's name on one line: "Ottersey Quay (Pennyfold Building Society branch PBS-0102)". */
 export function markTitle(record: LocatedRecord): string {
   const { where, what } = markName(record);
   return where ? `${where} (${what})` : what;
@@ -193,8 +193,6 @@ export function layoutMarks(outline: Outline, records: readonly LocatedRecord[])
   // record's site among those near it without comparing it with every other.
   const sites: { x: number; y: number; records: LocatedRecord[] }[] = [];
   const grid = new Map<string, typeof sites>();
-  const cell = (x: number, y: number) =>
-    `${Math.floor(x / SITE_UNITS)},${Math.floor(y / SITE_UNITS)}`;
   for (const record of records) {
     const [x, y] = projection([record.longitude, record.latitude]) ?? [NaN, NaN];
     if (!(x >= 0 && x <= MAP_WIDTH && y >= 0 && y <= MAP_HEIGHT)) {
@@ -215,10 +213,9 @@ export function layoutMarks(outline: Outline, records: readonly LocatedRecord[])
     }
     site = { x, y, records: [record] };
     sites.push(site);
-    const key = cell(x, y);
-    const list = grid.get(key);
+    const list = grid.get(`${cx},${cy}`);
     if (list) list.push(site);
-    else grid.set(key, [site]);
+    else grid.set(`${cx},${cy}`, [site]);
   }
   const marks: PlacedMark[] = [];
   for (const { x, y, records: here } of sites) {

@@ -125,9 +125,12 @@ function mapSection({ datasets, located, outline }: LandingInput): string {
   const drawn = layout.marks.map((m) => m.record);
   // The data sets the map is of: those whose records are drawn as a shape, and any other with a
   // located record; each with its record count, from the same manifest as the data sets table.
+  // A data set with no records at all is left out: "0 of the 0 ATMs" says nothing.
   const kinds = datasets
     .filter(
-      ({ dataset }) => isMapKind(dataset.title) || located.some((r) => r.kind === dataset.title),
+      ({ dataset, entry }) =>
+        (isMapKind(dataset.title) && entry.totalResults > 0) ||
+        located.some((r) => r.kind === dataset.title),
     )
     .map(({ dataset, entry }) => {
       const of = (list: readonly LocatedRecord[]) => list.filter((r) => r.kind === dataset.title);
@@ -213,9 +216,11 @@ interface MapKind {
 function mapSummary(kinds: readonly MapKind[], brands: number): string {
   if (kinds.every((k) => k.located === 0)) return "No record gives coordinates yet.";
   const marked = kinds.map((k) =>
-    k.drawn === k.total && k.total > 1
-      ? `all ${k.count(k.total)}`
-      : `${formatCount(k.drawn)} of the ${k.count(k.total)}`,
+    k.drawn < k.total
+      ? `${formatCount(k.drawn)} of the ${k.count(k.total)}`
+      : k.total === 1
+        ? `the ${k.count(1)}`
+        : `all ${k.count(k.total)}`,
   );
   const missing = kinds.filter((k) => k.total > k.located).map((k) => k.count(k.total - k.located));
   const outside = kinds.filter((k) => k.located > k.drawn).map((k) => k.count(k.located - k.drawn));

@@ -196,6 +196,22 @@ describe("the map", () => {
     );
   });
 
+  it("says all when every record is drawn, and says nothing of a data set with no records", async () => {
+    const two = locatedBranch("Aardvark Bank", "AA-1", "55.95", "-3.19").replace(
+      "Branch:\n",
+      `Branch:\n${locatedBranch("Aardvark Bank", "AA-2", "51.45", "-2.59").split("Branch:\n")[1]}`,
+    );
+    const { page } = await build({
+      "branches/pennyfold-building-society.yaml": null,
+      "branches/thistlecombe-bank": null,
+      "atms/pennyfold-building-society.yaml": null,
+      "atms/thistlecombe-bank": null,
+      "branches/aardvark-bank.yaml": two,
+    });
+    expect(marksOf(page, "Branches")).toBe(2);
+    expect(caption(page)).toMatch(/^Marks for all 2 branches, of 1 brand\. Circles/);
+  });
+
   it("does not draw an ATM whose latitude and longitude are swapped, says so in its caption, and the build warns where", async () => {
     const file = "atms/thistlecombe-bank/north.yaml";
     const original = await readFile(join(sampleBuild().content, file), "utf8");
