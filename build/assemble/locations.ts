@@ -9,12 +9,19 @@ import type { DatasetDefinition } from "../core/datasets.js";
 export interface LocatedRecord {
   /** The data set's title, e.g. "Branches": the kind of mark. */
   readonly kind: string;
+  /** What one record of the data set is called, its records' key: "Branch", "ATM". */
+  readonly record: string;
   readonly brand: string;
   readonly latitude: number;
   readonly longitude: number;
+  /** The record's Identification, its Name (a branch's, or an ATM's Location.Site), and its town: the map names a mark by them. */
+  readonly identification?: string;
+  readonly name?: string;
+  readonly town?: string;
 }
 
-/** The key holding a record's latitude and longitude (open-data-api-v2.2.md, GeoLocation). */
+/** The keys holding a record's latitude and longitude (open-data-api-v2.2.md, GeoLocation). */
+const GEO_LOCATION = "GeoLocation";
 const COORDINATES = "GeographicCoordinates";
 /** Records nest addresses a few levels deep; nothing deeper is searched. */
 const MAX_DEPTH = 6;
@@ -30,25 +37,45 @@ export function locatedRecords(
     for (const brand of Brand) {
       const records = (brand[dataset.recordsKey] ?? []) as unknown[];
       for (const record of records) {
-        const at = findCoordinates(record, 0);
-        if (!at) continue;
+        const place = findPlace(record, 0);
+        if (!place) continue;
+        const { address, at } = place;
         const latitude = Number(at.Latitude);
         const longitude = Number(at.Longitude);
         if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) continue;
-        found.push({ kind: dataset.title, brand: String(brand.BrandName), latitude, longitude });
+        const fields = isObject(record) ? record : {};
+        const site = isObject(fields.Location) ? fields.Location.Site : undefined;
+        found.push({
+          kind: dataset.title,
+          record: dataset.recordsKey,
+          brand: String(brand.BrandName),
+          latitude,
+          longitude,
+          ...textField("identification", fields.Identification),
+          ...textField("name", fields.Name ?? (isObject(site) ? site.Name : undefined)),
+          ...textField("town", address.TownName),
+        });
       }
     }
   }
   return found;
 }
 
-function findCoordinates(value: unknown, depth: number): Record<string, unknown> | undefined {
-  if (depth > MAX_DEPTH || value === null || typeof value !== "object") return undefined;
-  if (Array.isArray(value)) return undefined;
-  const own = (value as Record<string, unknown>)[COORDINATES];
-  if (own !== null && typeof own === "object") return own as Record<string, unknown>;
+// A field kept only when it is text, so a cached summary holds no `undefined`.
+const textField = <K extends string>(key: K, value: unknown) =>
+  typeof value === "string" && value !== "" ? ({ [key]: value } as Record<K, string>) : {};
+
+type Fields = Record<string, unknown>;
+const isObject = (value: unknown): value is Fields =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/** The coordinates, and the address holding them (its GeoLocation), wherever in the record they are. */
+function findPlace(value: unknown, depth: number): { address: Fields; at: Fields } | undefined {
+  if (depth > MAX_DEPTH || !isObject(value)) return undefined;
+  const geo = value[GEO_LOCATION];
+  if (isObject(geo) && isObject(geo[COORDINATES])) return { address: value, at: geo[COORDINATES] };
   for (const child of Object.values(value)) {
-    const found = findCoordinates(child, depth + 1);
+    const found = findPlace(child, depth + 1);
     if (found) return found;
   }
   return undefined;

@@ -45,8 +45,8 @@ const LANDING_ASSET = "/index.html";
 
 /**
  * The version of what is served: a hash of every data set's and document's ETags but the landing
- * page's own (which will contain the version), and of the problems shown. Same data and same
- * problems give the same version, so a save that changes nothing reloads nothing.
+ * page's own (which will contain the version), and of the problems and warnings shown. Same data
+ * and same findings give the same version, so a save that changes nothing reloads nothing.
  */
 export function previewVersion(manifest: Manifest, problems: readonly Diagnostic[]): string {
   const hash = createHash("sha256");
@@ -58,15 +58,22 @@ export function previewVersion(manifest: Manifest, problems: readonly Diagnostic
   return hash.digest("hex").slice(0, 16);
 }
 
-/** The preview of `good`, showing `problems` (none when `good` is the content as it is now). */
-export function previewOutput(good: GoodBuild, problems: readonly Diagnostic[]): PreviewOutput {
+/**
+ * The preview of `good`, showing `problems` (none when `good` is the content as it is now) and the
+ * data-quality `warnings` of the content as it is now.
+ */
+export function previewOutput(
+  good: GoodBuild,
+  problems: readonly Diagnostic[],
+  warnings: readonly Diagnostic[] = [],
+): PreviewOutput {
   const landing = good.manifest.documents?.find((d) => d.path === LANDING_PATH);
   const html = good.files.find((f) => `/${f.path}` === LANDING_ASSET);
   if (!landing || !html) throw new Error("the build wrote no landing page to preview");
-  const version = previewVersion(good.manifest, problems);
+  const version = previewVersion(good.manifest, [...problems, ...warnings]);
   const text = (bytes: Uint8Array | string) =>
     typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("utf8");
-  const page = previewPage(text(html.bytes), { version, problems });
+  const page = previewPage(text(html.bytes), { version, problems, warnings });
   // Served as written, identity only: compressing the page again on every save would cost more
   // than sending it on loopback does.
   const document = (path: string, asset: string, mediaType: string, body: string) => {

@@ -77,7 +77,9 @@ export class PreviewSession {
       this.good = await this.readOutput();
     }
     const problems = result.ok ? [] : result.diagnostics;
-    const output = this.good ? previewOutput(this.good, problems) : previewWithoutBuild(problems);
+    const output = this.good
+      ? previewOutput(this.good, problems, result.quality.warnings)
+      : previewWithoutBuild(problems);
     const published = output.version !== this.version;
     if (published) {
       this.generations.publish({ ...output, built: this.good !== undefined });
@@ -88,14 +90,16 @@ export class PreviewSession {
       const warnings = result.quality.warnings.length;
       this.log(
         `Rebuilt in ${Math.round(ms)} ms${published ? "" : " (nothing served changed)"}` +
-          (warnings ? `; ${warnings} data-quality warnings (npm run validate lists them)` : ""),
+          (warnings
+            ? `; ${warnings} data-quality ${warnings === 1 ? "warning" : "warnings"}, listed on the landing page`
+            : ""),
       );
     } else {
       for (const problem of problems) this.log(formatDiagnostic(problem));
       const count = `${problems.length} ${problems.length === 1 ? "problem" : "problems"}`;
       this.log(
         this.good
-          ? `${count}: still serving the last good build, with the problems at the top of the landing page.`
+          ? `${count}: still serving the last good build, with the problems on the landing page.`
           : `${count}, and no earlier build to serve: the landing page shows the problems and the APIs answer 503 until a save builds.`,
       );
     }

@@ -127,7 +127,9 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
 
   it("gives the map a text alternative and the page its headings", async () => {
     const label = await page.locator("svg.map").getAttribute("aria-labelledby");
-    expect(await page.locator(`#${label}`).textContent()).toMatch(/\d+ branches and \d+ atms/i);
+    expect(await page.locator(`#${label}`).textContent()).toMatch(
+      /Marks for \d+ of the \d+ branches and \d+ of the \d+ ATMs/,
+    );
     expect(await page.locator("h1").count()).toBe(1);
     expect(await page.locator("h2").count()).toBeGreaterThanOrEqual(4);
     expect(await page.locator("th[scope=col]").count()).toBeGreaterThan(0);
@@ -215,6 +217,77 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
     } finally {
       await other.close();
     }
+  });
+
+  describe.each([1366, 390])("at %i px wide", (width) => {
+    let narrow: Page;
+    beforeAll(async () => {
+      narrow = await browser.newPage({ viewport: { width, height: 800 } });
+      await narrow.goto(new URL("/", worker.base).href, { waitUntil: "load" });
+    });
+    afterAll(async () => narrow?.close());
+
+    it("is no wider than the screen", async () => {
+      const scrollWidth = await narrow.evaluate("document.documentElement.scrollWidth");
+      expect(scrollWidth).toBeLessThanOrEqual(width);
+    });
+
+    it("shows every mark: no two marks cover each other", async () => {
+      const marks = await narrow.locator("svg.map .mark").all();
+      const boxes = (await Promise.all(marks.map((m) => m.boundingBox()))).map((b) => ({
+        left: b!.x,
+        right: b!.x + b!.width,
+        top: b!.y,
+        bottom: b!.y + b!.height,
+      }));
+      expect(boxes.length).toBeGreaterThan(0);
+      for (let i = 0; i < boxes.length; i++) {
+        for (let j = i + 1; j < boxes.length; j++) {
+          const [a, b] = [boxes[i]!, boxes[j]!];
+          const overlapX = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+          const overlapY = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+          expect({ i, j, covered: overlapX > 0 && overlapY > 0 }).toEqual({ i, j, covered: false });
+        }
+      }
+    });
+
+    it("names a mark on hover (its title), shows the name when it is tapped without moving the page, and hides it on ×", async () => {
+      await narrow.locator("svg.map").scrollIntoViewIfNeeded();
+      const links = narrow.locator("svg.map .marks a");
+      const count = await links.count();
+      expect(count).toBeGreaterThan(0);
+      for (let i = 0; i < count; i++) {
+        const title = (await links.nth(i).locator("title").textContent()) ?? "";
+        expect(title.length).toBeGreaterThan(0);
+        const scrolled = Number(await narrow.evaluate("scrollY"));
+        await links.nth(i).click();
+        const name = narrow.locator((await links.nth(i).getAttribute("href"))!);
+        await name.waitFor({ state: "visible", timeout: 5_000 });
+        // "Where (whose)": the name's two lines are the title's two parts.
+        const where = await name.locator("strong").allTextContents();
+        const whole = ((await name.textContent()) ?? "").trim();
+        const what = where.length ? whole.slice(where[0]!.length).trim() : whole;
+        expect(where.length ? `${where[0]} (${what})` : what).toBe(title);
+        // In view, and the page stayed where the reader had it.
+        const box = (await name.boundingBox())!;
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.y + box.height).toBeLessThanOrEqual(800);
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+        expect(Number(await narrow.evaluate("scrollY"))).toBe(scrolled);
+      }
+      await narrow.locator(".mark-names .hide-name").click();
+      await expect
+        .poll(() => narrow.locator(".mark-names li:visible").count(), { timeout: 5_000 })
+        .toBe(0);
+    });
+
+    it("writes a screenshot for review", async () => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      const file = join(SCREENSHOTS, `landing-${width}.png`);
+      await narrow.goto(new URL("/", worker.base).href, { waitUntil: "load" });
+      await narrow.screenshot({ path: file, fullPage: true });
+      expect(readFileSync(file).subarray(1, 4).toString()).toBe("PNG");
+    });
   });
 
   it("writes a screenshot for review", async () => {

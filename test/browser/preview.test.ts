@@ -1,45 +1,66 @@
 /**
- * The live preview's page in a real browser (Debian's Chromium via playwright-core): the page
- * reloads itself when a rebuild is served, shows an invalid save's problems at the top and drops
- * them once fixed, with no console error (a script the policy refused would be one) and no request
- * leaving the origin. Skipped, saying so, where no Chromium is installed (test/helpers/chromium.ts).
+ * The live preview's page in a real browser (Debian's Chromium via playwright-core), at a laptop's
+ * width and a phone's: the page reloads itself when a rebuild is served; an invalid save's problem
+ * comes into view wherever the reader had scrolled, and leaves once fixed; a data-quality warning
+ * is listed with its file and line; the examples name the preview's own origin; nothing is wider
+ * than a phone's screen; and there is no console error (a script the policy refused would be one)
+ * and no request leaving the origin. Skipped, saying so, where no Chromium is installed
+ * (test/helpers/chromium.ts).
  */
+import { mkdirSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
+import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { startScratchPreview, type ScratchPreview } from "../helpers/preview.js";
 import { haveChromium, launchChromium } from "../helpers/chromium.js";
 
-// How long the page may take to follow a save: the rebuild, the Worker's reload and the next poll.
+// How long the page may take to follow a valid save: the rebuild, the Worker's reload and the
+// next poll, on a loaded machine.
 const FOLLOW_MS = 30_000;
+// Issue 31: an invalid save puts its file:line in the viewport within 3 s. Counted here from the
+// moment the preview serves the rebuild, so the bound is on the page (its poll, its reload, the
+// problem in view) and holds on a loaded machine; the rebuild's own time is the benchmarks'.
+const IN_VIEW_AFTER_SERVED_MS = 3_000;
+// The widths of a laptop's screen and a phone's (issue 31).
+const WIDTHS = [1366, 390] as const;
+const HEIGHT = 800;
+const SCREENSHOTS = join(PROJECT_ROOT, ".out", "screenshots");
 
 describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
   let scratch: ScratchPreview;
   let browser: Browser;
-  let page: Page;
+  const pages = new Map<number, Page>();
   const consoleErrors: string[] = [];
   const elsewhere: string[] = [];
-  let file: string;
-  let original: string;
+  let branches: string;
+  let atms: string;
+  let originalBranches: string;
+  let originalAtms: string;
 
   beforeAll(async () => {
     scratch = await startScratchPreview();
-    file = join(scratch.content.content, "branches", "pennyfold-building-society.yaml");
-    original = await readFile(file, "utf8");
+    branches = join(scratch.content.content, "branches", "pennyfold-building-society.yaml");
+    atms = join(scratch.content.content, "atms", "thistlecombe-bank", "north.yaml");
+    originalBranches = await readFile(branches, "utf8");
+    originalAtms = await readFile(atms, "utf8");
     browser = await launchChromium();
-    page = await browser.newPage();
-    page.on("console", (m) => {
-      if (m.type() === "error") consoleErrors.push(m.text());
-    });
-    page.on("pageerror", (e) => consoleErrors.push(String(e)));
-    page.on("request", (r) => {
-      const url = r.url();
-      if (!url.startsWith("data:") && new URL(url).origin !== scratch.preview.url.origin) {
-        elsewhere.push(url);
-      }
-    });
-    await page.goto(scratch.preview.url.href, { waitUntil: "load" });
+    for (const width of WIDTHS) {
+      const page = await browser.newPage({ viewport: { width, height: HEIGHT } });
+      page.on("console", (m) => {
+        if (m.type() === "error") consoleErrors.push(`${width}: ${m.text()}`);
+      });
+      page.on("pageerror", (e) => consoleErrors.push(`${width}: ${String(e)}`));
+      page.on("request", (r) => {
+        const url = r.url();
+        if (!url.startsWith("data:") && new URL(url).origin !== scratch.preview.url.origin) {
+          elsewhere.push(url);
+        }
+      });
+      await page.goto(scratch.preview.url.href, { waitUntil: "load" });
+      pages.set(width, page);
+    }
   }, 120_000);
 
   afterAll(async () => {
@@ -47,32 +68,150 @@ describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
     await scratch?.dispose();
   });
 
-  const bytesOfBranches = () =>
+  // A test that fails half-way leaves the content as the next one expects it: as it was.
+  afterEach(async () => {
+    for (const [file, original] of [
+      [branches, originalBranches],
+      [atms, originalAtms],
+    ] as const) {
+      if ((await readFile(file, "utf8")) === original) continue;
+      const seen = scratch.rebuilds.length;
+      await writeFile(file, original);
+      await served(seen);
+    }
+  });
+
+  const each = async (check: (page: Page, width: number) => Promise<void>) => {
+    for (const [width, page] of pages) await check(page, width);
+  };
+  const bytesOfBranches = (page: Page) =>
     page
       .locator('tr[data-path="/std/v2.2/branches"] td[data-bytes]')
       .first()
       .getAttribute("data-bytes");
+  /** Scrolls far down the page, to the examples of the near-me paths, as a reader might be. */
+  const scrollDown = (page: Page) =>
+    page.evaluate('document.getElementById("near").scrollIntoView()');
+  /** Whether the first element matching `selector` is wholly inside the viewport. */
+  const inView = (page: Page, selector: string) =>
+    page.evaluate(`(() => {
+      const at = document.querySelector(${JSON.stringify(selector)});
+      if (!at) return false;
+      const box = at.getBoundingClientRect();
+      return box.height > 0 && box.top >= 0 && box.bottom <= innerHeight && box.left >= 0 && box.right <= innerWidth;
+    })()`);
+  /** Waits until the preview has served a rebuild after the first `seen`; when it had. */
+  const served = async (seen: number) => {
+    await expect
+      .poll(() => scratch.rebuilds.length, { timeout: FOLLOW_MS, interval: 10 })
+      .toBeGreaterThan(seen);
+    return Date.now();
+  };
+  const screenshot = async (page: Page, name: string) => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  };
 
-  it("reloads itself with the new data, shows an invalid save's problems, and drops them once fixed", async () => {
-    const before = await bytesOfBranches();
-    const name = /^ {4}Name: "([^"]+)"$/m.exec(original)![1]!;
+  it("reloads itself with the new data after a valid save", async () => {
+    const before = new Map<number, string | null>();
+    await each(async (page, width) => void before.set(width, await bytesOfBranches(page)));
+    const name = /^ {4}Name: "([^"]+)"$/m.exec(originalBranches)![1]!;
+    await writeFile(
+      branches,
+      originalBranches.replace(`Name: "${name}"`, `Name: "${name} and Sons"`),
+    );
+    await each(async (page, width) => {
+      // The page reloads itself: its table then shows the new body's size.
+      await expect
+        .poll(() => bytesOfBranches(page), { timeout: FOLLOW_MS, interval: 100 })
+        .not.toBe(before.get(width));
+    });
+  }, 120_000);
 
-    await writeFile(file, original.replace(`Name: "${name}"`, `Name: "${name} and Sons"`));
-    // The page reloads itself: its table then shows the new body's size.
-    await expect.poll(bytesOfBranches, { timeout: FOLLOW_MS, interval: 100 }).not.toBe(before);
+  it("names the preview's own origin in the examples", async () => {
+    await each(async (page) => {
+      const example = await page.locator("pre").first().innerText();
+      expect(example).toContain(`curl -si "${scratch.preview.url.origin}/std/v2.2/branches"`);
+      expect(await page.locator("main").innerText()).not.toContain("$ORIGIN");
+    });
+  });
 
-    await writeFile(file, original.replace(`    Name: "${name}"`, "    Name: 12"));
-    const panel = page.locator("section.problems");
-    await panel.waitFor({ state: "visible", timeout: FOLLOW_MS });
-    expect(await panel.innerText()).toContain("content/branches/pennyfold-building-society.yaml:");
-    // The panel is the first thing in the page.
-    expect(await page.locator("body > *").first().getAttribute("class")).toBe("problems");
+  it("shows an invalid save's file:line in view within 3 s of the rebuild being served, wherever the reader is, and drops it once fixed", async () => {
+    await each(async (page) => {
+      await scrollDown(page);
+    });
+    const scrolled = new Map<number, number>();
+    await each(
+      async (page, width) => void scrolled.set(width, Number(await page.evaluate("scrollY"))),
+    );
+    const seen = scratch.rebuilds.length;
+    await writeFile(
+      branches,
+      originalBranches.replace('    Name: "Stainby Cross"', "    Name: 12"),
+    );
+    const servedAt = await served(seen);
+    await each(async (page, width) => {
+      await expect
+        .poll(() => inView(page, "#problems .place"), {
+          timeout: FOLLOW_MS,
+          interval: 50,
+        })
+        .toBe(true);
+      const tookMs = Date.now() - servedAt;
+      expect({ width, tookMs, within: tookMs <= IN_VIEW_AFTER_SERVED_MS }).toMatchObject({
+        width,
+        within: true,
+      });
+      expect(await page.locator("#problems .place").first().innerText()).toBe(
+        "content/branches/pennyfold-building-society.yaml:7:11",
+      );
+      // The reload kept the reader's place: the problem came to them.
+      expect(Number(await page.evaluate("scrollY"))).toBe(scrolled.get(width));
+      // The problem's long file name and pointer wrap: nothing is wider than the screen.
+      expect(
+        Number(await page.evaluate("document.documentElement.scrollWidth")),
+      ).toBeLessThanOrEqual(width);
+      await screenshot(page, `preview-${width}-problem`);
+    });
 
-    await writeFile(file, original);
-    await panel.waitFor({ state: "detached", timeout: FOLLOW_MS });
-    expect(await bytesOfBranches()).toBe(before);
+    await writeFile(branches, originalBranches);
+    await each(async (page) => {
+      await page.locator("#problems").waitFor({ state: "detached", timeout: FOLLOW_MS });
+    });
+  }, 120_000);
 
+  it("lists a data-quality warning with its file and line, and the map says what it leaves out", async () => {
+    const swapped = originalAtms.replace(
+      'Latitude: "54.12372"\n            Longitude: "-1.73411"',
+      'Latitude: "-1.73411"\n            Longitude: "54.12372"',
+    );
+    expect(swapped).not.toBe(originalAtms);
+    await writeFile(atms, swapped);
+    await each(async (page, width) => {
+      await expect
+        .poll(() => inView(page, "#warnings .place"), { timeout: FOLLOW_MS, interval: 50 })
+        .toBe(true);
+      expect(await page.locator("#warnings .place").first().innerText()).toBe(
+        "content/atms/thistlecombe-bank/north.yaml:57:13",
+      );
+      expect(await page.locator("#warnings").innerText()).toContain("look swapped");
+      expect(await page.locator("figcaption").innerText()).toContain(
+        "1 ATM whose coordinates fall outside the map",
+      );
+      expect(
+        Number(await page.evaluate("document.documentElement.scrollWidth")),
+      ).toBeLessThanOrEqual(width);
+      await screenshot(page, `preview-${width}-warning`);
+    });
+
+    await writeFile(atms, originalAtms);
+    await each(async (page) => {
+      await page.locator("#warnings").waitFor({ state: "detached", timeout: FOLLOW_MS });
+    });
+  }, 120_000);
+
+  it("has no console error and asks nothing of another origin", () => {
     expect(consoleErrors).toEqual([]);
     expect(elsewhere).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -5,7 +5,11 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { coalesce, isContentChange, watchContent } from "../../build/preview/watch.js";
-import { previewPage, problemsPanel } from "../../build/documents/landing/preview.js";
+import {
+  previewPage,
+  previewScript,
+  problemsPanel,
+} from "../../build/documents/landing/preview.js";
 import { previewOutput, previewVersion } from "../../build/preview/output.js";
 import { Generations } from "../../build/preview/generations.js";
 import { PreviewSession } from "../../build/preview/session.js";
@@ -249,6 +253,16 @@ const problem: Diagnostic = {
   message: 'must be text, but YAML read the number 12; put it in quotes: <"12">',
   rule: "type",
 };
+const warning: Diagnostic = {
+  file: "content/atms/a&b.yaml",
+  line: 57,
+  column: 13,
+  pointer: "/ATM/0/Location/PostalAddress/GeoLocation/GeographicCoordinates",
+  message: "Latitude -1.73411 and Longitude 54.12372 look swapped <here>",
+  rule: "coordinates-swapped",
+  severity: "warning",
+};
+const at = (line: number): Diagnostic => ({ ...warning, line });
 const page =
   "<!doctype html>\n<html>\n<head>\n<title>t</title>\n</head>\n<body>\n<main></main>\n</body>\n</html>\n";
 
@@ -260,18 +274,50 @@ describe("the preview's landing page", () => {
     expect(html).not.toContain("problems");
   });
 
-  it("puts the problems first in the body, each with its file, line, column and pointer, escaped", () => {
+  it("puts the problems last in the body, after the page, each with its file, line, column and pointer, escaped", () => {
     const html = previewPage(page, { version: "abc", problems: [problem] });
     const body = html.slice(html.indexOf("<body>"));
-    expect(body.indexOf('class="problems"')).toBeLessThan(body.indexOf("<main>"));
-    expect(html).toContain("<code>content/branches/a&amp;b.yaml:7:11</code>");
-    expect(html).toContain("<code>/Branch/0/Name</code>");
+    // Last, so the reload that shows it moves nothing the reader was looking at.
+    expect(body.indexOf('class="problems"')).toBeGreaterThan(body.indexOf("</main>"));
+    expect(body.indexOf('class="problems"')).toBeLessThan(body.indexOf("</body>"));
+    expect(html).toContain("content/branches/a&amp;b.yaml:7:11</code>");
+    expect(html).toContain("/Branch/0/Name</code>");
     expect(html).toContain('&lt;"12"&gt;');
   });
 
   it("counts the problems in the panel's heading", () => {
     expect(problemsPanel([problem])).toContain("1 problem:");
     expect(problemsPanel([problem, problem])).toContain("2 problems:");
+  });
+
+  it("lists the data-quality warnings, each with its file, line, column, message and rule, escaped", () => {
+    const html = previewPage(page, { version: "abc", problems: [], warnings: [warning] });
+    expect(html).not.toContain('class="problems"');
+    const panel = html.slice(html.indexOf('<details class="warnings"'), html.indexOf("</details>"));
+    expect(panel).toContain("<summary>1 data-quality warning");
+    expect(panel).toContain("content/atms/a&amp;b.yaml:57:13</code>");
+    expect(panel).toContain("look swapped &lt;here&gt;");
+    expect(panel).toContain("coordinates-swapped");
+  });
+
+  it("shows a few warnings open and folds many behind their count", () => {
+    const three = previewPage(page, { version: "abc", problems: [], warnings: [1, 2, 3].map(at) });
+    expect(three).toMatch(/<details class="warnings" id="warnings" open>/);
+    const four = previewPage(page, {
+      version: "abc",
+      problems: [],
+      warnings: [1, 2, 3, 4].map(at),
+    });
+    expect(four).toMatch(/<details class="warnings" id="warnings">/);
+    expect(four).toContain("<summary>4 data-quality warnings");
+    for (const line of [1, 2, 3, 4]) expect(four).toContain(`content/atms/a&amp;b.yaml:${line}:13`);
+  });
+
+  it("has a script that writes the page's own origin into the examples and drops the line about setting it", () => {
+    const script = previewScript();
+    expect(script).toContain('document.querySelectorAll(".origin")');
+    expect(script).toContain("location.origin");
+    expect(script).toContain('document.querySelectorAll(".origin-note")');
   });
 });
 
@@ -322,6 +368,17 @@ describe("what the preview publishes", () => {
     const html = String(out.files.find((f) => f.path === "index.html")!.bytes);
     expect(html).toContain('class="problems"');
     expect(out.manifest.datasets).toEqual(manifest.datasets);
+  });
+
+  it("shows the warnings it is given, and a change in them makes a new version", () => {
+    const plain = previewOutput({ files, manifest }, []);
+    const warned = previewOutput({ files, manifest }, [], [warning]);
+    const html = (out: typeof plain) =>
+      String(out.files.find((f) => f.path === "index.html")!.bytes);
+    expect(html(plain)).not.toContain('class="warnings"');
+    expect(html(warned)).toContain('class="warnings"');
+    expect(html(warned)).toContain("content/atms/a&amp;b.yaml:57:13");
+    expect(warned.version).not.toBe(plain.version);
   });
 
   it("serves the version and the script as documents of the manifest", () => {

@@ -10,6 +10,7 @@ import type { DocumentEntry } from "../../contract/manifest.js";
 import { DIST_DIR } from "../../build/core/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request } from "./http.js";
+import { runExample, shellExamples, statusesOf } from "../helpers/page-examples.js";
 
 // What each document is sent as: HTML and CSS in UTF-8, and the OpenAPI Initiative's registered
 // type for an OpenAPI document in JSON, with its version parameter; the participant directory's
@@ -108,4 +109,26 @@ describe("paths beside the documents", () => {
       expect((await get(path)).status).toBe(404);
     },
   );
+});
+
+describe("the landing page's examples, pasted into a shell", () => {
+  const fetchExample = async () => {
+    const page = (await get("/")).body.toString("utf8");
+    const example = shellExamples(page).find((b) => b.includes("# the first time: note the ETag"));
+    expect(example).toBeDefined();
+    return example!;
+  };
+
+  it("fetch a data set, then get a 304 with its ETag, once ORIGIN is this page's origin", async () => {
+    const ran = await runExample(await fetchExample(), worker.base.origin);
+    expect(ran.stderr).toBe("");
+    expect(statusesOf(ran.stdout)).toEqual([200, 304]);
+  });
+
+  it("run nothing without ORIGIN and say to set it", async () => {
+    const ran = await runExample(await fetchExample(), undefined);
+    expect(ran.code).not.toBe(0);
+    expect(ran.stdout).toBe("");
+    expect(ran.stderr).toContain("ORIGIN: first set ORIGIN to the origin of this page");
+  });
 });

@@ -26,6 +26,7 @@ import {
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
 import { request, type RawResponse } from "./http.js";
 import { schemaAjv } from "../helpers/schemas.js";
+import { runExample, shellExamples, statusesOf } from "../helpers/page-examples.js";
 
 const V22 = "application/prs.std.opendata.v2.2+json";
 
@@ -176,16 +177,15 @@ describe("a geo-location query over loopback", () => {
 });
 
 describe("the landing page's example", () => {
-  it("finds ATMs near a point with curl, and what it asks for answers records", async () => {
+  it("finds ATMs near a point with curl, pasted as it is with ORIGIN set, and answers records", async () => {
     const page = (await get("/")).body.toString("utf8");
-    const example =
-      /curl -si 'https:\/\/&lt;this host&gt;(\/x-std\/v2\.2\/atms\/geo-location\/[^']+)'/.exec(
-        page,
-      );
-    expect(example).not.toBeNull();
-    const response = await get(example![1]!);
-    expect(response.status).toBe(200);
-    expect(json(response).meta.TotalResults).toBeGreaterThan(0);
+    const example = shellExamples(page).find((b) => b.includes("/geo-location/"));
+    expect(example).toContain('curl -si "$ORIGIN/x-std/v2.2/atms/geo-location/lat/');
+    const ran = await runExample(example!, base.origin);
+    expect(ran.code).toBe(0);
+    expect(statusesOf(ran.stdout)).toEqual([200]);
+    const body = JSON.parse(ran.stdout.slice(ran.stdout.indexOf("\r\n\r\n") + 4)) as Body;
+    expect(body.meta.TotalResults).toBeGreaterThan(0);
   });
 });
 

@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
+import { shellExamples } from "../helpers/page-examples.js";
 
 const run = promisify(execFile);
 
@@ -24,14 +25,6 @@ function shellBlockUnder(markdown: string, heading: string): string {
 
 /** The poll() function of a loop, without the line that calls it forever. */
 const pollFunction = (loop: string) => loop.slice(0, loop.indexOf("\n}\n") + 3);
-
-const unescapeHtml = (html: string) =>
-  html
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&");
 
 let worker: RunningWorker;
 let folder: string;
@@ -72,8 +65,8 @@ describe("the documented polling loop", () => {
 
   it("is the loop the landing page shows", async () => {
     const page = await readFile(join(DIST_DIR, "index.html"), "utf8");
-    const shown = /<pre><code>(poll\(\) \{[\s\S]*?)<\/code><\/pre>/.exec(page);
-    expect(shown).not.toBeNull();
-    expect(pollFunction(unescapeHtml(shown![1]!))).toBe(pollFunction(documented));
+    const shown = shellExamples(page).find((b) => b.includes("poll() {"));
+    expect(shown).toBeDefined();
+    expect(pollFunction(shown!.slice(shown!.indexOf("poll() {")))).toBe(pollFunction(documented));
   });
 });

@@ -9,6 +9,8 @@ import type { ChangesEntry } from "../../../contract/manifest.js";
 import { CHANGES_FEED_PATH, SINCE_PARAMETER } from "../../../contract/changes.js";
 import { changesLink, publicationTitle } from "../changes-feed.js";
 import { escapeAttribute as attr, escapeHtml as text } from "./html.js";
+import { ORIGIN, shellExample } from "./origin.js";
+import type { Site } from "../../read/site.js";
 
 /** How many publications the page shows. */
 export const LANDING_PUBLICATIONS = 5;
@@ -17,11 +19,16 @@ export const LANDING_PUBLICATIONS = 5;
 export const FEED_LINK = `<link rel="alternate" type="application/atom+xml" title="Changes to the published data" href="${CHANGES_FEED_PATH}">`;
 
 export interface ChangesSectionInput {
+  readonly site: Pick<Site, "PublicOrigin">;
   readonly changes?: readonly ChangesEntry[];
   readonly publications?: readonly Publication[];
 }
 
-export function changesSection({ changes = [], publications = [] }: ChangesSectionInput): string {
+export function changesSection({
+  changes = [],
+  publications = [],
+  site,
+}: ChangesSectionInput): string {
   if (changes.length === 0) return "";
   const byId = new Map(DATASETS.map((d) => [d.id, d]));
   const items = publications.slice(0, LANDING_PUBLICATIONS).map((p) => {
@@ -44,13 +51,13 @@ export function changesSection({ changes = [], publications = [] }: ChangesSecti
   const example = changes.find((c) => c.dataset === "atms") ?? changes[0]!;
   const curl = [
     `# the records added or changed and the Identifications removed since the version you hold`,
-    `curl -s 'https://<this host>${example.path}?${SINCE_PARAMETER}=<its meta.LastUpdated or ETag>'`,
+    `curl -s "${ORIGIN}${example.path}?${SINCE_PARAMETER}=<its meta.LastUpdated or ETag>"`,
   ].join("\n");
   return [
     '<section aria-labelledby="changes">',
     '<h2 id="changes">Changes</h2>',
     "<p>A copy need not download a whole list again to learn what changed. Each data set's changes path answers, since the version you hold (its <code>meta.LastUpdated</code> or its ETag), every record added or changed, whole, and the <code>Identification</code> of every record removed, with the same headers, ETags, 304s and rate limit as the data set. A version too old to be kept gets 410: fetch the full list and start again from it.</p>",
-    `<pre><code>${text(curl)}</code></pre>`,
+    shellExample(curl, site.PublicOrigin),
     items.length > 0
       ? `<h3 id="publications">Latest publications</h3>\n<ul class="publications">${items.join("\n")}</ul>`
       : "<p>No earlier publication is known here yet.</p>",

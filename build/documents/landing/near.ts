@@ -13,15 +13,18 @@ import {
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import type { LocatedRecord } from "../../assemble/locations.js";
 import { escapeHtml as text } from "./html.js";
+import { ORIGIN, shellExample } from "./origin.js";
+import type { Site } from "../../read/site.js";
 
 export interface NearSectionInput {
   readonly datasets: readonly { readonly entry: ManifestEntry }[];
+  readonly site: Pick<Site, "PublicOrigin">;
   readonly located: readonly LocatedRecord[];
   readonly near?: readonly NearEntry[];
 }
 
 /** The section's HTML, or "" when there is nothing to show. */
-export function nearSection({ datasets, located, near = [] }: NearSectionInput): string {
+export function nearSection({ datasets, located, near = [], site }: NearSectionInput): string {
   // ATMs are what "near me" is most often asked of; branches where a publisher has no ATMs.
   const geos = near.filter((n) => n.filters.includes("geo-location"));
   const geo = geos.find((n) => n.dataset === "atms") ?? geos[0];
@@ -32,10 +35,9 @@ export function nearSection({ datasets, located, near = [] }: NearSectionInput):
   // Four decimals (about 10 m) are what a finder sends; the sample's first ATM answers itself.
   const lat = at ? at.latitude.toFixed(4) : "51.5074";
   const lon = at ? at.longitude.toFixed(4) : "-0.1278";
-  const base = `https://<this host>${NEAR_PREFIX}${name}`;
   const curl = [
     `# the ${name} within 2 miles, nearest first; a second request with the ETag gets a 304`,
-    `curl -si '${base}/geo-location/lat/${lat}/long/${lon}?radius=2'`,
+    `curl -si "${ORIGIN}${NEAR_PREFIX}${name}/geo-location/lat/${lat}/long/${lon}?radius=2"`,
   ].join("\n");
   const paths = [
     [
@@ -54,7 +56,7 @@ export function nearSection({ datasets, located, near = [] }: NearSectionInput):
     '<section aria-labelledby="near">',
     '<h2 id="near">Find near a point</h2>',
     "<p>A branch finder need not download a whole list. These paths answer the data set's own envelope holding only the records asked for, with the same headers, ETags, 304s and rate limit as the data set (<code>/x-open-banking/v2.2/</code> too, where the live standard's paths are on):</p>",
-    `<pre><code>${text(curl)}</code></pre>`,
+    shellExample(curl, site.PublicOrigin),
     `<ul>${paths.join("\n")}</ul>`,
     "</section>",
   ].join("\n");

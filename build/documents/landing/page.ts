@@ -11,8 +11,9 @@ import { PARTICIPANT_STORE_PATH } from "../participant-store.js";
 import { servedPaths } from "../served-paths.js";
 import { escapeAttribute as attr, escapeHtml as text, formatCount } from "./html.js";
 import type { LocatedRecord } from "../../assemble/locations.js";
-import { brandClass, mapSvg, type Outline } from "./map.js";
+import { brandClass, isMapKind, layoutMarks, mapSvg, markNames, type Outline } from "./map.js";
 import { pollingLoop } from "./polling.js";
+import { ORIGIN, shellExample } from "./origin.js";
 import { nearSection } from "./near.js";
 import type { NearEntry } from "../../../contract/near.js";
 import type { PlanId } from "../../../contract/rate-limits.js";
@@ -81,21 +82,22 @@ function datasetsSection({ datasets }: LandingInput): string {
     const paths = servedPaths(entry)
       .map((p) => `<a href="${attr(p.path)}"><code>${text(p.path)}</code></a>`)
       .join("<br>");
-    const size = (coding: "identity" | "br" | "gzip") => {
+    const size = (coding: "identity" | "br" | "gzip", label: string) => {
       const variant = entry.variants[coding];
-      return `<td class="num" data-bytes="${variant?.length ?? ""}">${variant ? formatCount(variant.length) : "–"}</td>`;
+      return `<td class="num" data-label="${label}" data-bytes="${variant?.length ?? ""}">${variant ? formatCount(variant.length) : "–"}</td>`;
     };
+    // Each cell names its column (data-label), for the narrow layout where rows become cards.
     return [
       `<tr data-path="${attr(entry.path)}">`,
       `<th scope="row">${text(dataset.title)}</th>`,
-      `<td>${text(dataset.api.name)}</td>`,
-      `<td>${paths}</td>`,
-      `<td class="num" data-field="brands">${formatCount(entry.brands)}</td>`,
-      `<td class="num" data-field="records">${formatCount(entry.totalResults)}</td>`,
-      `<td class="nowrap" data-field="last-updated"><time datetime="${attr(entry.lastUpdated)}">${text(entry.lastUpdated)}</time></td>`,
-      size("identity"),
-      size("br"),
-      size("gzip"),
+      `<td data-label="API">${text(dataset.api.name)}</td>`,
+      `<td data-label="Path">${paths}</td>`,
+      `<td class="num" data-label="Brands" data-field="brands">${formatCount(entry.brands)}</td>`,
+      `<td class="num" data-label="Records" data-field="records">${formatCount(entry.totalResults)}</td>`,
+      `<td class="nowrap" data-label="LastUpdated" data-field="last-updated"><time datetime="${attr(entry.lastUpdated)}">${text(entry.lastUpdated)}</time></td>`,
+      size("identity", "Bytes"),
+      size("br", "Brotli"),
+      size("gzip", "Gzip"),
       "</tr>",
     ].join("");
   });
@@ -103,7 +105,7 @@ function datasetsSection({ datasets }: LandingInput): string {
     '<section aria-labelledby="datasets">',
     '<h2 id="datasets">Data sets</h2>',
     '<div class="table-wrap">',
-    "<table>",
+    '<table class="cards">',
     "<caption>What is published now. LastUpdated is when the data set's content last changed. Sizes are in bytes as sent: without compression, with brotli and with gzip.</caption>",
     "<thead><tr>",
     '<th scope="col">Data set</th><th scope="col">API</th><th scope="col">Path</th>',
@@ -118,54 +120,120 @@ function datasetsSection({ datasets }: LandingInput): string {
   ].join("\n");
 }
 
-function mapSection({ located, outline }: LandingInput): string {
+function mapSection({ datasets, located, outline }: LandingInput): string {
+  const layout = layoutMarks(outline, located);
+  const drawn = layout.marks.map((m) => m.record);
+  // The data sets the map is of: those whose records are drawn as a shape, and any other with a
+  // located record; each with its record count, from the same manifest as the data sets table.
+  // A data set with no records at all is left out: "0 of the 0 ATMs" says nothing.
+  const kinds = datasets
+    .filter(
+      ({ dataset, entry }) =>
+        (isMapKind(dataset.title) && entry.totalResults > 0) ||
+        located.some((r) => r.kind === dataset.title),
+    )
+    .map(({ dataset, entry }) => {
+      const of = (list: readonly LocatedRecord[]) => list.filter((r) => r.kind === dataset.title);
+      const count = (n: number) =>
+        `${formatCount(n)} ${n === 1 ? inSentence(dataset.recordsKey ?? dataset.title) : inSentence(dataset.title)}`;
+      return {
+        title: dataset.title,
+        count,
+        total: entry.totalResults,
+        located: of(located).length,
+        drawn: of(drawn).length,
+      };
+    });
   const brands = [...new Set(located.map((r) => r.brand))];
-  const kinds = [...new Set(located.map((r) => r.kind))];
-  const count = (brand: string, kind: string) =>
-    located.filter((r) => r.brand === brand && r.kind === kind).length;
-  const totals = kinds.map(
-    (kind) => `${formatCount(located.filter((r) => r.kind === kind).length)} ${inSentence(kind)}`,
-  );
-  const summary = located.length
-    ? `${totals.join(" and ")} of ${brands.length} ${brands.length === 1 ? "brand" : "brands"}, one mark each.`
-    : "No record gives coordinates yet.";
-  const label = `Map of the United Kingdom: ${summary}`;
-  const swatch = (index: number, kind: string) =>
+  const drawnOf = (brand: string, kind: string) =>
+    drawn.filter((r) => r.brand === brand && r.kind === kind).length;
+  const summary = mapSummary(kinds, brands.length);
+  const swatch = (brand: string, kind: string) =>
     kind === "Branches"
-      ? `<svg viewBox="0 0 16 16" aria-hidden="true"><circle class="${brandClass(index)}" cx="8" cy="8" r="6"/></svg>`
-      : `<svg viewBox="0 0 16 16" aria-hidden="true"><rect class="${brandClass(index)}" x="2" y="2" width="12" height="12"/></svg>`;
-  const legend = brands.flatMap((brand, i) =>
-    kinds.map((kind) => `<li>${swatch(i, kind)}${text(brand)}: ${text(inSentence(kind))}</li>`),
+      ? `<svg viewBox="0 0 16 16" aria-hidden="true"><circle class="${brandClass(brand)}" cx="8" cy="8" r="6"/></svg>`
+      : `<svg viewBox="0 0 16 16" aria-hidden="true"><rect class="${brandClass(brand)}" x="2" y="2" width="12" height="12"/></svg>`;
+  // Only what a brand has on the map: no "ATMs" swatch for a brand with no ATM drawn.
+  const legend = brands.flatMap((brand) =>
+    kinds
+      .filter((k) => drawnOf(brand, k.title) > 0)
+      .map((k) => `<li>${swatch(brand, k.title)}${text(brand)}: ${text(inSentence(k.title))}</li>`),
   );
   const table = [
+    '<div class="table-wrap">',
     "<table>",
-    "<caption>Located records by brand and kind</caption>",
-    `<thead><tr><th scope="col">Brand</th>${kinds.map((k) => `<th scope="col" class="num">${text(k)}</th>`).join("")}</tr></thead>`,
+    "<caption>Marks on the map by brand</caption>",
+    `<thead><tr><th scope="col">Brand</th>${kinds.map((k) => `<th scope="col" class="num">${text(k.title)}</th>`).join("")}</tr></thead>`,
     "<tbody>",
     ...brands.map(
       (brand) =>
         `<tr><th scope="row">${text(brand)}</th>${kinds
-          .map((k) => `<td class="num">${formatCount(count(brand, k))}</td>`)
+          .map((k) => `<td class="num">${formatCount(drawnOf(brand, k.title))}</td>`)
           .join("")}</tr>`,
     ),
     "</tbody>",
     "</table>",
+    "</div>",
   ].join("\n");
+  const key = [
+    "Circles are branches, squares ATMs; the colour is the brand.",
+    layout.sites.length > 0 ? "Marks at one site are set around a dot at its position." : "",
+    drawn.length > 0 ? "Hover over or tap a mark for its name." : "",
+  ].filter(Boolean);
   return [
     '<section aria-labelledby="map">',
     '<h2 id="map">Where the branches and ATMs are</h2>',
     '<div class="map-layout">',
     "<figure>",
-    mapSvg(outline, located, brands, label),
-    `<figcaption>${text(summary)} Circles are branches, squares ATMs; the colour is the brand.</figcaption>`,
+    mapSvg(outline, layout, `Map of the United Kingdom. ${summary}`),
+    markNames(layout),
+    `<figcaption>${text(summary)} ${text(key.join(" "))}</figcaption>`,
     "</figure>",
     "<div>",
-    `<ul class="legend">${legend.join("")}</ul>`,
-    table,
+    legend.length > 0 ? `<ul class="legend">${legend.join("")}</ul>` : "",
+    brands.length > 0 ? table : "",
     "</div>",
     "</div>",
     "</section>",
   ].join("\n");
+}
+
+interface MapKind {
+  readonly title: string;
+  /** "1 branch", "6 branches". */
+  readonly count: (n: number) => string;
+  /** Records the data set publishes, drawn or not. */
+  readonly total: number;
+  /** Records with coordinates. */
+  readonly located: number;
+  /** Records with a mark on the map. */
+  readonly drawn: number;
+}
+
+/**
+ * What the map shows, counted as the data sets table counts: of each data set's records, how many
+ * have a mark, and of the others why not (no coordinates, or coordinates outside the map).
+ */
+function mapSummary(kinds: readonly MapKind[], brands: number): string {
+  if (kinds.every((k) => k.located === 0)) return "No record gives coordinates yet.";
+  const marked = kinds.map((k) =>
+    k.drawn < k.total
+      ? `${formatCount(k.drawn)} of the ${k.count(k.total)}`
+      : k.total === 1
+        ? `the ${k.count(1)}`
+        : `all ${k.count(k.total)}`,
+  );
+  const missing = kinds.filter((k) => k.total > k.located).map((k) => k.count(k.total - k.located));
+  const outside = kinds.filter((k) => k.located > k.drawn).map((k) => k.count(k.located - k.drawn));
+  const notDrawn = [
+    missing.length > 0 ? `${and(missing)} without coordinates` : "",
+    outside.length > 0 ? `${and(outside)} whose coordinates fall outside the map` : "",
+  ].filter(Boolean);
+  return [
+    `Marks for ${and(marked)}, of ${brands} ${brands === 1 ? "brand" : "brands"}.`,
+    notDrawn.length > 0 ? `Not drawn: ${notDrawn.join("; ")}.` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
 }
 
 // A data set's title inside a sentence: "Branches" reads "branches", "ATMs" stays as it is.
@@ -173,15 +241,22 @@ function inSentence(title: string): string {
   return /^[A-Z][a-z]/.test(title) ? title[0]!.toLowerCase() + title.slice(1) : title;
 }
 
-function fetchSection({ datasets, limits, planOf }: LandingInput): string {
+// "a", "a and b", "a, b and c".
+function and(parts: readonly string[]): string {
+  return parts.length <= 1
+    ? (parts[0] ?? "")
+    : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
+}
+
+function fetchSection({ datasets, limits, planOf, site }: LandingInput): string {
   const example = datasets[0]?.entry;
   const curl = example
     ? [
         `# the first time: note the ETag`,
-        `curl -si https://&lt;this host&gt;${text(example.path)}`,
+        `curl -si "${ORIGIN}${example.path}"`,
         `# then send it back: 304 Not Modified, no body, while nothing has changed`,
-        `curl -si -H 'If-None-Match: ${text(example.variants.identity.etag)}' \\`,
-        `  https://&lt;this host&gt;${text(example.path)}`,
+        `curl -si -H 'If-None-Match: ${example.variants.identity.etag}' \\`,
+        `  "${ORIGIN}${example.path}"`,
       ].join("\n")
     : "";
   const open = limits["open-data"];
@@ -191,24 +266,26 @@ function fetchSection({ datasets, limits, planOf }: LandingInput): string {
       .filter(({ entry }) => planOf(entry.path) === limit.plan)
       .flatMap(({ entry }) => servedPaths(entry))
       .map((p) => `<code>${text(p.path)}</code>`);
-    return `<tr><th scope="row"><code>${text(limit.plan)}</code></th><td>${text(describeLimit(limit))}</td><td>${paths.join(", ") || "–"}</td></tr>`;
+    return `<tr><th scope="row"><code>${text(limit.plan)}</code></th><td data-label="Limit">${text(describeLimit(limit))}</td><td data-label="Paths">${paths.join(", ") || "–"}</td></tr>`;
   });
   return [
     '<section aria-labelledby="fetch">',
     '<h2 id="fetch">How to fetch</h2>',
     `<p>Every path answers <code>GET</code> and <code>HEAD</code> with the whole data set. Ask with <code>Accept-Encoding: br</code> or <code>gzip</code> to get it compressed. Each response has a strong <code>ETag</code> and a <code>Last-Modified</code>: send them back in <code>If-None-Match</code> or <code>If-Modified-Since</code> and an unchanged data set costs a 304 with no body. Each coding (identity, br, gzip) has its own ETag. Responses may be reused as <code>Cache-Control: ${CACHE_CONTROL}</code> says.</p>`,
-    `<pre><code>${curl}</code></pre>`,
+    example ? shellExample(curl, site.PublicOrigin) : "",
     '<h3 id="polling">Polling with curl</h3>',
     "<p>To follow a data set from a script, keep its ETag between runs: curl sends it back (<code>--etag-compare</code>) and saves the new one (<code>--etag-save</code>), so a run that finds nothing changed costs a 304 and no body. Every five minutes is plenty: the data changes a few times a day at most.</p>",
     example
-      ? `<pre><code>${text(pollingLoop(`https://<this host>${example.path}`, "data.json"))}</code></pre>`
+      ? shellExample(pollingLoop(`"${ORIGIN}${example.path}"`, "data.json"), site.PublicOrigin)
       : "",
     '<h3 id="limits">Rate limits</h3>',
-    "<table>",
+    '<div class="table-wrap">',
+    '<table class="cards">',
     `<caption>Requests per client, in fixed windows aligned to the minute. Every answer on a data path tells you where you are: <code>RateLimit-Policy: "open-data";q=${open.limit};w=${open.windowSeconds}</code> is the plan's quota (q requests per w seconds) and <code>RateLimit: "open-data";r=${open.limit - 1};t=37</code> what is left (r requests, for t more seconds). Over the limit you get 429 with <code>Retry-After</code>, the seconds to wait. This page, ${OPENAPI_PATH} and ${PARTICIPANT_STORE_PATH} are not counted.</caption>`,
     '<thead><tr><th scope="col">Plan</th><th scope="col">Limit</th><th scope="col">Paths</th></tr></thead>',
     `<tbody>${planRows.join("\n")}</tbody>`,
     "</table>",
+    "</div>",
     '<h3 id="cors">From a browser (CORS)</h3>',
     "<p>Any origin may read the data: responses carry <code>Access-Control-Allow-Origin: *</code> and expose <code>ETag</code>, <code>Last-Modified</code>, <code>Retry-After</code>, <code>RateLimit</code> and <code>RateLimit-Policy</code> to scripts. A conditional request from a page is preceded by a preflight, which is answered and may be cached.</p>",
     "</section>",

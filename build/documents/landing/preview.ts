@@ -1,11 +1,13 @@
 /**
  * What the landing page gains under `npm start` only (docs/decisions.md#the-live-preview-polls-a-version-document):
- * a panel listing the content's problems at the top of the page, and a small same-origin script
- * that reloads the page when the preview's version changes. A deployed build never calls this:
+ * the content's problems and data-quality warnings, in a dock that stays in view, and a small
+ * same-origin script that reloads the page when the preview's version changes (and writes the
+ * page's origin into its examples). A deployed build never calls this:
  * its page has no script and its policy allows none.
  */
 import { sourcePlace, type Diagnostic } from "../../core/diagnostics.js";
 import { escapeAttribute as attr, escapeHtml as text } from "./html.js";
+import { ORIGIN_CLASS, ORIGIN_NOTE_CLASS } from "./origin.js";
 
 /** Where the preview serves its version: one line of text that changes with every rebuild. */
 export const PREVIEW_VERSION_PATH = "/_preview/version";
@@ -18,13 +20,17 @@ export const PREVIEW_POLL_MS = 300;
 const VERSION_META = "preview-version";
 
 /**
- * The script: ask for the version every PREVIEW_POLL_MS; when it differs from the one the page
- * was made with, reload. A failed request (the server restarting) is simply asked again.
+ * The script: write the page's own origin into its examples (origin.ts, beside this), then ask for the
+ * version every PREVIEW_POLL_MS; when it differs from the one the page was made with, reload. A
+ * failed request (the server restarting) is simply asked again.
  */
 export function previewScript(): string {
   return [
     "// Live preview (npm start only): reload when a rebuild is served.",
     `const made = document.querySelector('meta[name="${VERSION_META}"]').content;`,
+    "// The examples name the origin this page is served from, so they paste as they are.",
+    `for (const at of document.querySelectorAll(".${ORIGIN_CLASS}")) at.textContent = location.origin;`,
+    `for (const line of document.querySelectorAll(".${ORIGIN_NOTE_CLASS}")) line.remove();`,
     "async function check() {",
     "  try {",
     `    const response = await fetch("${PREVIEW_VERSION_PATH}", { cache: "no-store" });`,
@@ -37,32 +43,82 @@ export function previewScript(): string {
   ].join("\n");
 }
 
-/** The panel listing `problems`, each as file:line:column, its JSON pointer and message. */
+/** Up to this many warnings are listed open; more wait behind their one-line summary. */
+export const OPEN_WARNINGS = 3;
+
+/**
+ * The panel listing `problems`, each as file:line:column, its JSON pointer and message. It is
+ * part of the dock (previewDock) that stays in view wherever the reader has scrolled.
+ */
 export function problemsPanel(problems: readonly Diagnostic[]): string {
   const items = problems.map(
     (d) =>
-      `<li><code>${text(sourcePlace(d))}</code> <code>${text(d.pointer || "/")}</code> ${text(d.message)}</li>`,
+      `<li><code class="place">${text(sourcePlace(d))}</code> <code class="pointer">${text(d.pointer || "/")}</code> ${text(d.message)}</li>`,
   );
   const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
   return [
     '<section class="problems" id="problems" role="alert" aria-labelledby="problems-title">',
     `<h2 id="problems-title">The content has ${count}: this page and the APIs still serve the last good build</h2>`,
-    "<p>Fix them and save: the page reloads itself when the next build is served.</p>",
     `<ol>${items.join("\n")}</ol>`,
+    "<p>Fix them and save: the page reloads itself when the next build is served.</p>",
     "</section>",
   ].join("\n");
 }
 
-/** The landing page `html` with the preview's script, its version and, if any, the problems. */
+/**
+ * The data-quality warnings, lighter than the problems and folded away behind one line when
+ * there are more than OPEN_WARNINGS: each with its file:line:column, message and rule.
+ */
+export function warningsPanel(warnings: readonly Diagnostic[]): string {
+  const items = warnings.map(
+    (d) =>
+      `<li><code class="place">${text(sourcePlace(d))}</code> ${text(d.message)} <span class="rule">${text(d.rule)}</span></li>`,
+  );
+  const count =
+    warnings.length === 1 ? "1 data-quality warning" : `${warnings.length} data-quality warnings`;
+  return [
+    `<details class="warnings" id="warnings"${warnings.length <= OPEN_WARNINGS ? " open" : ""}>`,
+    `<summary>${count}: worth a look, published all the same</summary>`,
+    `<ol>${items.join("\n")}</ol>`,
+    "</details>",
+  ].join("\n");
+}
+
+/**
+ * What the preview adds at the end of the page: the problems, then the warnings. It sticks to the
+ * bottom of the viewport wherever the reader is (style.css, .preview-dock), so a save that breaks
+ * the content shows its file:line:column even when the page reloads scrolled far down, and it
+ * takes its own place after the footer, covering nothing, once the reader reaches the end. Being
+ * last, it moves nothing above it: the reload keeps the reader's place.
+ */
+export function previewDock(
+  problems: readonly Diagnostic[],
+  warnings: readonly Diagnostic[],
+): string {
+  if (problems.length === 0 && warnings.length === 0) return "";
+  return [
+    '<div class="preview-dock">',
+    problems.length > 0 ? problemsPanel(problems) : "",
+    warnings.length > 0 ? warningsPanel(warnings) : "",
+    "</div>",
+  ].join("\n");
+}
+
+/** The landing page `html` with the preview's script, its version and, if any, the problems and warnings. */
 export function previewPage(
   html: string,
-  preview: { readonly version: string; readonly problems: readonly Diagnostic[] },
+  preview: {
+    readonly version: string;
+    readonly problems: readonly Diagnostic[];
+    readonly warnings?: readonly Diagnostic[];
+  },
 ): string {
   const head = [
     `<meta name="${VERSION_META}" content="${attr(preview.version)}">`,
     `<script src="${PREVIEW_SCRIPT_PATH}" defer></script>`,
   ].join("\n");
   const withHead = html.replace("</head>", `${head}\n</head>`);
-  if (preview.problems.length === 0) return withHead;
-  return withHead.replace("<body>", `<body>\n${problemsPanel(preview.problems)}`);
+  const dock = previewDock(preview.problems, preview.warnings ?? []);
+  if (dock === "") return withHead;
+  return withHead.replace("</body>", `${dock}\n</body>`);
 }

@@ -65,7 +65,9 @@ describe("the landing page", () => {
     expect(page).not.toMatch(/\sstyle=/i);
     expect(page).not.toMatch(/<style/i);
     const targets = [...page.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1]!);
-    const outside = targets.filter((t) => !t.startsWith("/") && !t.startsWith("data:"));
+    const outside = targets.filter(
+      (t) => !t.startsWith("/") && !t.startsWith("#") && !t.startsWith("data:"),
+    );
     expect(outside.sort()).toEqual([LICENCE, TERMS]);
     expect(targets).toContain("/openapi.json");
     expect(targets).toContain("/style.css");
@@ -125,9 +127,150 @@ describe("the landing page", () => {
     expect(manifest.datasets.map((d) => d.path).sort()).toEqual(Object.values(SPEC_PATHS).sort());
     for (const entry of manifest.datasets) {
       const row = page.match(new RegExp(`<tr data-path="${entry.path}">(.*?)</tr>`))?.[1] ?? "";
-      expect(row).toContain(`<td class="num" data-field="records">${entry.totalResults}</td>`);
+      expect(row).toContain(`data-field="records">${entry.totalResults}</td>`);
       expect(row).toContain(`data-bytes="${entry.variants.identity.length}"`);
       expect(row).toContain(`<time datetime="2026-09-21T14:13:20Z">`);
     }
+  });
+});
+
+/** A branch brand file with one branch at `latitude`, `longitude` (decimal strings, as the spec writes them). */
+const locatedBranch = (brand: string, id: string, latitude: string, longitude: string) =>
+  branchBrand(brand, [id]).replace(
+    "      PostCode: ZZ1 1ZZ",
+    [
+      "      PostCode: ZZ1 1ZZ",
+      "      GeoLocation:",
+      "        GeographicCoordinates:",
+      `          Latitude: "${latitude}"`,
+      `          Longitude: "${longitude}"`,
+    ].join("\n"),
+  );
+
+/** The legend's entries: brand and kind to the colour class of its swatch. */
+function legend(page: string): Map<string, string> {
+  const list = /<ul class="legend">(.*?)<\/ul>/s.exec(page)?.[1] ?? "";
+  return new Map(
+    [...list.matchAll(/<li><svg[^>]*><\w+ class="(brand-\d+)"[^>]*\/><\/svg>([^<]*)<\/li>/g)].map(
+      (m) => [m[2]!, m[1]!],
+    ),
+  );
+}
+
+const caption = (page: string) => /<figcaption>(.*?)<\/figcaption>/s.exec(page)?.[1] ?? "";
+const marksOf = (page: string, kind: string) =>
+  page.match(new RegExp(`class="mark [^"]*" data-kind="${kind}"`, "g"))?.length ?? 0;
+
+describe("the map", () => {
+  it("keeps each brand's colour when a brand is added that is published before them", async () => {
+    const before = legend((await sample()).page);
+    expect(before.get("Thistlecombe Bank: branches")).toBeDefined();
+    expect(before.get("Pennyfold Building Society: branches")).toBeDefined();
+    const { page } = await build({
+      "branches/aardvark-bank.yaml": locatedBranch("Aardvark Bank", "AA-1", "55.95", "-3.19"),
+    });
+    const after = legend(page);
+    // The new brand comes first, where a colour by position would have moved every other one.
+    expect([...after.keys()][0]).toBe("Aardvark Bank: branches");
+    for (const [entry, colour] of before) expect(after.get(entry)).toBe(colour);
+  });
+
+  it("lists in the legend only the kinds a brand has marks of", async () => {
+    const { page } = await build({
+      "branches/aardvark-bank.yaml": locatedBranch("Aardvark Bank", "AA-1", "55.95", "-3.19"),
+    });
+    const entries = [...legend(page).keys()];
+    expect(entries).toContain("Aardvark Bank: branches");
+    expect(entries).not.toContain("Aardvark Bank: ATMs");
+    expect(entries).toContain("Thistlecombe Bank: ATMs");
+  });
+
+  it("counts in its caption the records drawn out of those the data sets table lists, and why the rest are not", async () => {
+    const { page, manifest } = await sample();
+    const total = (path: string) => manifest.datasets.find((d) => d.path === path)!.totalResults;
+    // The sample: 6 branches and 7 ATMs published (the data sets table), 5 of each with coordinates.
+    expect([total("/std/v2.2/branches"), total("/std/v2.2/atms")]).toEqual([6, 7]);
+    expect([marksOf(page, "Branches"), marksOf(page, "ATMs")]).toEqual([5, 5]);
+    expect(caption(page)).toContain(
+      "Marks for 5 of the 6 branches and 5 of the 7 ATMs, of 2 brands. Not drawn: 1 branch and 2 ATMs without coordinates.",
+    );
+  });
+
+  it("says all when every record is drawn, and says nothing of a data set with no records", async () => {
+    const two = locatedBranch("Aardvark Bank", "AA-1", "55.95", "-3.19").replace(
+      "Branch:\n",
+      `Branch:\n${locatedBranch("Aardvark Bank", "AA-2", "51.45", "-2.59").split("Branch:\n")[1]}`,
+    );
+    const { page } = await build({
+      "branches/pennyfold-building-society.yaml": null,
+      "branches/thistlecombe-bank": null,
+      "atms/pennyfold-building-society.yaml": null,
+      "atms/thistlecombe-bank": null,
+      "branches/aardvark-bank.yaml": two,
+    });
+    expect(marksOf(page, "Branches")).toBe(2);
+    expect(caption(page)).toMatch(/^Marks for all 2 branches, of 1 brand\. Circles/);
+  });
+
+  it("does not draw an ATM whose latitude and longitude are swapped, says so in its caption, and the build warns where", async () => {
+    const file = "atms/thistlecombe-bank/north.yaml";
+    const original = await readFile(join(sampleBuild().content, file), "utf8");
+    const swapped = original.replace(
+      'Latitude: "54.12372"\n            Longitude: "-1.73411"',
+      'Latitude: "-1.73411"\n            Longitude: "54.12372"',
+    );
+    expect(swapped).not.toBe(original);
+    const { page, result } = await build({ [file]: swapped });
+    expect([marksOf(page, "Branches"), marksOf(page, "ATMs")]).toEqual([5, 4]);
+    expect(caption(page)).toContain(
+      "Marks for 5 of the 6 branches and 4 of the 7 ATMs, of 2 brands. Not drawn: 1 branch and 2 ATMs without coordinates; 1 ATM whose coordinates fall outside the map.",
+    );
+    const warning = result.quality.warnings.find((w) => w.rule === "coordinates-swapped");
+    expect(warning).toMatchObject({ file: `content/${file}`, line: 57 });
+  });
+
+  it("names each mark in its title and links it to an item giving the same name", async () => {
+    const { page } = await sample();
+    const links = [
+      ...page.matchAll(/<a href="#([^"]+)"[^>]*><title>([^<]*)<\/title><(?:circle|rect)/g),
+    ];
+    expect(links).toHaveLength(10);
+    const titles = links.map((m) => m[2]!);
+    // A branch by its Name, an ATM by its Location's Site name, each with its Identification.
+    expect(titles).toContain("Wexbury Market Place (Thistlecombe Bank branch TB-WEX-01)");
+    expect(titles).toContain("Pellingford station (Thistlecombe Bank ATM TB-ATM-PEL-2)");
+    for (const [, id, title] of links) {
+      const item = new RegExp(`<li id="${id}">(?:<strong>([^<]*)</strong> )?([^<]*)</li>`).exec(
+        page,
+      );
+      expect(item).not.toBeNull();
+      expect(item![1] === undefined ? item![2] : `${item![1]} (${item![2]})`).toBe(title);
+    }
+  });
+});
+
+describe("the examples", () => {
+  it("write the deployment's origin from site.yaml's PublicOrigin, in double quotes", async () => {
+    const origin = "https://opendata.fernbrook.example";
+    const { page } = await build({ "site.yaml": site(`PublicOrigin: "${origin}"\n`) });
+    expect(page).toContain(`curl -si "<span class="origin">${origin}</span>/std/v2.2/branches"`);
+    expect(page).toMatch(
+      new RegExp(`curl -si "<span class="origin">${origin}</span>/x-std/v2\\.2/atms/geo-location/`),
+    );
+    expect(page).not.toContain("$ORIGIN");
+    expect(page).not.toContain("this host");
+  });
+
+  it("without PublicOrigin, read $ORIGIN, each block first stopping with a message until it is set", async () => {
+    const { page } = await sample();
+    expect(page).not.toContain("this host");
+    const blocks = [...page.matchAll(/<pre><code>(.*?)<\/code><\/pre>/gs)].map((m) => m[1]!);
+    const using = blocks.filter((b) => b.includes("$ORIGIN"));
+    // How to fetch, polling, near a point and changes.
+    expect(using).toHaveLength(4);
+    for (const block of using) {
+      expect(block).toMatch(/^<span class="origin-note">: "\$\{ORIGIN:\?[^}]+\}"\n<\/span>/);
+    }
+    expect(page).toContain('curl -si "<span class="origin">$ORIGIN</span>/std/v2.2/branches"');
   });
 });
