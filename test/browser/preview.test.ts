@@ -79,6 +79,8 @@ describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
       await writeFile(file, original);
       await served(seen);
     }
+    // The pages follow before the next test starts, so its first step meets no reload mid-way.
+    await each(settled);
   });
 
   const each = async (check: (page: Page, width: number) => Promise<void>) => {
@@ -106,6 +108,21 @@ describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
       .poll(() => scratch.rebuilds.length, { timeout: FOLLOW_MS, interval: 10 })
       .toBeGreaterThan(seen);
     return Date.now();
+  };
+  /** Waits until `page` shows the version the preview serves now, whole (reloaded and loaded). */
+  const settled = async (page: Page) => {
+    const version = scratch.rebuilds.at(-1)?.version;
+    await expect
+      .poll(
+        () =>
+          page
+            .evaluate(
+              `document.readyState === "complete" && document.querySelector('meta[name="preview-version"]')?.content`,
+            )
+            .catch(() => undefined),
+        { timeout: FOLLOW_MS, interval: 50 },
+      )
+      .toBe(version);
   };
   const screenshot = async (page: Page, name: string) => {
     mkdirSync(SCREENSHOTS, { recursive: true });
