@@ -38,6 +38,6 @@ export function fromCacheEntry(entry: string): CheckedFile {
   let value: { parsed: unknown } | undefined;
   return Object.defineProperty(rest, "value", {
     enumerable: true,
-    get: () => (value ??= { parsed: JSON.parse(json) }).parsed,
+    get: () => (value ??= { parsed: JSON.parse(json) as unknown }).parsed,
   }) as CheckedFile;
 }

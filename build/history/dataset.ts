@@ -337,7 +337,7 @@ async function versionTags(
 ): Promise<BodyTags | undefined> {
   const { cache, dataset } = input;
   const key = cache && versionEntry(cache, dataset, ref)[0];
-  const hit = key ? await cache!.get(key, VERSION_KIND) : undefined;
+  const hit = key ? await cache.get(key, VERSION_KIND) : undefined;
   if (hit) return JSON.parse(hit.toString("utf8")) as BodyTags;
   const body = await reader.body(ref);
   if (!body) return undefined;
@@ -347,7 +347,7 @@ async function versionTags(
     br: bare(entityTag(br)),
     gzip: bare(entityTag(gzip)),
   };
-  if (key) await cache!.set(key, VERSION_KIND, JSON.stringify(tags));
+  if (key) await cache.set(key, VERSION_KIND, JSON.stringify(tags));
   return tags;
 }
 
