@@ -5,7 +5,7 @@
  * far it got, so a test with a wrong path fails saying where rather than on `undefined`.
  */
 
-/** A JSON value: what JSON.parse returns, and what a YAML reader returns for the content's files. */
+/** A JSON value: what JSON.parse returns, and what a YAML reader gives for the content. */
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 export interface JsonObject {
   [key: string]: Json;
@@ -22,7 +22,7 @@ export function parseJson(text: string | Uint8Array): Json {
   return JSON.parse(typeof text === "string" ? text : Buffer.from(text).toString("utf8")) as Json;
 }
 
-/** JSON text (or its UTF-8 bytes) as a response envelope; throws where it does not have that shape. */
+/** JSON text (or its UTF-8 bytes) as a response envelope; throws where it has another shape. */
 export function parseEnvelope(text: string | Uint8Array): Envelope {
   const value = parseJson(text);
   objectAt(value, "/meta");
