@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Runs commands side by side and waits for all of them: `npm test`'s static checks (the type
-// check, the lint, the format check), each one process on one core, so on two cores they take
-// about as long as the longest rather than their sum (BENCHMARKS.md, "2026-11-27: the lint").
-// Each command's output is held and written whole when it ends, in the order given, so each
-// reads as it would alone; every command runs to its end, so one run reports every kind of
+// check, the lint, the format check), each one process that keeps about one core busy, so on two
+// cores they take less than their sum (x0.72 to x0.86 measured; BENCHMARKS.md, "2026-11-27: the
+// lint"). Each command's output is held and written whole when it ends, in the order given, so
+// each reads as it would alone; every command runs to its end, so one run reports every kind of
 // fault. Exits with the first failing command's status, or 0.
 //
 //   node scripts/side-by-side.mjs "tsc -b" "npm run -s lint"
