@@ -36,7 +36,8 @@ interface BuildRun {
   bytes: Record<string, { identity: number; br: number; gzip: number }>;
 }
 
-async function buildOnce(content: string, out: string, cache: string | "none"): Promise<BuildRun> {
+/** One build in a process of its own; `cache` is the cache folder, or "none" for no cache. */
+async function buildOnce(content: string, out: string, cache: string): Promise<BuildRun> {
   const { stdout } = await run(
     process.execPath,
     [...NODE_FLAGS, join(HERE, "build-once.js"), content, out, cache],

@@ -79,7 +79,10 @@ async function cases(modules: WorkerModules, layout: EdgeLayout): Promise<Case[]
   // Time stands still for the limited client, so its window cannot end in the middle of a run
   // (a new minute would allow one request again).
   const frozenAt = wallClock.now();
-  const limited = deps(ONE_PER_MINUTE_VARS, { now: () => frozenAt, sleep: wallClock.sleep });
+  const limited = deps(ONE_PER_MINUTE_VARS, {
+    now: () => frozenAt,
+    sleep: (ms) => wallClock.sleep(ms),
+  });
   const entry = entryOf(layout.manifest, EDGE_DATASET);
   const url = `${ORIGIN}${entry.path}`;
   const request = (headers: Record<string, string> = {}) =>
@@ -88,8 +91,8 @@ async function cases(modules: WorkerModules, layout: EdgeLayout): Promise<Case[]
   const br = files.get(entry.variants.br!.asset)!;
   const fixed =
     (status: number, body: Blob | string | null): Handler =>
-    async () =>
-      new Response(body, { status });
+    () =>
+      Promise.resolve(new Response(body, { status }));
   // A binding that keeps the last point, so making it cannot be optimised away.
   const sink: MetricsSink & { last?: MetricsDataPoint } = {
     writeDataPoint(point) {

@@ -68,21 +68,23 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
       await writeFile(join(dir, folder, name.replace(/\.ts$/, ".js")), outputText);
     }
   }
-  const load = (module: string) => import(pathToFileURL(join(dir, `${module}.js`)).href);
+  // Each module typed as its source: what was transpiled is that source, unchanged.
+  const load = async <M>(module: string): Promise<M> =>
+    (await import(pathToFileURL(join(dir, `${module}.js`)).href)) as M;
   const [handler, routes, vars, ratelimit, maintenance, client, counterKey, outcome, metrics] =
-    await Promise.all(
-      [
-        "worker/handler",
-        "worker/routes",
-        "contract/vars",
-        "worker/rate-limit/limiter",
-        "worker/maintenance",
+    await Promise.all([
+      load<typeof import("../worker/handler.js")>("worker/handler"),
+      load<typeof import("../worker/routes.js")>("worker/routes"),
+      load<typeof import("../contract/vars.js")>("contract/vars"),
+      load<typeof import("../worker/rate-limit/limiter.js")>("worker/rate-limit/limiter"),
+      load<typeof import("../worker/maintenance.js")>("worker/maintenance"),
+      load<typeof import("../worker/rate-limit/client-bucket.js")>(
         "worker/rate-limit/client-bucket",
-        "worker/rate-limit/counter-key",
-        "worker/outcome",
-        "worker/metrics/record",
-      ].map(load),
-    );
+      ),
+      load<typeof import("../worker/rate-limit/counter-key.js")>("worker/rate-limit/counter-key"),
+      load<typeof import("../worker/outcome.js")>("worker/outcome"),
+      load<typeof import("../worker/metrics/record.js")>("worker/metrics/record"),
+    ]);
   return {
     handle: handler.handle,
     routeTable: routes.routeTable,

@@ -68,7 +68,7 @@ export async function assembleOrReuse(
       const { located, brandNames, etag, ...summary } = hit.summary;
       return { ok: true, identity: hit.body, etag, updated, summary, located, brandNames };
     }
-    const assembled = await assembleDataset(input, updated);
+    const assembled = assembleDataset(input, updated);
     if (!assembled.ok) return assembled;
     const located = locatedRecords(input.dataset, assembled.body);
     const brandNames = assembled.body.data.flatMap(({ Brand }) =>

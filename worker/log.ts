@@ -49,6 +49,13 @@ export function logLine(entry: LogEntry, error?: unknown): string {
 // cause, and the one line a minute it would cost is better spent on the message.
 function describeError(error: unknown): string | undefined {
   if (error === undefined) return undefined;
-  if (error instanceof Error) return `${error.name}: ${error.message}`.replace(/\s+/g, " ");
-  return String(error).replace(/\s+/g, " ");
+  const oneLine = (text: string) => text.replace(/\s+/g, " ");
+  if (error instanceof Error) return oneLine(`${error.name}: ${error.message}`);
+  if (typeof error === "string") return oneLine(error);
+  // Anything else thrown: its JSON, so an object shows its fields instead of "[object Object]".
+  try {
+    return oneLine(JSON.stringify(error) ?? typeof error);
+  } catch {
+    return typeof error;
+  }
 }

@@ -16,7 +16,9 @@ import type { Asked } from "./outcome.js";
  * build fails at start-up (and at deploy) rather than on some later request.
  */
 export function routeTable(manifest: Manifest): ReadonlyMap<string, Representation> {
-  if (manifest?.formatVersion !== MANIFEST_FORMAT_VERSION || !Array.isArray(manifest.datasets)) {
+  // Checked through a view that trusts nothing: the manifest is JSON another build may have written.
+  const written: { formatVersion?: unknown; datasets?: unknown } | undefined = manifest;
+  if (written?.formatVersion !== MANIFEST_FORMAT_VERSION || !Array.isArray(written.datasets)) {
     throw new Error(
       `dist/manifest.json is not a format-${MANIFEST_FORMAT_VERSION} manifest; run npm run build`,
     );

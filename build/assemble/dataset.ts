@@ -42,10 +42,7 @@ export async function datasetUpdated(input: AssembleInput): Promise<LastUpdated>
   );
 }
 
-export async function assembleDataset(
-  input: AssembleInput,
-  updated: LastUpdated,
-): Promise<Assembled> {
+export function assembleDataset(input: AssembleInput, updated: LastUpdated): Assembled {
   const { dataset, units, contentDir } = input;
   const brands = units.map(({ files }) =>
     joinBrand(

@@ -40,7 +40,7 @@ export async function checkFiles(
   options: CheckOptions,
 ): Promise<CheckedFile[]> {
   const { cache } = options;
-  const results: (CheckedFile | undefined)[] = new Array(jobs.length);
+  const results = new Array<CheckedFile | undefined>(jobs.length);
   const keys = options.keys ?? jobKeys(jobs, cache);
   const misses: number[] = [];
   const { kept } = options;

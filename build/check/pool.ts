@@ -90,7 +90,7 @@ async function checkInThreads(
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     },
   );
-  const results: TransferableCheck[] = new Array(jobs.length);
+  const results = new Array<TransferableCheck>(jobs.length);
   replies.forEach((reply, n) => {
     results[order[n]!] = reply.result;
     if (timing) {

@@ -211,7 +211,10 @@ export function describeSchemaError(error: ErrorObject): SchemaProblem {
     }
     case "minimum":
     case "maximum":
-      return { ...base, message: `must be ${params.comparison} ${params.limit}${found}` };
+      return {
+        ...base,
+        message: `must be ${String(params.comparison)} ${String(params.limit)}${found}`,
+      };
     default:
       return { ...base, message: `${error.message ?? "is not valid"}${found}` };
   }

@@ -48,6 +48,14 @@ export function validatorFor(ajv: Ajv, schemaFile: string): ValidateFunction {
   return validate;
 }
 
+/** The keywords envelopeShellValidator walks through, as a draft-07 schema spells them. */
+interface SchemaNode {
+  [keyword: string]: unknown;
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  type?: string;
+}
+
 /**
  * A validator for a response envelope's shell: meta and the data/Brand structure, with each brand
  * checked only for being an object. The build validates every brand file against its brand schema
@@ -58,7 +66,8 @@ export function validatorFor(ajv: Ajv, schemaFile: string): ValidateFunction {
  */
 export function envelopeShellValidator(ajv: Ajv, envelope: AnySchemaObject): ValidateFunction {
   const shell = structuredClone(envelope);
-  const brand = shell.properties?.data?.items?.properties?.Brand;
+  const view: SchemaNode = shell;
+  const brand = view.properties?.data?.items?.properties?.Brand;
   if (!brand?.items) throw new Error("envelope schema has no data[].Brand[] items to replace");
   brand.items = { type: "object" };
   return ajv.compile(shell);

@@ -9,7 +9,7 @@ import type { BuildContext } from "../core/context.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import { displayPath } from "../core/paths.js";
-import { timeAsync, type StepTimings } from "../core/timings.js";
+import { timeAsync } from "../core/timings.js";
 import { brandJobs, contentJobs, type FileJob } from "../read/check-jobs.js";
 import { ContentTexts } from "../read/texts.js";
 import { discoverContent, SITE_FILE, type ContentTree } from "../read/content.js";

@@ -117,9 +117,9 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
   const annotate = underGitHubActions(io.env);
   const contentDir = values.content ? resolve(io.cwd, values.content) : undefined;
   const outDir = values.out ? resolve(io.cwd, values.out) : undefined;
-  const baselineFile = values[BASELINE_FLAG] as string | undefined;
-  const baselineRef = values[BASELINE_REF_FLAG] as string | undefined;
-  const baselineUrl = values[BASELINE_URL_FLAG] as string | undefined;
+  const baselineFile = values[BASELINE_FLAG];
+  const baselineRef = values[BASELINE_REF_FLAG];
+  const baselineUrl = values[BASELINE_URL_FLAG];
   const publish = values[PUBLISH_FLAG] === true;
 
   // The guard: settings first, so a bad setting stops the run before any work.
@@ -132,7 +132,7 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
     baselineUrl !== undefined
   ) {
     try {
-      const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG] as string | undefined);
+      const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG]);
       const allowShrink = values[ALLOW_SHRINK_FLAG] === true || allowShrinkFromEnv(io.env);
       const source = chooseBaseline({
         file: baselineFile === undefined ? undefined : resolve(io.cwd, baselineFile),
@@ -203,7 +203,7 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
     for (const line of report.stderr) io.stderr(line);
     return 1;
   }
-  const report = values.quality as string | undefined;
+  const report = values.quality;
   await reportQuality(io, result.quality, annotate, report, values.verbose === true);
   if ("manifest" in result) {
     io.stdout(summaryTable(result.datasets));
@@ -258,6 +258,7 @@ function timingLines(timings: StepTimings | ValidateTimings): string[] {
     entries.map(([name, ms]) => `${name.replace(/Ms$/, "")} ${Math.round(ms)} ms`).join(", ");
   return [
     `timings: ${show(Object.entries(steps))}`,
-    `  parts (time in each, summed across threads): ${show(Object.entries(parts))}`,
+    // A copy: its type is an object literal's, whose values Object.entries knows are numbers.
+    `  parts (time in each, summed across threads): ${show(Object.entries({ ...parts }))}`,
   ];
 }

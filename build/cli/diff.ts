@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG] as string | undefined);
+  const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG]);
   const summary = await changeSummary({
     contentDir: values.content ? resolve(values.content) : CONTENT_DIR,
     base: positionals[0]!,

@@ -126,7 +126,7 @@ export class BuildCache {
     try {
       previous = JSON.parse(
         await readFile(join(this.dir, `${FINGERPRINT.key}.${FINGERPRINT.kind}`), "utf8"),
-      );
+      ) as FingerprintParts;
     } catch {
       previous = undefined;
     }
@@ -147,8 +147,11 @@ export class BuildCache {
     }
   }
 
-  /** The entry at `key`, made by `make` and stored when the cache does not hold it yet. */
-  async through(key: string, kind: string, make: () => Promise<Buffer>): Promise<Buffer> {
+  /**
+   * The entry at `key`, made by `make` (at once or in time) and stored when the cache does not
+   * hold it yet.
+   */
+  async through(key: string, kind: string, make: () => Buffer | Promise<Buffer>): Promise<Buffer> {
     const hit = await this.get(key, kind);
     if (hit) return hit;
     const bytes = await make();

@@ -26,9 +26,13 @@ export function showValue(value: unknown, max = 60): string {
 
 function safeJson(value: unknown): string {
   if (value === undefined) return "nothing";
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
+  // JSON has no text for these: JSON.stringify gives undefined (a function, a symbol) or throws.
+  if (typeof value === "function" || typeof value === "symbol" || typeof value === "bigint") {
     return String(value);
+  }
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return "a value that contains itself";
   }
 }

@@ -32,7 +32,7 @@ export function runOnThreads<Task, Reply>(
   tasks: readonly Task[],
   options: ThreadPoolOptions,
 ): Promise<Reply[]> {
-  const replies: Reply[] = new Array(tasks.length);
+  const replies = new Array<Reply>(tasks.length);
   if (tasks.length === 0) return Promise.resolve(replies);
   let next = 0;
   let answered = 0;

@@ -243,8 +243,7 @@ function show(value: unknown, limits: SummaryLimits): string {
 
 /** Compact one-line text for any value. */
 function compact(value: unknown, depth: number): string {
-  if (value === null) return "null";
-  if (typeof value !== "object") return String(value);
+  if (value === null || typeof value !== "object") return String(value);
   if (Array.isArray(value)) {
     if (value.every((v) => isPeriod(v))) return value.map((v) => compact(v, depth)).join(", ");
     return value.map((v) => compact(v, depth + 1)).join(depth === 0 ? "; " : ", ");
@@ -252,7 +251,7 @@ function compact(value: unknown, depth: number): string {
   const entries = Object.entries(value as Record<string, unknown>);
   if (isPeriod(value)) {
     const { OpeningTime, ClosingTime } = value;
-    return `${String(OpeningTime ?? "?")}–${String(ClosingTime ?? "?")}`;
+    return `${compact(OpeningTime ?? "?", depth)}–${compact(ClosingTime ?? "?", depth)}`;
   }
   if (depth > 2) return "{…}";
   return entries.map(([k, v]) => `${k} ${compact(v, depth + 1)}`).join(", ");

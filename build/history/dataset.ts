@@ -352,7 +352,7 @@ async function versionTags(
 ): Promise<BodyTags | undefined> {
   const { cache } = input;
   const key = cache && versionEntry(cache, input, ref)[0];
-  const hit = key ? await cache!.get(key, VERSION_KIND) : undefined;
+  const hit = key ? await cache.get(key, VERSION_KIND) : undefined;
   if (hit) return JSON.parse(hit.toString("utf8")) as BodyTags;
   const body = await reader.body(ref);
   if (!body) return undefined;
@@ -366,7 +366,7 @@ async function versionTags(
     br: bare(entityTag(br)),
     gzip: bare(entityTag(gzip)),
   };
-  if (key) await cache!.set(key, VERSION_KIND, JSON.stringify(tags));
+  if (key) await cache.set(key, VERSION_KIND, JSON.stringify(tags));
   return tags;
 }
 

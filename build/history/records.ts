@@ -41,8 +41,10 @@ export interface BrandChange {
  * that text gives the text back, so the text is the published bytes.
  */
 export function bodyRecords(dataset: DatasetDefinition, body: Uint8Array | string): VersionRecords {
-  const parsed = JSON.parse(typeof body === "string" ? body : Buffer.from(body).toString("utf8"));
-  const brands = (parsed.data as { Brand: Record<string, unknown>[] }[]).flatMap((d) => d.Brand);
+  const parsed = JSON.parse(
+    typeof body === "string" ? body : Buffer.from(body).toString("utf8"),
+  ) as { data: { Brand: Record<string, unknown>[] }[] };
+  const brands = parsed.data.flatMap((d) => d.Brand);
   return brands.map((brand) => brandRecords(dataset, brand));
 }
 

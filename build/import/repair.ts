@@ -216,9 +216,7 @@ function proposal(unit: Record<string, unknown>, error: ErrorObject): Repair | u
 export function languageCode(code: string): string | undefined {
   const key = code.toLowerCase();
   if (!/^[a-z]{3}$/.test(key)) return undefined;
-  return (
-    (iso6392BTo1 as Record<string, string>)[key] ?? (iso6392TTo1 as Record<string, string>)[key]
-  );
+  return iso6392BTo1[key] ?? iso6392TTo1[key];
 }
 
 /** Currency signs and the ISO 4217 code each stands for. */

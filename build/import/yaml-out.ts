@@ -13,11 +13,12 @@ export function schemaModeline(relativeSchemaPath: string): string {
   return `# yaml-language-server: $schema=${relativeSchemaPath}`;
 }
 
-/** One comment line per entry; line breaks and other control characters become spaces. */
+/**
+ * One comment line per entry; line breaks and other control characters (Unicode's Cc: C0, DEL and
+ * C1) and the line and paragraph separators become spaces.
+ */
 function commentLines(lines: readonly string[]): string {
-  return lines
-    .map((line) => `# ${line.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, " ")}`)
-    .join("\n");
+  return lines.map((line) => `# ${line.replace(/[\p{Cc}\u2028\u2029]/gu, " ")}`).join("\n");
 }
 
 /** `value` as a YAML document headed by the modeline and comment lines. */

@@ -39,15 +39,24 @@ export function nearFilters(dataset: DatasetDefinition, segments: readonly strin
   return segments.length > 0 ? ["segment"] : [];
 }
 
+/** Where a brand schema lists a record's segment codes (a list's items, or one value). */
+interface SegmentSchema {
+  [keyword: string]: unknown;
+  definitions?: Record<
+    string,
+    { properties?: { Segment?: { items?: { enum?: unknown }; enum?: unknown } } }
+  >;
+}
+
 /** The segment codes the data set's brand schema allows on a record, in the schema's order. */
 export function schemaSegments(
   dataset: DatasetDefinition,
   schemas: ReadonlyMap<string, AnySchemaObject>,
 ): string[] {
   if (dataset.recordsKey === null) return [];
-  const record = schemas.get(dataset.brandSchema)?.definitions?.[dataset.recordsKey];
-  const segment = record?.properties?.Segment;
-  const codes: unknown = segment?.items?.enum ?? segment?.enum;
+  const brandSchema: SegmentSchema | undefined = schemas.get(dataset.brandSchema);
+  const segment = brandSchema?.definitions?.[dataset.recordsKey]?.properties?.Segment;
+  const codes = segment?.items?.enum ?? segment?.enum;
   return Array.isArray(codes) ? codes.filter((c): c is string => typeof c === "string") : [];
 }
 

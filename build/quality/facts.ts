@@ -109,7 +109,7 @@ export function keptRecord(
     address?.StreetName,
     address?.TownName,
     address?.PostCode,
-  ];
+  ].map((part) => textOf(part));
   const { coordinates } = facts;
   const branchId = textOf(objectAt(record, "Branch")?.Identification);
   const services = listAt(record, "ServiceAndFacility");
@@ -127,7 +127,7 @@ export function keptRecord(
     coordinates &&
     parts.some((p) => p !== undefined)
       ? {
-          site: `${parts.map((p) => normaliseName(String(p ?? ""))).join("|")}@${coordinates.latitude},${coordinates.longitude}`,
+          site: `${parts.map((p) => normaliseName(p ?? "")).join("|")}@${coordinates.latitude},${coordinates.longitude}`,
         }
       : {}),
     branchRef:

@@ -3,7 +3,7 @@
  * that overlap, a day listed twice; and a 24-hour ATM whose notes speak of opening hours.
  */
 import { pointerJoin } from "../core/json-pointer.js";
-import { fieldOf, listAt, objectAt } from "../core/json-value.js";
+import { fieldOf, listAt, objectAt, textOf } from "../core/json-value.js";
 import { finding, placeOf } from "./context.js";
 import { endDatePointer, type Spot } from "./facts.js";
 import type { ContentRule, Finding, RecordInFile, RecordRule } from "./rule.js";
@@ -57,12 +57,12 @@ function readDays(record: unknown): Day[] {
   for (const key of ["StandardAvailability", "NonStandardAvailability"]) {
     const seen = new Map<string, number>();
     listAt(objectAt(availability, key), "Day").forEach((day, d) => {
-      const name = String(fieldOf(day, "Name") ?? "");
+      const name = textOf(fieldOf(day, "Name")) ?? "";
       const first = seen.get(name);
       if (first === undefined) seen.set(name, d);
       const periods = listAt(day, "OpeningHours").flatMap((hours, h) => {
-        const opening = String(fieldOf(hours, "OpeningTime") ?? "");
-        const closing = String(fieldOf(hours, "ClosingTime") ?? "");
+        const opening = textOf(fieldOf(hours, "OpeningTime")) ?? "";
+        const closing = textOf(fieldOf(hours, "ClosingTime")) ?? "";
         const open = minutes(opening, false);
         const close = minutes(closing, true);
         return open === undefined || close === undefined

@@ -44,7 +44,7 @@ function spellings<T extends { readonly value: string }>(
   for (const use of uses) {
     const k = key(use);
     let forms = groups.get(k);
-    if (!forms) groups.set(k, (forms = new Map()));
+    if (!forms) groups.set(k, (forms = new Map<string, T[]>()));
     const same = forms.get(use.value);
     if (same) same.push(use);
     else forms.set(use.value, [use]);

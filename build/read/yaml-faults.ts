@@ -521,7 +521,7 @@ function strayDash(lines: readonly Line[], line: Line, popped: readonly Level[])
       message: `line ${line.number} is indented ${spaces(line.indent)}; the list items above it use ${items.indent}`,
     };
   }
-  const fix = body === "" ? "remove the line" : `remove the \"-\" before ${body.split(":")[0]}`;
+  const fix = body === "" ? "remove the line" : `remove the "-" before ${body.split(":")[0]}`;
   return {
     line: line.number,
     column: line.indent + 1,

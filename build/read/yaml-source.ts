@@ -117,7 +117,7 @@ export class Positions {
     parsed?: YamlDocument,
   ) {
     if (nodes) this.fast = fastTree(nodes);
-    if (parsed) this.slow = { tree: yamlTree(parsed.doc) as Tree<unknown>, lines: parsed.lines };
+    if (parsed) this.slow = { tree: yamlTree(parsed.doc), lines: parsed.lines };
   }
 
   /** Which parser's tree answers: js-yaml's node index, or yaml's document. */
@@ -129,7 +129,7 @@ export class Positions {
   ask(question: (tree: Tree<unknown>) => number | undefined): Position {
     if (this.fast) {
       try {
-        const offset = question(this.fast as Tree<unknown>);
+        const offset = question(this.fast);
         if (offset === undefined) return { line: 1, column: 1 };
         this.starts ??= lineStarts(this.text);
         return linePosition(this.starts, offset);
@@ -140,7 +140,7 @@ export class Positions {
     }
     if (!this.slow) {
       const { doc, lines } = parseYamlDocument("", this.text);
-      this.slow = { tree: yamlTree(doc) as Tree<unknown>, lines };
+      this.slow = { tree: yamlTree(doc), lines };
     }
     const offset = question(this.slow.tree);
     if (offset === undefined) return { line: 1, column: 1 };

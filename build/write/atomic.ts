@@ -117,7 +117,7 @@ export async function writeAtomically(
 }
 
 /** The generation folder's name `outDir` links to, "folder" for a real folder, or "none". */
-async function currentTarget(outDir: string): Promise<string | "folder" | "none"> {
+async function currentTarget(outDir: string): Promise<string> {
   try {
     const info = await lstat(outDir);
     if (!info.isSymbolicLink()) return "folder";

@@ -18,6 +18,7 @@ import { buildFixture, FIXTURE_EPOCH, sampleFixture, type Fixture } from "../hel
 import type { Diagnostic } from "../../build/core/diagnostics.js";
 import type { Manifest } from "../../contract/manifest.js";
 import { DECIDED } from "../helpers/spec-values.js";
+import { parseJson } from "../helpers/json.js";
 
 describe("which changes under content/ the preview rebuilds for", () => {
   const cases: [path: string, rebuilds: boolean][] = [
@@ -195,7 +196,10 @@ describe("coalescing saves into rebuilds", () => {
   it("makes one run of several pokes within the quiet time", async () => {
     vi.useFakeTimers();
     let runs = 0;
-    const c = coalesce(async () => void runs++, 30);
+    const c = coalesce(() => {
+      runs++;
+      return Promise.resolve();
+    }, 30);
     for (let i = 0; i < 5; i++) {
       c.poke();
       await vi.advanceTimersByTimeAsync(10);
@@ -237,7 +241,10 @@ describe("coalescing saves into rebuilds", () => {
   it("starts nothing once closed", async () => {
     vi.useFakeTimers();
     let runs = 0;
-    const c = coalesce(async () => void runs++, 30);
+    const c = coalesce(() => {
+      runs++;
+      return Promise.resolve();
+    }, 30);
     c.poke();
     await c.close();
     await vi.advanceTimersByTimeAsync(100);
@@ -363,7 +370,7 @@ describe("what the preview publishes", () => {
     const out = previewOutput({ files, manifest }, [problem]);
     expect(out.files.find((f) => f.path === "std/v2.2/branches.json")?.bytes).toBe("{}");
     expect(out.files.map((f) => f.path)).not.toContain("index.html.br");
-    const landing = out.manifest.documents!.find((d) => d.path === "/")!;
+    const landing = out.manifest.documents.find((d) => d.path === "/")!;
     expect(Object.keys(landing.variants)).toEqual(["identity"]);
     const html = String(out.files.find((f) => f.path === "index.html")!.bytes);
     expect(html).toContain('class="problems"');
@@ -383,10 +390,10 @@ describe("what the preview publishes", () => {
 
   it("serves the version and the script as documents of the manifest", () => {
     const out = previewOutput({ files, manifest }, []);
-    const paths = out.manifest.documents!.map((d) => d.path);
+    const paths = out.manifest.documents.map((d) => d.path);
     expect(paths).toContain(DECIDED.preview.versionPath);
     expect(paths).toContain(DECIDED.preview.scriptPath);
-    const written = JSON.parse(String(out.files.find((f) => f.path === "manifest.json")!.bytes));
+    const written = parseJson(String(out.files.find((f) => f.path === "manifest.json")!.bytes));
     expect(written).toEqual(out.manifest);
   });
 

@@ -75,7 +75,7 @@ async function until(path: string, done: (r: RawResponse) => boolean): Promise<R
     if (done(last)) return last;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`${path} never got there; last answer ${last?.status}: ${last?.body}`);
+  throw new Error(`${path} never got there; last answer ${last?.status}: ${String(last?.body)}`);
 }
 
 const panel = (page: RawResponse) => page.body.toString("utf8").includes('class="problems"');

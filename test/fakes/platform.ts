@@ -102,15 +102,18 @@ export class MemoryAssets implements AssetFetcher {
     private readonly record = true,
   ) {}
 
-  async fetch(request: Request): Promise<Response> {
+  fetch(request: Request): Promise<Response> {
     if (this.record) this.requests.push(request);
-    if (this.failure === "throw") throw new Error("assets binding unavailable");
+    // A failing binding rejects, as the platform's does: it does not throw.
+    if (this.failure === "throw") return Promise.reject(new Error("assets binding unavailable"));
     const path = new URL(request.url).pathname;
     const file = this.files.get(path);
-    if (!file || this.failure === "missing") return new Response("Not Found", { status: 404 });
+    if (!file || this.failure === "missing") {
+      return Promise.resolve(new Response("Not Found", { status: 404 }));
+    }
     const size = file instanceof Blob ? file.size : file.length;
     const length = this.failure === "wrong-length" ? size + 1 : size;
-    return new Response(file, { headers: { "Content-Length": String(length) } });
+    return Promise.resolve(new Response(file, { headers: { "Content-Length": String(length) } }));
   }
 }
 

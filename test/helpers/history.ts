@@ -172,7 +172,7 @@ export async function historyWorker(versions: readonly TestVersion[]): Promise<H
   return {
     repo,
     base: worker.base,
-    manifest: built.manifest!,
+    manifest: built.manifest,
     dist,
     async dispose() {
       await worker.dispose();
@@ -222,7 +222,7 @@ export async function publishedVersions(
       });
       if (!built.ok)
         throw new Error(`version ${i} does not build: ${JSON.stringify(built.diagnostics)}`);
-      const entry = built.manifest!.datasets.find((d) => d.dataset === dataset)!;
+      const entry = built.manifest.datasets.find((d) => d.dataset === dataset)!;
       const file = built.files.find((f) => `/${f.path}` === entry.variants.identity.asset)!;
       out.unshift({
         seconds: version.seconds,

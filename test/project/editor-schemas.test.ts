@@ -13,6 +13,7 @@ import { DATASETS } from "../../build/core/datasets.js";
 import { CONTENT_DIR, PROJECT_ROOT, SCHEMA_DIR } from "../../build/core/paths.js";
 import { SITE_SCHEMA } from "../../build/read/check-jobs.js";
 import { SPEC_DATASETS } from "../helpers/datasets.js";
+import { arrayAt, objectAt, parseJson, pointer } from "../helpers/json.js";
 
 const MODELINE = /^# yaml-language-server: \$schema=(\S+)\s*$/;
 
@@ -30,8 +31,8 @@ async function contentFiles(): Promise<string[]> {
 }
 
 async function yamlSchemas(): Promise<Record<string, string[]>> {
-  const settings = JSON.parse(await readFile(join(PROJECT_ROOT, ".vscode/settings.json"), "utf8"));
-  return settings["yaml.schemas"] as Record<string, string[]>;
+  const settings = parseJson(await readFile(join(PROJECT_ROOT, ".vscode/settings.json"), "utf8"));
+  return objectAt(settings, pointer("yaml.schemas")) as Record<string, string[]>;
 }
 
 /**
@@ -128,9 +129,9 @@ describe("schema help for editors", () => {
   });
 
   it("recommends the YAML extension that reads these settings", async () => {
-    const extensions = JSON.parse(
+    const extensions = parseJson(
       await readFile(join(PROJECT_ROOT, ".vscode/extensions.json"), "utf8"),
     );
-    expect(extensions.recommendations).toContain("redhat.vscode-yaml");
+    expect(arrayAt(extensions, "/recommendations")).toContain("redhat.vscode-yaml");
   });
 });

@@ -13,6 +13,7 @@ import { join, resolve as resolvePath } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
+import { objectAt, parseJson, pointer } from "../helpers/json.js";
 import { sampleBuild } from "../helpers/sample-build.js";
 
 const run = promisify(execFile);
@@ -29,12 +30,24 @@ const OFFLINE = {
   REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
 };
 
+/** What a linter wrote to its standard output: it exits non-zero when it finds something. */
+async function lintOutput(args: readonly string[]): Promise<string> {
+  try {
+    return (await run(process.execPath, args, { env: OFFLINE })).stdout;
+  } catch (error) {
+    // execFile's error carries the process's output (Node's child_process.execFile).
+    const { stdout } = error as { stdout?: unknown };
+    if (typeof stdout === "string") return stdout;
+    throw error;
+  }
+}
+
 /** Redocly's findings in each file, as "rule at pointer: message", from one run over them all. */
 async function redocly(files: readonly string[]): Promise<Map<string, string[]>> {
   const args = [REDOCLY, "lint", ...files, "--extends", "recommended", "--format", "json"];
-  const { stdout } = await run(process.execPath, args, { env: OFFLINE }).catch((e) => e);
+  const stdout = await lintOutput(args);
   // One report per file, in the order given, written one after another.
-  const reports = (stdout as string)
+  const reports = stdout
     .trim()
     .split(/(?<=^\})(?=\{$)/m)
     .map(
@@ -61,7 +74,7 @@ async function redocly(files: readonly string[]): Promise<Map<string, string[]>>
 /** Spectral's findings (every severity) in each file, as "rule at path: message", from one run. */
 async function spectral(files: readonly string[]): Promise<Map<string, string[]>> {
   const args = [SPECTRAL, "lint", ...files, "--ruleset", SPECTRAL_RULESET, "--format", "json"];
-  const { stdout } = await run(process.execPath, args, { env: OFFLINE }).catch((e) => e);
+  const stdout = await lintOutput(args);
   // The JSON array, then (when there is no error) a sentence on the same line.
   const json = stdout.slice(stdout.indexOf("["), stdout.lastIndexOf("]") + 1);
   const findings = JSON.parse(json) as {
@@ -95,12 +108,15 @@ const findings = new Map<string, Map<string, string[]>>();
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "opendata-edge-lint-"));
-  const doc = JSON.parse(await readFile(PLAIN, "utf8"));
-  operations = Object.values(doc.paths as Record<string, object>).flatMap(Object.keys).length;
+  const doc = objectAt(parseJson(await readFile(PLAIN, "utf8")), "");
+  const paths = objectAt(doc, "/paths");
+  operations = Object.keys(paths).flatMap((path) =>
+    Object.keys(objectAt(paths, pointer(path))),
+  ).length;
   const { security: _security, ...withoutSecurity } = doc;
   noSecurity = join(folder, "no-security.json");
   await writeFile(noSecurity, JSON.stringify(withoutSecurity));
-  const { contact: _contact, ...info } = doc.info;
+  const { contact: _contact, ...info } = objectAt(doc, "/info");
   noContact = join(folder, "no-contact.json");
   await writeFile(noContact, JSON.stringify({ ...doc, info }));
   const [redoclyFindings, spectralFindings] = await Promise.all([

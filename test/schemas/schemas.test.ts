@@ -16,13 +16,11 @@ import {
   type DatasetId,
 } from "../../build/core/datasets.js";
 import { CONTENT_DIR, SCHEMA_DIR } from "../../build/core/paths.js";
-import { createAjv, readSchemas, validatorFor } from "../../build/check/schemas.js";
+import { readSchemas, validatorFor } from "../../build/check/schemas.js";
+import { arrayAt, at, objectAt, stringAt, type Json, type JsonObject } from "../helpers/json.js";
 import { schemaAjv } from "../helpers/schemas.js";
 import { SPEC_AGREEMENT } from "../helpers/spec-values.js";
 import { SPEC_DATASETS } from "../helpers/datasets.js";
-
-// The samples are plain YAML data; the tests poke into them freely.
-type Data = any;
 
 const SITE_SCHEMA = "site.schema.json";
 const SITE_FILE = join(CONTENT_DIR, "site.yaml");
@@ -40,13 +38,19 @@ function sampleFiles(dataset: DatasetDefinition): string[] {
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-function readYaml(file: string): Data {
-  return parse(readFileSync(file, "utf8"));
+function readYaml(file: string): Json {
+  return parse(readFileSync(file, "utf8")) as Json;
 }
 
-/** A sample file by its path under the data set's content folder, as a fresh copy to break. */
-function sample(id: DatasetId, file: string): Data {
-  return structuredClone(readYaml(join(CONTENT_DIR, datasetById(id).contentDir, file)));
+/**
+ * A sample file by its path under the data set's content folder, as a fresh copy to break: the
+ * tests change it in place at a JSON pointer (objectAt), the one the schema's error names.
+ */
+function sample(id: DatasetId, file: string): JsonObject {
+  return objectAt(
+    structuredClone(readYaml(join(CONTENT_DIR, datasetById(id).contentDir, file))),
+    "",
+  );
 }
 
 /** Brand slug of a sample file: its file name, or the brand folder it sits in. */
@@ -56,31 +60,34 @@ function brandSlug(dataset: DatasetDefinition, file: string): string {
 }
 
 /** The data set's brands as published: brand folders joined in byte order of their file paths. */
-function publishedBrands(dataset: DatasetDefinition): Data[] {
-  const brands = new Map<string, Data>();
+function publishedBrands(dataset: DatasetDefinition): JsonObject[] {
+  const brands = new Map<string, JsonObject>();
   for (const file of sampleFiles(dataset)) {
-    const brand = readYaml(file);
+    const brand = objectAt(readYaml(file), "");
     const slug = brandSlug(dataset, file);
     // Service metrics have no record list: every file is a brand object of its own.
     const key = dataset.recordsKey ? slug : file;
     const seen = brands.get(key);
-    if (seen) seen[dataset.recordsKey!].push(...brand[dataset.recordsKey!]);
+    const records = `/${dataset.recordsKey}`;
+    if (seen) arrayAt(seen, records).push(...arrayAt(brand, records));
     else brands.set(key, brand);
   }
   return [...brands.values()];
 }
 
-function envelopeOf(dataset: DatasetDefinition): Data {
+function envelopeOf(dataset: DatasetDefinition): JsonObject {
   const site = readYaml(SITE_FILE);
   const brands = publishedBrands(dataset);
   const key = dataset.recordsKey;
   return {
     meta: {
       LastUpdated: "2026-08-14T08:00:00Z",
-      TotalResults: key ? brands.reduce((n, b) => n + b[key].length, 0) : brands.length,
+      TotalResults: key
+        ? brands.reduce((n, b) => n + arrayAt(b, `/${key}`).length, 0)
+        : brands.length,
       Agreement: SPEC_AGREEMENT,
-      License: site.License,
-      TermsOfUse: site.TermsOfUse,
+      License: at(site, "/License"),
+      TermsOfUse: at(site, "/TermsOfUse"),
     },
     data: [{ Brand: brands }],
   };
@@ -145,7 +152,7 @@ describe("schema files", () => {
   function subschemas(node: unknown, pointer = ""): [string, AnySchemaObject][] {
     if (!node || typeof node !== "object") return [];
     if (Array.isArray(node)) return node.flatMap((item, i) => subschemas(item, `${pointer}/${i}`));
-    const found: [string, AnySchemaObject][] = [[pointer, node as AnySchemaObject]];
+    const found: [string, AnySchemaObject][] = [[pointer, node]];
     for (const [key, value] of Object.entries(node)) {
       if (key === "enum" || key === "const" || key === "required") continue;
       found.push(...subschemas(value, `${pointer}/${key}`));
@@ -178,8 +185,8 @@ describe("schema files", () => {
   });
 
   it("holds the spec's Agreement text, the same as the build's AGREEMENT", () => {
-    const meta = (schemas.get("common.schema.json")!.definitions as Data).Meta;
-    expect(meta.properties.Agreement.const).toBe(SPEC_AGREEMENT);
+    const common = schemas.get("common.schema.json");
+    expect(at(common, "/definitions/Meta/properties/Agreement/const")).toBe(SPEC_AGREEMENT);
     expect(AGREEMENT).toBe(SPEC_AGREEMENT);
   });
 });
@@ -220,7 +227,7 @@ describe("sample content", () => {
       const names = new Map<string, Set<string>>();
       for (const file of files) {
         const slug = brandSlug(dataset, file);
-        names.set(slug, (names.get(slug) ?? new Set()).add(readYaml(file).BrandName));
+        names.set(slug, (names.get(slug) ?? new Set()).add(stringAt(readYaml(file), "/BrandName")));
       }
       for (const [slug, set] of names) expect([...set], slug).toHaveLength(1);
     });
@@ -229,8 +236,11 @@ describe("sample content", () => {
       const key = dataset.recordsKey;
       it(`keeps ${dataset.identity.join(" + ")} unique within each brand`, () => {
         for (const brand of publishedBrands(dataset)) {
-          const ids = brand[key].map((r: Data) => dataset.identity.map((f) => r[f]).join(" + "));
-          expect(ids.length, brand.BrandName).toBe(new Set(ids).size);
+          const ids = arrayAt(brand, `/${key}`).map((_, i) => {
+            const record = objectAt(brand, `/${key}/${i}`);
+            return dataset.identity.map((f) => JSON.stringify(record[f])).join(" + ");
+          });
+          expect(ids.length, stringAt(brand, "/BrandName")).toBe(new Set(ids).size);
         }
       });
     }
@@ -243,11 +253,11 @@ describe("sample content", () => {
 
 describe("rules of the branch data set", () => {
   const schema = datasetById("branches").brandSchema;
-  let brand: Data;
-  let branch: Data;
+  let brand: JsonObject;
+  let branch: JsonObject;
   const fresh = () => {
     brand = sample("branches", "thistlecombe-bank/north.yaml");
-    branch = brand.Branch[0];
+    branch = objectAt(brand, "/Branch/0");
   };
 
   describe("lengths", () => {
@@ -291,7 +301,7 @@ describe("rules of the branch data set", () => {
     });
     it("rejects a weekday spelled in lower case", () => {
       fresh();
-      branch.Availability.StandardAvailability.Day[0].Name = "monday";
+      objectAt(branch, "/Availability/StandardAvailability/Day/0").Name = "monday";
       expectRejected(
         schema,
         brand,
@@ -309,22 +319,23 @@ describe("rules of the branch data set", () => {
   describe("patterns", () => {
     it("rejects a Country of four letters that contains a valid code (XGBX)", () => {
       fresh();
-      branch.PostalAddress.Country = "XGBX";
+      objectAt(branch, "/PostalAddress").Country = "XGBX";
       expectRejected(schema, brand, "pattern", "/Branch/0/PostalAddress/Country");
     });
     it("rejects a Country of three letters", () => {
       fresh();
-      branch.PostalAddress.Country = "GBR";
+      objectAt(branch, "/PostalAddress").Country = "GBR";
       expectRejected(schema, brand, "pattern", "/Branch/0/PostalAddress/Country");
     });
     it("rejects a Country in lower case", () => {
       fresh();
-      branch.PostalAddress.Country = "gb";
+      objectAt(branch, "/PostalAddress").Country = "gb";
       expectRejected(schema, brand, "pattern", "/Branch/0/PostalAddress/Country");
     });
     it("rejects an opening time of 24:00", () => {
       fresh();
-      branch.Availability.StandardAvailability.Day[0].OpeningHours[0].ClosingTime = "24:00";
+      objectAt(branch, "/Availability/StandardAvailability/Day/0/OpeningHours/0").ClosingTime =
+        "24:00";
       expectRejected(
         schema,
         brand,
@@ -334,7 +345,8 @@ describe("rules of the branch data set", () => {
     });
     it("rejects an opening time without a leading zero (9:00)", () => {
       fresh();
-      branch.Availability.StandardAvailability.Day[0].OpeningHours[0].OpeningTime = "9:00";
+      objectAt(branch, "/Availability/StandardAvailability/Day/0/OpeningHours/0").OpeningTime =
+        "9:00";
       expectRejected(
         schema,
         brand,
@@ -344,12 +356,13 @@ describe("rules of the branch data set", () => {
     });
     it("accepts an opening time without a colon (0900)", () => {
       fresh();
-      branch.Availability.StandardAvailability.Day[0].OpeningHours[0].OpeningTime = "0900";
+      objectAt(branch, "/Availability/StandardAvailability/Day/0/OpeningHours/0").OpeningTime =
+        "0900";
       expectAccepted(schema, brand);
     });
     it("rejects a latitude without decimals", () => {
       fresh();
-      branch.PostalAddress.GeoLocation.GeographicCoordinates.Latitude = "54";
+      objectAt(branch, "/PostalAddress/GeoLocation/GeographicCoordinates").Latitude = "54";
       expectRejected(
         schema,
         brand,
@@ -359,7 +372,8 @@ describe("rules of the branch data set", () => {
     });
     it("rejects a longitude with 9 decimals", () => {
       fresh();
-      branch.PostalAddress.GeoLocation.GeographicCoordinates.Longitude = "-1.734180001";
+      objectAt(branch, "/PostalAddress/GeoLocation/GeographicCoordinates").Longitude =
+        "-1.734180001";
       expectRejected(
         schema,
         brand,
@@ -369,12 +383,12 @@ describe("rules of the branch data set", () => {
     });
     it("rejects a code object Code of five characters", () => {
       fresh();
-      branch.OtherCustomerSegment[0].Code = "CLUBS";
+      objectAt(branch, "/OtherCustomerSegment/0").Code = "CLUBS";
       expectRejected(schema, brand, "pattern", "/Branch/0/OtherCustomerSegment/0/Code");
     });
     it("rejects a code object Code with a space", () => {
       fresh();
-      branch.OtherCustomerSegment[0].Code = "C B";
+      objectAt(branch, "/OtherCustomerSegment/0").Code = "C B";
       expectRejected(schema, brand, "pattern", "/Branch/0/OtherCustomerSegment/0/Code");
     });
   });
@@ -382,7 +396,7 @@ describe("rules of the branch data set", () => {
   describe("required fields", () => {
     it("rejects a branch address without PostCode", () => {
       fresh();
-      delete branch.PostalAddress.PostCode;
+      delete objectAt(branch, "/PostalAddress").PostCode;
       expectRejected(schema, brand, "required", "/Branch/0/PostalAddress");
     });
     it.each(["Identification", "SequenceNumber", "Type", "CustomerSegment", "PostalAddress"])(
@@ -395,17 +409,17 @@ describe("rules of the branch data set", () => {
     );
     it("rejects a code object without Description", () => {
       fresh();
-      delete branch.OtherAccessibility[0].Description;
+      delete objectAt(branch, "/OtherAccessibility/0").Description;
       expectRejected(schema, brand, "required", "/Branch/0/OtherAccessibility/0");
     });
     it("rejects a non-standard availability without Name", () => {
       fresh();
-      delete branch.Availability.NonStandardAvailability.Name;
+      delete objectAt(branch, "/Availability/NonStandardAvailability").Name;
       expectRejected(schema, brand, "required", "/Branch/0/Availability/NonStandardAvailability");
     });
     it("rejects geographic coordinates without Longitude", () => {
       fresh();
-      delete branch.PostalAddress.GeoLocation.GeographicCoordinates.Longitude;
+      delete objectAt(branch, "/PostalAddress/GeoLocation/GeographicCoordinates").Longitude;
       expectRejected(
         schema,
         brand,
@@ -423,7 +437,7 @@ describe("rules of the branch data set", () => {
     });
     it("rejects a field the spec does not list in a postal address", () => {
       fresh();
-      branch.PostalAddress.County = "North Yorkshire";
+      objectAt(branch, "/PostalAddress").County = "North Yorkshire";
       expectRejected(schema, brand, "additionalProperties", "/Branch/0/PostalAddress");
     });
     it("rejects a field the spec does not list on the brand", () => {
@@ -446,7 +460,7 @@ describe("rules of the branch data set", () => {
     });
     it("rejects a day without opening hours", () => {
       fresh();
-      branch.Availability.StandardAvailability.Day[0].OpeningHours = [];
+      objectAt(branch, "/Availability/StandardAvailability/Day/0").OpeningHours = [];
       expectRejected(
         schema,
         brand,
@@ -456,18 +470,25 @@ describe("rules of the branch data set", () => {
     });
     it("rejects eight standard days", () => {
       fresh();
-      const days = branch.Availability.StandardAvailability.Day;
-      while (days.length < 8) days.push(structuredClone(days[0]));
+      const days = arrayAt(branch, "/Availability/StandardAvailability/Day");
+      while (days.length < 8) days.push(structuredClone(days[0]!));
       expectRejected(schema, brand, "maxItems", "/Branch/0/Availability/StandardAvailability/Day");
     });
     it("rejects eight address lines", () => {
       fresh();
-      branch.PostalAddress.AddressLine = Array.from({ length: 8 }, (_, i) => `Line ${i + 1}`);
+      objectAt(branch, "/PostalAddress").AddressLine = Array.from(
+        { length: 8 },
+        (_, i) => `Line ${i + 1}`,
+      );
       expectRejected(schema, brand, "maxItems", "/Branch/0/PostalAddress/AddressLine");
     });
     it("rejects three country subdivisions", () => {
       fresh();
-      branch.PostalAddress.CountrySubDivision = ["North Yorkshire", "Yorkshire", "England"];
+      objectAt(branch, "/PostalAddress").CountrySubDivision = [
+        "North Yorkshire",
+        "Yorkshire",
+        "England",
+      ];
       expectRejected(schema, brand, "maxItems", "/Branch/0/PostalAddress/CountrySubDivision");
     });
   });
@@ -475,7 +496,7 @@ describe("rules of the branch data set", () => {
   describe("formats", () => {
     it("rejects a StartDate that is not a calendar date", () => {
       fresh();
-      branch.Availability.NonStandardAvailability.StartDate = "2026-13-01";
+      objectAt(branch, "/Availability/NonStandardAvailability").StartDate = "2026-13-01";
       expectRejected(
         schema,
         brand,
@@ -485,7 +506,7 @@ describe("rules of the branch data set", () => {
     });
     it("rejects an EndDate written day first", () => {
       fresh();
-      branch.Availability.NonStandardAvailability.EndDate = "19/12/2026";
+      objectAt(branch, "/Availability/NonStandardAvailability").EndDate = "19/12/2026";
       expectRejected(
         schema,
         brand,
@@ -506,11 +527,11 @@ describe("rules of the branch data set", () => {
 
 describe("rules of the ATM data set", () => {
   const schema = datasetById("atms").brandSchema;
-  let brand: Data;
-  let atm: Data;
+  let brand: JsonObject;
+  let atm: JsonObject;
   const fresh = () => {
     brand = sample("atms", "thistlecombe-bank/north.yaml");
-    atm = brand.ATM[0];
+    atm = objectAt(brand, "/ATM/0");
   };
 
   describe("patterns", () => {
@@ -570,12 +591,12 @@ describe("rules of the ATM data set", () => {
     );
     it("rejects a location without PostalAddress", () => {
       fresh();
-      delete atm.Location.PostalAddress;
+      delete objectAt(atm, "/Location").PostalAddress;
       expectRejected(schema, brand, "required", "/ATM/0/Location");
     });
     it("accepts an ATM address without PostCode", () => {
       fresh();
-      delete atm.Location.PostalAddress.PostCode;
+      delete objectAt(atm, "/Location/PostalAddress").PostCode;
       expectAccepted(schema, brand);
     });
   });
@@ -593,17 +614,17 @@ describe("rules of the ATM data set", () => {
     });
     it("rejects a LocationCategory outside the list", () => {
       fresh();
-      atm.Location.LocationCategory = ["Supermarket"];
+      objectAt(atm, "/Location").LocationCategory = ["Supermarket"];
       expectRejected(schema, brand, "enum", "/ATM/0/Location/LocationCategory/0");
     });
     it("rejects a Branch reference with a field besides Identification", () => {
       fresh();
-      atm.Branch.Name = "Wexbury";
+      objectAt(atm, "/Branch").Name = "Wexbury";
       expectRejected(schema, brand, "additionalProperties", "/ATM/0/Branch");
     });
     it("rejects a Site Name of 141 characters", () => {
       fresh();
-      atm.Location.Site.Name = "s".repeat(141);
+      objectAt(atm, "/Location/Site").Name = "s".repeat(141);
       expectRejected(schema, brand, "maxLength", "/ATM/0/Location/Site/Name");
     });
   });
@@ -611,16 +632,16 @@ describe("rules of the ATM data set", () => {
 
 describe("rules of the personal current account data set", () => {
   const schema = datasetById("personal-current-accounts").brandSchema;
-  let brand: Data;
-  let pca: Data;
+  let brand: JsonObject;
+  let pca: JsonObject;
   /** The regular marketing state of the first product: it holds the credit interest. */
-  let state: Data;
-  let band: Data;
+  let state: JsonObject;
+  let band: JsonObject;
   const fresh = () => {
     brand = sample("personal-current-accounts", "thistlecombe-bank.yaml");
-    pca = brand.PCA[0];
-    state = pca.PCAMarketingState[1];
-    band = state.CreditInterest.TierBandSet[0].TierBand[0];
+    pca = objectAt(brand, "/PCA/0");
+    state = objectAt(pca, "/PCAMarketingState/1");
+    band = objectAt(state, "/CreditInterest/TierBandSet/0/TierBand/0");
   };
 
   describe("required fields, closed objects and types of the product and its marketing states", () => {
@@ -636,7 +657,7 @@ describe("rules of the personal current account data set", () => {
     });
     it("rejects an empty OverdraftTierBandSet", () => {
       fresh();
-      state.Overdraft.OverdraftTierBandSet = [];
+      objectAt(state, "/Overdraft").OverdraftTierBandSet = [];
       expectRejected(
         schema,
         brand,
@@ -659,18 +680,18 @@ describe("rules of the personal current account data set", () => {
       "rejects a marketing state without %s",
       (field) => {
         fresh();
-        delete pca.PCAMarketingState[0][field];
+        delete objectAt(pca, "/PCAMarketingState/0")[field];
         expectRejected(schema, brand, "required", "/PCA/0/PCAMarketingState/0");
       },
     );
     it("rejects a StateTenureLength written as text", () => {
       fresh();
-      pca.PCAMarketingState[0].StateTenureLength = "12";
+      objectAt(pca, "/PCAMarketingState/0").StateTenureLength = "12";
       expectRejected(schema, brand, "type", "/PCA/0/PCAMarketingState/0/StateTenureLength");
     });
     it("accepts a fractional StateTenureLength", () => {
       fresh();
-      pca.PCAMarketingState[0].StateTenureLength = 1.5;
+      objectAt(pca, "/PCAMarketingState/0").StateTenureLength = 1.5;
       expectAccepted(schema, brand);
     });
   });
@@ -683,7 +704,8 @@ describe("rules of the personal current account data set", () => {
     });
     it("rejects an eligibility Indicator written as text", () => {
       fresh();
-      state.CreditInterest.TierBandSet[0].CreditInterestEligibility[2].Indicator = "true";
+      objectAt(state, "/CreditInterest/TierBandSet/0/CreditInterestEligibility/2").Indicator =
+        "true";
       expectRejected(
         schema,
         brand,
@@ -703,7 +725,7 @@ describe("rules of the personal current account data set", () => {
     });
     it("rejects a StateTenurePeriod of HalfYear (the spec spells it Half Year)", () => {
       fresh();
-      pca.PCAMarketingState[0].StateTenurePeriod = "HalfYear";
+      objectAt(pca, "/PCAMarketingState/0").StateTenurePeriod = "HalfYear";
       expectRejected(schema, brand, "enum", "/PCA/0/PCAMarketingState/0/StateTenurePeriod");
     });
     it("rejects a Segment value outside the list", () => {
@@ -774,7 +796,7 @@ describe("rules of the personal current account data set", () => {
   describe("required fields and item counts of credit interest", () => {
     it("rejects credit interest without a tier band set", () => {
       fresh();
-      state.CreditInterest.TierBandSet = [];
+      objectAt(state, "/CreditInterest").TierBandSet = [];
       expectRejected(
         schema,
         brand,
@@ -784,7 +806,7 @@ describe("rules of the personal current account data set", () => {
     });
     it("rejects a tier band set without tier bands", () => {
       fresh();
-      state.CreditInterest.TierBandSet[0].TierBand = [];
+      objectAt(state, "/CreditInterest/TierBandSet/0").TierBand = [];
       expectRejected(
         schema,
         brand,
@@ -794,7 +816,7 @@ describe("rules of the personal current account data set", () => {
     });
     it("rejects an empty CreditInterestEligibility list", () => {
       fresh();
-      state.CreditInterest.TierBandSet[0].CreditInterestEligibility = [];
+      objectAt(state, "/CreditInterest/TierBandSet/0").CreditInterestEligibility = [];
       expectRejected(
         schema,
         brand,
@@ -820,7 +842,8 @@ describe("rules of the personal current account data set", () => {
     });
     it("rejects an eligibility OtherType without Name", () => {
       fresh();
-      delete state.CreditInterest.TierBandSet[0].CreditInterestEligibility[2].OtherType.Name;
+      delete objectAt(state, "/CreditInterest/TierBandSet/0/CreditInterestEligibility/2/OtherType")
+        .Name;
       expectRejected(
         schema,
         brand,
@@ -830,9 +853,8 @@ describe("rules of the personal current account data set", () => {
     });
     it("rejects an eligibility Description of 501 characters", () => {
       fresh();
-      state.CreditInterest.TierBandSet[0].CreditInterestEligibility[0].Description = "d".repeat(
-        501,
-      );
+      objectAt(state, "/CreditInterest/TierBandSet/0/CreditInterestEligibility/0").Description =
+        "d".repeat(501);
       expectRejected(
         schema,
         brand,
@@ -842,7 +864,7 @@ describe("rules of the personal current account data set", () => {
     });
     it("rejects a FirstMarketedDate that is not a date", () => {
       fresh();
-      pca.PCAMarketingState[0].FirstMarketedDate = "2026-09-31";
+      objectAt(pca, "/PCAMarketingState/0").FirstMarketedDate = "2026-09-31";
       expectRejected(schema, brand, "format", "/PCA/0/PCAMarketingState/0/FirstMarketedDate");
     });
   });
@@ -853,7 +875,7 @@ describe.each([
   ["service-metrics-bca", "thistlecombe-bank.yaml"],
 ] as const)("rules of the %s data set", (id, file) => {
   const schema = datasetById(id).brandSchema;
-  let brand: Data;
+  let brand: JsonObject;
   const fresh = () => {
     brand = sample(id, file);
   };
@@ -864,19 +886,26 @@ describe.each([
   describe("types", () => {
     it("rejects an IncidentCount of 1.5", () => {
       fresh();
-      brand.OperationalSecurityIncidentMetrics.OperationalSecurityIncidentMetricsDetails[0].IncidentDetails[0].IncidentCount = 1.5;
+      objectAt(
+        brand,
+        "/OperationalSecurityIncidentMetrics/OperationalSecurityIncidentMetricsDetails/0/IncidentDetails/0",
+      ).IncidentCount = 1.5;
       expectRejected(schema, brand, "type", `${incidents}/IncidentDetails/0/IncidentCount`);
     });
     it("rejects an IncidentCount beyond int32", () => {
       fresh();
-      brand.OperationalSecurityIncidentMetrics.OperationalSecurityIncidentMetricsDetails[0].IncidentDetails[0].IncidentCount =
-        2 ** 31;
+      objectAt(
+        brand,
+        "/OperationalSecurityIncidentMetrics/OperationalSecurityIncidentMetricsDetails/0/IncidentDetails/0",
+      ).IncidentCount = 2 ** 31;
       expectRejected(schema, brand, "format", `${incidents}/IncidentDetails/0/IncidentCount`);
     });
     it("rejects a MetricsValue written as text", () => {
       fresh();
-      brand.CardReplacementTimeLine.CardReplacementTimeLineDetails[0].CardReplacementTimelineMetrics[0].MetricsValue =
-        "5";
+      objectAt(
+        brand,
+        "/CardReplacementTimeLine/CardReplacementTimeLineDetails/0/CardReplacementTimelineMetrics/0",
+      ).MetricsValue = "5";
       expectRejected(
         schema,
         brand,
@@ -889,20 +918,25 @@ describe.each([
   describe("enums", () => {
     it("rejects a 24HourHelp answer outside the availability answers", () => {
       fresh();
-      brand.ServicesMatterAvailability.ServicesMatterAvailabilityDetails[0]["24HourHelp"] =
-        "Sometimes";
+      objectAt(brand, "/ServicesMatterAvailability/ServicesMatterAvailabilityDetails/0")[
+        "24HourHelp"
+      ] = "Sometimes";
       expectRejected(schema, brand, "enum", `${matter}/24HourHelp`);
     });
     it("rejects a MatterType outside the list", () => {
       fresh();
-      brand.ServicesMatterAvailability.ServicesMatterAvailabilityDetails[0].MatterType =
-        "Mortgages";
+      objectAt(
+        brand,
+        "/ServicesMatterAvailability/ServicesMatterAvailabilityDetails/0",
+      ).MatterType = "Mortgages";
       expectRejected(schema, brand, "enum", `${matter}/MatterType`);
     });
     it("rejects a contact type that only branches use (Fax)", () => {
       fresh();
-      brand.ServiceMatterContactDetails.MatterAvailabilityMethod[0].ContactTypeDetails[0].ContactType =
-        "Fax";
+      objectAt(
+        brand,
+        "/ServiceMatterContactDetails/MatterAvailabilityMethod/0/ContactTypeDetails/0",
+      ).ContactType = "Fax";
       expectRejected(
         schema,
         brand,
@@ -915,8 +949,9 @@ describe.each([
   describe("the spec's own spelling of complaints fields", () => {
     it("rejects the corrected spelling ComplaintsDataDetails", () => {
       fresh();
-      brand.ComplaintsData.ComplaintsDataDetails = brand.ComplaintsData.CompliantsDataDetails;
-      delete brand.ComplaintsData.CompliantsDataDetails;
+      const complaints = objectAt(brand, "/ComplaintsData");
+      complaints.ComplaintsDataDetails = at(complaints, "/CompliantsDataDetails");
+      delete complaints.CompliantsDataDetails;
       const errors = errorsOf(schema, brand);
       expect(errors.map((e) => [e.keyword, e.instancePath])).toEqual(
         expect.arrayContaining([
@@ -927,7 +962,7 @@ describe.each([
     });
     it("rejects complaints details without CompliantsDataAvailable", () => {
       fresh();
-      delete brand.ComplaintsData.CompliantsDataDetails.CompliantsDataAvailable;
+      delete objectAt(brand, "/ComplaintsData/CompliantsDataDetails").CompliantsDataAvailable;
       expectRejected(schema, brand, "required", "/ComplaintsData/CompliantsDataDetails");
     });
   });
@@ -943,12 +978,15 @@ describe.each([
     });
     it("rejects account opening details without AccountOpeningURL", () => {
       fresh();
-      delete brand.AccountOpeningTimeLineDetails.AccountOpeningURL;
+      delete objectAt(brand, "/AccountOpeningTimeLineDetails").AccountOpeningURL;
       expectRejected(schema, brand, "required", "/AccountOpeningTimeLineDetails");
     });
     it("rejects a contact channel without contacts", () => {
       fresh();
-      brand.ServiceMatterContactDetails.MatterAvailabilityMethod[0].ContactTypeDetails = [];
+      objectAt(
+        brand,
+        "/ServiceMatterContactDetails/MatterAvailabilityMethod/0",
+      ).ContactTypeDetails = [];
       expectRejected(
         schema,
         brand,
@@ -958,14 +996,14 @@ describe.each([
     });
     it("rejects a non-standard availability period of eight days", () => {
       fresh();
-      const method =
-        brand.ServicesMatterAvailability.ServicesMatterAvailabilityDetails[0]
-          .ServiceMatterAvailabilityMethod[0];
+      const method = objectAt(brand, `${matter}/ServiceMatterAvailabilityMethod/0`);
       const day = {
         Name: "Monday",
         AvailableHours: [{ OpeningTime: "09:00", ClosingTime: "17:00" }],
       };
-      method.NonStandardAvailability = [{ Name: "Long week", Day: Array(8).fill(day) }];
+      method.NonStandardAvailability = [
+        { Name: "Long week", Day: new Array<typeof day>(8).fill(day) },
+      ];
       expectRejected(
         schema,
         brand,
@@ -980,7 +1018,8 @@ describe.each([
     });
     it("rejects a CompliantsInfoURL of 501 characters", () => {
       fresh();
-      brand.ComplaintsData.CompliantsDataDetails.CompliantsInfoURL = `https://example.com/${"x".repeat(481)}`;
+      objectAt(brand, "/ComplaintsData/CompliantsDataDetails").CompliantsInfoURL =
+        `https://example.com/${"x".repeat(481)}`;
       expectRejected(
         schema,
         brand,
@@ -1007,67 +1046,67 @@ describe.each([
 describe("rules of the response envelope", () => {
   const dataset = datasetById("branches");
   const schema = dataset.envelopeSchema;
-  let envelope: Data;
+  let envelope: JsonObject;
   const fresh = () => {
     envelope = structuredClone(envelopeOf(dataset));
   };
 
   it("rejects a LastUpdated without a time", () => {
     fresh();
-    envelope.meta.LastUpdated = "2026-08-14";
+    objectAt(envelope, "/meta").LastUpdated = "2026-08-14";
     expectRejected(schema, envelope, "format", "/meta/LastUpdated");
   });
   it("rejects a LastUpdated without a time zone", () => {
     fresh();
-    envelope.meta.LastUpdated = "2026-08-14T08:00:00";
+    objectAt(envelope, "/meta").LastUpdated = "2026-08-14T08:00:00";
     expectRejected(schema, envelope, "format", "/meta/LastUpdated");
   });
   it("rejects an Agreement that differs from the spec's text", () => {
     fresh();
-    envelope.meta.Agreement = `${SPEC_AGREEMENT}.`;
+    objectAt(envelope, "/meta").Agreement = `${SPEC_AGREEMENT}.`;
     expectRejected(schema, envelope, "const", "/meta/Agreement");
   });
   it("rejects a fractional TotalResults", () => {
     fresh();
-    envelope.meta.TotalResults = 2.5;
+    objectAt(envelope, "/meta").TotalResults = 2.5;
     expectRejected(schema, envelope, "type", "/meta/TotalResults");
   });
   it("rejects a negative TotalResults", () => {
     fresh();
-    envelope.meta.TotalResults = -1;
+    objectAt(envelope, "/meta").TotalResults = -1;
     expectRejected(schema, envelope, "minimum", "/meta/TotalResults");
   });
   it("rejects a License that is not an absolute address", () => {
     fresh();
-    envelope.meta.License = "open-licence";
+    objectAt(envelope, "/meta").License = "open-licence";
     expectRejected(schema, envelope, "format", "/meta/License");
   });
   it.each(["LastUpdated", "TotalResults", "Agreement", "License", "TermsOfUse"])(
     "rejects meta without %s",
     (field) => {
       fresh();
-      delete envelope.meta[field];
+      delete objectAt(envelope, "/meta")[field];
       expectRejected(schema, envelope, "required", "/meta");
     },
   );
   it("rejects a meta field the spec does not list", () => {
     fresh();
-    envelope.meta.FirstPage = "https://www.example.com";
+    objectAt(envelope, "/meta").FirstPage = "https://www.example.com";
     expectRejected(schema, envelope, "additionalProperties", "/meta");
   });
   it("rejects a data item without brands", () => {
     fresh();
-    envelope.data[0].Brand = [];
+    objectAt(envelope, "/data/0").Brand = [];
     expectRejected(schema, envelope, "minItems", "/data/0/Brand");
   });
   it("rejects a data item with a field besides Brand", () => {
     fresh();
-    envelope.data[0].Region = "North";
+    objectAt(envelope, "/data/0").Region = "North";
     expectRejected(schema, envelope, "additionalProperties", "/data/0");
   });
   it("checks each brand against the brand schema", () => {
     fresh();
-    envelope.data[0].Brand[0].Branch[0].PostalAddress.Country = "XGBX";
+    objectAt(envelope, "/data/0/Brand/0/Branch/0/PostalAddress").Country = "XGBX";
     expectRejected(schema, envelope, "pattern", "/data/0/Brand/0/Branch/0/PostalAddress/Country");
   });
   it.each(SPEC_DATASETS.map(([, d]) => [d.envelopeSchema]))(
@@ -1081,9 +1120,9 @@ describe("rules of the response envelope", () => {
 });
 
 describe("rules of the site settings", () => {
-  let site: Data;
+  let site: JsonObject;
   const fresh = () => {
-    site = structuredClone(readYaml(SITE_FILE));
+    site = objectAt(structuredClone(readYaml(SITE_FILE)), "");
   };
 
   it("rejects a License without a scheme", () => {
@@ -1103,7 +1142,7 @@ describe("rules of the site settings", () => {
   });
   it("rejects a setting it does not know", () => {
     fresh();
-    site.Licence = site.License;
+    site.Licence = at(site, "/License");
     expectRejected(SITE_SCHEMA, site, "additionalProperties", "");
   });
 });

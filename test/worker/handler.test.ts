@@ -63,7 +63,7 @@ describe("GET on a data path", () => {
     const request = new Request(ORIGIN + entry.path, {
       headers: { "Accept-Encoding": "br, gzip" },
       cf: { clientAcceptEncoding: "" },
-    } as RequestInit);
+    });
     const response = await handle(request, worker.deps);
     expect(response.headers.get("Content-Encoding")).toBeNull();
     expect(response.headers.get("ETag")).toBe(entry.variants.identity.etag);

@@ -2,6 +2,7 @@
 import { SPEC_PATHS } from "../helpers/spec-values.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
+import { logLine } from "../../worker/log.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
 
 const BRANCHES = SPEC_PATHS.branches;
@@ -64,5 +65,24 @@ describe("log lines", () => {
       dataset: null,
       status: null,
     });
+  });
+});
+
+describe("the cause of a log line", () => {
+  it.each([
+    { thrown: new TypeError("bad\n  value"), cause: "TypeError: bad value" },
+    { thrown: "disk\nfull", cause: "disk full" },
+    { thrown: 42, cause: "42" },
+    { thrown: { code: 7, reason: "quota" }, cause: '{"code":7,"reason":"quota"}' },
+  ])("names what was thrown on one line: $cause", ({ thrown, cause }) => {
+    const line = JSON.parse(logLine({ event: "unexpected-error" }, thrown)) as { cause: unknown };
+    expect(line.cause).toBe(cause);
+  });
+
+  it("puts the event's own cause before what was thrown", () => {
+    const line = JSON.parse(
+      logLine({ event: "asset-mismatch", cause: "assets answered 404" }, new Error("gone")),
+    ) as { cause: unknown };
+    expect(line.cause).toBe("assets answered 404: Error: gone");
   });
 });

@@ -26,7 +26,7 @@ describe("a made-up data set in the manifest", () => {
     expect(response.headers.get("Content-Type")).toBe(new Map(SPEC_MEDIA_TYPES).get("/std/v2.2/"));
     expect(response.headers.get("RateLimit-Policy")).toMatch(/^"open-data";/);
     expect(
-      ((await response.json()) as { data: { Brand: { BrandName: string }[] }[] }).data[0]!.Brand[0]!
+      (await response.json<{ data: { Brand: { BrandName: string }[] }[] }>()).data[0]!.Brand[0]!
         .BrandName,
     ).toBe("Widgets");
   });

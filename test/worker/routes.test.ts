@@ -12,7 +12,6 @@ import { routeTable } from "../../worker/routes.js";
 import { expectError } from "./support/assertions.js";
 import { makeFixture, makeWorker, type Fixture } from "./support/fixture.js";
 import {
-  DECIDED,
   EVERY_RESPONSE_HEADERS,
   LIVE_STANDARD_PATHS,
   SPEC_CACHE_CONTROL,

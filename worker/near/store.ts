@@ -42,7 +42,9 @@ async function fetchBytes(
 async function read(near: NearEntry, assets: AssetFetcher, origin: string): Promise<LoadedIndex> {
   const text = await fetchBytes(assets, origin, near.index.asset, near.index.length);
   const index = JSON.parse(new TextDecoder().decode(text)) as NearIndex;
-  if (index.formatVersion !== NEAR_FORMAT_VERSION) {
+  // Compared as a number: the type says this format, but the file may be another build's.
+  const version: number = index.formatVersion;
+  if (version !== NEAR_FORMAT_VERSION) {
     throw new AssetError(500, `${near.index.asset} is not a format-${NEAR_FORMAT_VERSION} index`);
   }
   const body = await fetchBytes(assets, origin, index.body.asset, index.body.length);

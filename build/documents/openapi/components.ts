@@ -96,7 +96,7 @@ function rewriteRef(ref: string, file: string): string {
 
 function convert(schema: AnySchemaObject, file: string): AnySchemaObject {
   const out: AnySchemaObject = {};
-  for (const [keyword, value] of Object.entries(schema)) {
+  for (const [keyword, value] of Object.entries<unknown>(schema)) {
     if (DROPPED.has(keyword)) continue;
     if (keyword === "$ref") out.$ref = rewriteRef(value as string, file);
     else if (keyword === "definitions") throw new Error(`${file}: nested definitions`);
@@ -111,7 +111,7 @@ function convert(schema: AnySchemaObject, file: string): AnySchemaObject {
       );
     } else if (SCHEMA_VALUES.has(keyword) && typeof value === "object" && value !== null) {
       if (Array.isArray(value)) throw new Error(`${file}: tuple "${keyword}" is not converted`);
-      out[keyword] = convert(value as AnySchemaObject, file);
+      out[keyword] = convert(value, file);
     } else if (SCHEMA_LISTS.has(keyword)) {
       out[keyword] = (value as AnySchemaObject[]).map((v) => convert(v, file));
     } else out[keyword] = value;

@@ -24,11 +24,11 @@ async function verify(argv: string[], fetch?: typeof globalThis.fetch) {
     env: {},
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),
-    fetch: (async (...args: Parameters<typeof globalThis.fetch>) => {
+    fetch: async (...args: Parameters<typeof globalThis.fetch>) => {
       asked += 1;
       if (!fetch) throw new Error("no request expected");
       return fetch(...args);
-    }) as typeof globalThis.fetch,
+    },
   });
   return { code, stdout: out.join("\n"), stderr: err.join("\n"), asked };
 }
@@ -89,8 +89,10 @@ describe("the job summary", () => {
   it("is appended to --summary's file, after what is there", async () => {
     await writeFile(join(dir, "manifest.json"), JSON.stringify(MANIFEST));
     await writeFile(join(dir, "summary.md"), "## Earlier step\n");
-    const served = async () =>
-      new Response("{}", { headers: { ETag: `W/"${HEX}"`, "Last-Modified": DATE } });
+    const served = () =>
+      Promise.resolve(
+        new Response("{}", { headers: { ETag: `W/"${HEX}"`, "Last-Modified": DATE } }),
+      );
     const run = await verify(
       [
         "https://opendata.example/ignored/path",
@@ -99,7 +101,7 @@ describe("the job summary", () => {
         "--summary",
         "summary.md",
       ],
-      served as unknown as typeof globalThis.fetch,
+      served,
     );
     expect(run.stdout).toBe(
       [

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { runOnThreads } from "../../../build/core/thread-pool.js";
 
 const script = (name: string) => new URL(`../../fixtures/threads/${name}.mjs`, import.meta.url);
@@ -38,16 +38,13 @@ describe("the worker thread pool", () => {
 
     it("rejects when a thread is terminated from outside mid-run", async () => {
       const { Worker } = await import("node:worker_threads");
-      const started: InstanceType<typeof Worker>[] = [];
-      const original = Worker.prototype.postMessage;
-      // Terminates the first thread the moment its first task is posted: a killed thread.
-      Worker.prototype.postMessage = function (this: InstanceType<typeof Worker>, ...args) {
-        if (started.length === 0) {
-          started.push(this);
-          void this.terminate();
-        }
-        return original.apply(this, args as Parameters<typeof original>);
-      };
+      // Terminates the first thread the moment its first task is posted, instead of posting it:
+      // a killed thread. Every later post goes through.
+      const post = vi.spyOn(Worker.prototype, "postMessage").mockImplementationOnce(function (
+        this: InstanceType<typeof Worker>,
+      ) {
+        void this.terminate();
+      });
       try {
         const run = runOnThreads<number, number>([1, 2, 3], {
           script: script("double"),
@@ -55,7 +52,7 @@ describe("the worker thread pool", () => {
         });
         await expect(run).rejects.toThrow(/exited \(code \d+\) with 3 of 3 tasks unanswered/);
       } finally {
-        Worker.prototype.postMessage = original;
+        post.mockRestore();
       }
     });
   });

@@ -29,7 +29,7 @@ const cacheDir = cachePerTest();
 
 /** The entry the sample content publishes, as the run built it (`live`: OpenBankingPaths: true). */
 async function published(variant: SampleVariant = "plain"): Promise<Store> {
-  return JSON.parse(await sampleBuild(variant).read("participant_store.json"));
+  return JSON.parse(await sampleBuild(variant).read("participant_store.json")) as Store;
 }
 
 /** The entry the sample content publishes with `siteLines` added to its site.yaml. */
@@ -38,7 +38,7 @@ async function builtWith(siteLines: string): Promise<Store> {
   fixture = await sampleFixture({ "site.yaml": `${site}${siteLines}` });
   const result = await buildFixture(fixture, { cacheDir: cacheDir() });
   expect(result.diagnostics).toEqual([]);
-  return JSON.parse(await readFile(join(fixture.out, "participant_store.json"), "utf8"));
+  return JSON.parse(await readFile(join(fixture.out, "participant_store.json"), "utf8")) as Store;
 }
 
 // The URLs a directory client composes from an entry, resolved on the deployment's origin.

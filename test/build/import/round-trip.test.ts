@@ -10,18 +10,19 @@ import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixture
 import { sampleBuild, warmCache } from "../../helpers/sample-build.js";
 import { SPEC_PATHS } from "../../helpers/spec-values.js";
 import { importFeeds } from "../../helpers/import.js";
+import { parseEnvelope, type Envelope } from "../../helpers/json.js";
 
 let fixture: Fixture;
 let cacheDir: string;
 /** Each data set's published body before the import, by id. */
-const before = new Map<string, { meta: { TotalResults: number }; data: unknown }>();
+const before = new Map<string, Envelope>();
 /** Each data set's feed file: the body the run's build of the sample content wrote. */
 const feeds = new Map<string, string>();
 
 beforeAll(async () => {
   const sample = sampleBuild();
   for (const entry of (await sample.manifest()).datasets) {
-    before.set(entry.dataset, JSON.parse(await sample.read(entry.variants.identity.asset)));
+    before.set(entry.dataset, parseEnvelope(await sample.read(entry.variants.identity.asset)));
     feeds.set(entry.dataset, join(sample.out, entry.variants.identity.asset));
   }
   fixture = await sampleFixture();
@@ -57,7 +58,7 @@ describe("import then build gives the published data back", () => {
     expect(run.stderr).toEqual([]);
     expect(run.code).toBe(0);
     const after = (await rebuild()).get(id)!;
-    const body = JSON.parse(Buffer.from(after).toString("utf8"));
+    const body = parseEnvelope(after);
     expect(body.data).toEqual(before.get(id)!.data);
     expect(body.meta.TotalResults).toBe(before.get(id)!.meta.TotalResults);
   });
@@ -71,7 +72,7 @@ describe("import then build gives the published data back", () => {
     type Atm = { Identification: string; Location: { PostalAddress: { TownName?: string } } };
     const brandsOf = (body: unknown) =>
       (body as { data: { Brand: { BrandName: string; ATM: Atm[] }[] }[] }).data[0]!.Brand;
-    const after = JSON.parse(Buffer.from((await rebuild()).get("atms")!).toString("utf8"));
+    const after = parseEnvelope((await rebuild()).get("atms")!);
     const original = brandsOf(before.get("atms"));
     expect(brandsOf(after).map((b) => b.BrandName)).toEqual(original.map((b) => b.BrandName));
     brandsOf(after).forEach((brand, i) => {

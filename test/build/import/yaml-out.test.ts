@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderYaml } from "../../../build/import/yaml-out.js";
 import { parseYaml } from "../../../build/read/yaml-source.js";
+import { objectAt, parseJson } from "../../helpers/json.js";
 
 /** What the build reads back from the YAML the importer writes for `value`. */
 const roundTrip = (value: unknown) =>
@@ -77,8 +78,9 @@ describe("writing YAML the build reads back as the feed's JSON", () => {
   });
 
   it("keeps keys in the feed's order, keys that look like numbers or booleans included", () => {
-    const value = JSON.parse(
-      '{"Z":1,"A":{"y":"1","x":"2"},"24HourHelp":"Yes","true":"t","null":"n"}',
+    const value = objectAt(
+      parseJson('{"Z":1,"A":{"y":"1","x":"2"},"24HourHelp":"Yes","true":"t","null":"n"}'),
+      "",
     );
     const back = roundTrip(value) as Record<string, unknown>;
     expect(back).toEqual(value);
@@ -102,5 +104,13 @@ describe("writing YAML the build reads back as the feed's JSON", () => {
       "# two",
       "A: 1",
     ]);
+  });
+
+  it("turns every control character and line separator in a note into a space", () => {
+    // C0 (tab, CR, NUL), DEL, C1 (NEL U+0085), LINE SEPARATOR and PARAGRAPH SEPARATOR.
+    const note = "a\tb\rc\u0000d\u007fe\u0085f\u2028g\u2029h";
+    const text = renderYaml({ A: 1 }, "# m", [note]);
+    expect(text.split("\n").slice(0, 3)).toEqual(["# m", "# a b c d e f g h", "A: 1"]);
+    expect(parseYaml("f.yaml", text).value).toEqual({ A: 1 });
   });
 });

@@ -27,16 +27,17 @@ const CHECKS = [check("/a", NEW["/a"]!), check("/b", NEW["/b"]!)];
 /** A deployment that serves `version(path, round)`'s body, with its tag, recording each request. */
 function deployment(serve: (path: string, asked: number) => string | Response | Error) {
   const requests: { path: string; headers: Headers }[] = [];
-  const fake = (async (input: URL, init?: RequestInit) => {
+  const fake = ((input: URL, init?: RequestInit) => {
     const path = input.pathname + input.search;
     const headers = new Headers(init?.headers);
     requests.push({ path, headers });
     const answer = serve(path, requests.filter((r) => r.path === path).length);
-    if (answer instanceof Error) throw answer;
-    if (answer instanceof Response) return answer;
-    return new Response(answer, {
-      headers: { ETag: `"${sha(answer)}"`, "Last-Modified": DATE },
-    });
+    // Settled as fetch settles: a failed request rejects, it does not throw.
+    if (answer instanceof Error) return Promise.reject(answer);
+    if (answer instanceof Response) return Promise.resolve(answer);
+    return Promise.resolve(
+      new Response(answer, { headers: { ETag: `"${sha(answer)}"`, "Last-Modified": DATE } }),
+    );
   }) as typeof globalThis.fetch;
   return { fetch: fake, requests };
 }
@@ -46,9 +47,10 @@ function clock() {
   const slept: number[] = [];
   return {
     now: () => now,
-    sleep: async (ms: number) => {
+    sleep: (ms: number) => {
       slept.push(ms);
       now += ms;
+      return Promise.resolve();
     },
     slept,
   };

@@ -118,8 +118,14 @@ describe("writing the output folder", () => {
       // Bounded: at most 20,000 reads, and it stops when the writes are done.
       for (let i = 0; writing && i < 20_000; i++) {
         try {
-          const manifest = JSON.parse(await readFile(join(out, "manifest.json"), "utf8"));
-          const body = JSON.parse(await readFile(join(out, "std/v2.2/branches.json"), "utf8"));
+          // Both files are this test's own, each with the write's version number.
+          type Versioned = { version: number };
+          const manifest = JSON.parse(
+            await readFile(join(out, "manifest.json"), "utf8"),
+          ) as Versioned;
+          const body = JSON.parse(
+            await readFile(join(out, "std/v2.2/branches.json"), "utf8"),
+          ) as Versioned;
           // The body may be newer than the manifest (a write finished between the two reads),
           // never older, and never missing.
           if (body.version < manifest.version)

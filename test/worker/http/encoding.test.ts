@@ -46,7 +46,7 @@ describe("clientAcceptEncoding", () => {
     const request = new Request("https://x/", {
       headers: { "Accept-Encoding": "br, gzip" },
       cf: { clientAcceptEncoding: "gzip;q=0.5" },
-    } as RequestInit);
+    });
     expect(clientAcceptEncoding(request)).toBe("gzip;q=0.5");
   });
 
@@ -54,7 +54,7 @@ describe("clientAcceptEncoding", () => {
     const request = new Request("https://x/", {
       headers: { "Accept-Encoding": "br, gzip" },
       cf: { clientAcceptEncoding: "" },
-    } as RequestInit);
+    });
     expect(selectCoding(clientAcceptEncoding(request), ALL)).toBe("identity");
   });
 

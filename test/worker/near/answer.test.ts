@@ -8,7 +8,6 @@ import type { Manifest } from "../../../contract/manifest.js";
 import type { Deps } from "../../../worker/deps.js";
 import { handle } from "../../../worker/handler.js";
 import { nearDeps, nearEntityTag } from "../../../worker/near/answer.js";
-import { MemoryAssets } from "../../fakes/platform.js";
 import { DECIDED, specErrorBody } from "../../helpers/spec-values.js";
 import { makeWorker, ORIGIN, type Fixture } from "../support/fixture.js";
 import {
@@ -75,7 +74,7 @@ describe("whole requests to an extension path", () => {
   it("places a postcode by its unit, else its district, and answers 404 where nothing places it", async () => {
     const { fetch } = make();
     const unit = await fetch("/x-std/v2.2/atms/postcode/WX14AB");
-    expect(((await unit.json()) as { meta: { TotalResults: number } }).meta.TotalResults).toBe(2);
+    expect((await unit.json<{ meta: { TotalResults: number } }>()).meta.TotalResults).toBe(2);
     const district = await fetch("/x-std/v2.2/atms/postcode/LQ79ZZ");
     expect(district.status).toBe(200);
     const unknown = await fetch("/x-std/v2.2/atms/postcode/ZZ99ZZ");
@@ -123,7 +122,7 @@ describe("whole requests to an extension path", () => {
 
   it("answers 503 with Retry-After when the assets binding fails, and 500 when a file is missing", async () => {
     const failing = make();
-    (failing.worker.assets as MemoryAssets).failure = "throw";
+    failing.worker.assets.failure = "throw";
     const unavailable = await failing.fetch(geo);
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers.get("Retry-After")).toBe(String(DECIDED.assetsRetryAfterSeconds));

@@ -84,7 +84,7 @@ describe("no client address in KV or in the log", () => {
     const worker = makeWorker(fixture);
     worker.kv.failure = "throw";
     for (const { address } of CLIENTS) await send(worker, address, LIMIT);
-    expect(worker.logs.map((line) => JSON.parse(line).event)).toContain(
+    expect(worker.logs.map((line) => (JSON.parse(line) as { event: unknown }).event)).toContain(
       "rate-limit-counter-not-shared",
     );
     for (const line of worker.logs) {

@@ -127,7 +127,7 @@ export function makeWorker(
       calls.sign += 1;
       return crypto.subtle.sign(...args);
     },
-  } as HmacCrypto;
+  };
   const secret =
     options.rateLimitKey === undefined ? TEST_RATE_LIMIT_KEY : (options.rateLimitKey ?? undefined);
   const deps: Deps = {

@@ -46,14 +46,14 @@ const marks = (page: string) => page.match(/class="mark /g)?.length ?? 0;
 describe("the landing page", () => {
   it("is listed in the manifest at / as UTF-8 HTML, with its stylesheet as CSS", async () => {
     const { manifest } = await sample();
-    const byPath = new Map(manifest!.documents!.map((d) => [d.path, d.mediaType]));
+    const byPath = new Map(manifest.documents.map((d) => [d.path, d.mediaType]));
     expect(byPath.get("/")).toBe("text/html; charset=utf-8");
     expect(byPath.get("/style.css")).toBe("text/css; charset=utf-8");
   });
 
   it("carries the newest data set's Last-Modified, not the build's clock", async () => {
     const { manifest } = await sample();
-    for (const document of manifest!.documents!) {
+    for (const document of manifest.documents) {
       expect(document.lastModified).toBe("Mon, 21 Sep 2026 14:13:20 GMT");
       expect(document.lastModifiedMs).toBe(1_790_000_000_000);
     }

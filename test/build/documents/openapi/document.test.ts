@@ -7,20 +7,30 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Manifest } from "../../../../contract/manifest.js";
+import {
+  arrayAt,
+  at,
+  find,
+  objectAt,
+  parseJson,
+  pointer,
+  stringAt,
+  type Json,
+  type JsonObject,
+} from "../../../helpers/json.js";
 import { sampleBuild } from "../../../helpers/sample-build.js";
 import { LIVE_STANDARD_PATHS, SPEC_ERRORS, SPEC_PATHS } from "../../../helpers/spec-values.js";
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-type Json = Record<string, any>;
 // The sample content as the run built it once (test/helpers/global-setup.ts).
 const sample = sampleBuild();
 let manifest: Manifest;
-let doc: Json;
+let doc: JsonObject;
 
 beforeAll(async () => {
   manifest = await sample.manifest();
-  doc = JSON.parse(await sample.read("openapi.json"));
+  doc = objectAt(parseJson(await sample.read("openapi.json")), "");
   // The tests below check every data set the manifest lists: all the specs' data sets.
   expect(manifest.datasets.map((d) => d.path).sort()).toEqual(Object.values(SPEC_PATHS).sort());
 });
@@ -37,13 +47,9 @@ function compileAt(path: string, mediaType: string) {
   return documentAjv.compile({ $ref: `openapi.json#${at}` });
 }
 
-// JSON Pointer escaping (RFC 6901 section 3), for a pointer used as a URI fragment.
-const pointer = (...tokens: string[]) =>
-  tokens.map((t) => "/" + t.replace(/~/g, "~0").replace(/\//g, "~1")).join("");
-
 describe("the OpenAPI document", () => {
   it("names whom to contact from site.yaml's Contact, and says the data needs no credentials", () => {
-    expect(doc.info.contact).toEqual({
+    expect(at(doc, "/info/contact")).toEqual({
       name: "Open data team",
       url: "https://www.thistlecombe.example/open-data",
       email: "opendata@thistlecombe.example",
@@ -52,12 +58,17 @@ describe("the OpenAPI document", () => {
   });
 
   it("describes every tag it uses", () => {
+    const paths = objectAt(doc, "/paths");
     const used = new Set(
-      Object.values(doc.paths as Json).flatMap((item: Json) =>
-        Object.values(item).flatMap((op: Json) => op.tags as string[]),
+      Object.keys(paths).flatMap((path) =>
+        Object.keys(objectAt(paths, pointer(path))).flatMap((method) =>
+          arrayAt(paths, pointer(path, method, "tags")),
+        ),
       ),
     );
-    const described = new Map((doc.tags as Json[]).map((t) => [t.name, t.description]));
+    const described = new Map(
+      arrayAt(doc, "/tags").map((t) => [at(t, "/name"), find(t, "/description")]),
+    );
     for (const tag of used) expect(described.get(tag)).toMatch(/\w/);
   });
 
@@ -71,26 +82,29 @@ describe("the OpenAPI document", () => {
   });
 
   it("is listed in the manifest under the media type the OpenAPI Initiative registered", () => {
-    const entry = manifest.documents!.find((d) => d.path === "/openapi.json")!;
+    const entry = manifest.documents.find((d) => d.path === "/openapi.json")!;
     expect(entry.mediaType).toBe("application/vnd.oai.openapi+json;version=3.1");
   });
 
   it("has one relative server and every data set's path written in full", () => {
-    expect(doc.servers).toEqual([{ url: "/", description: expect.any(String) }]);
-    expect(Object.keys(doc.paths)).toEqual(
+    expect(doc.servers).toEqual([{ url: "/", description: expect.any(String) as unknown }]);
+    expect(Object.keys(objectAt(doc, "/paths"))).toEqual(
       expect.arrayContaining(manifest.datasets.map((d) => d.path)),
     );
   });
 
   it("describes GET and HEAD on every path, each with If-None-Match and If-Modified-Since", () => {
     for (const entry of manifest.datasets) {
-      const item = doc.paths[entry.path];
+      const item = objectAt(doc, pointer("paths", entry.path));
       expect(Object.keys(item).sort()).toEqual(["get", "head"]);
       for (const method of ["get", "head"]) {
-        const names = item[method].parameters.map(
-          (p: Json) => doc.components.parameters[p.$ref.split("/").at(-1)],
+        const names = arrayAt(item, pointer(method, "parameters")).map((p) =>
+          objectAt(
+            doc,
+            pointer("components", "parameters", stringAt(p, "/$ref").split("/").at(-1)!),
+          ),
         );
-        expect(names.map((p: Json) => [p.name, p.in])).toEqual([
+        expect(names.map((p) => [p.name, p.in])).toEqual([
           ["If-None-Match", "header"],
           ["If-Modified-Since", "header"],
         ]);
@@ -114,23 +128,24 @@ describe("the OpenAPI document", () => {
   it("documents the 200's headers and the envelope schema under the path's media type", () => {
     for (const entry of manifest.datasets) {
       for (const method of ["get", "head"]) {
-        const ok = doc.paths[entry.path][method].responses["200"];
-        expect(Object.keys(ok.headers)).toEqual(expect.arrayContaining(HEADERS_200));
+        const ok = objectAt(doc, pointer("paths", entry.path, method, "responses", "200"));
+        expect(Object.keys(objectAt(ok, "/headers"))).toEqual(expect.arrayContaining(HEADERS_200));
         for (const name of HEADERS_200) {
-          expect(ok.headers[name].$ref).toBe(`#/components/headers/${name}`);
-          expect(doc.components.headers[name].schema.type).toBe("string");
+          expect(at(ok, pointer("headers", name, "$ref"))).toBe(`#/components/headers/${name}`);
+          expect(at(doc, pointer("components", "headers", name, "schema", "type"))).toBe("string");
         }
       }
-      const get = doc.paths[entry.path].get.responses["200"];
-      expect(Object.keys(get.content)).toEqual([entry.mediaType]);
-      expect(doc.paths[entry.path].head.responses["200"].content).toBeUndefined();
+      const get = objectAt(doc, pointer("paths", entry.path, "get", "responses", "200"));
+      expect(Object.keys(objectAt(get, "/content"))).toEqual([entry.mediaType]);
+      const head = objectAt(doc, pointer("paths", entry.path, "head", "responses", "200"));
+      expect(head.content).toBeUndefined();
     }
-    expect(doc.components.headers["Strict-Transport-Security"].schema.example).toBe(
-      "max-age=31536000",
-    );
-    expect(doc.components.headers["X-Frame-Options"].schema.example).toBe("DENY");
-    expect(doc.components.headers["X-Content-Type-Options"].schema.example).toBe("nosniff");
-    expect(doc.components.headers["Cache-Control"].schema.example).toBe("max-age=28800");
+    const example = (header: string) =>
+      at(doc, pointer("components", "headers", header, "schema", "example"));
+    expect(example("Strict-Transport-Security")).toBe("max-age=31536000");
+    expect(example("X-Frame-Options")).toBe("DENY");
+    expect(example("X-Content-Type-Options")).toBe("nosniff");
+    expect(example("Cache-Control")).toBe("max-age=28800");
   });
 
   // Both specs, "Errors" (404 and 405 are ours, docs/decisions.md): every status the Worker answers with.
@@ -140,9 +155,12 @@ describe("the OpenAPI document", () => {
     it("has the error schema and the spec's exact text as its example", () => {
       for (const entry of manifest.datasets) {
         for (const method of ["get", "head"]) {
-          const { $ref } = doc.paths[entry.path][method].responses[String(status)];
-          const response = doc.components.responses[$ref.split("/").at(-1)];
-          const json = response.content["application/json"];
+          const $ref = stringAt(
+            doc,
+            pointer("paths", entry.path, method, "responses", String(status), "$ref"),
+          );
+          const response = pointer("components", "responses", $ref.split("/").at(-1)!);
+          const json = objectAt(doc, `${response}${pointer("content", "application/json")}`);
           expect(json.schema).toEqual({ $ref: "#/components/schemas/Error" });
           expect(json.example).toEqual({ status: String(status), title, description });
         }
@@ -152,27 +170,29 @@ describe("the OpenAPI document", () => {
 
   it("documents 304 with the validators and no body", () => {
     for (const entry of manifest.datasets) {
-      const notModified = doc.paths[entry.path].get.responses["304"];
+      const notModified = objectAt(doc, pointer("paths", entry.path, "get", "responses", "304"));
       expect(notModified.content).toBeUndefined();
-      expect(Object.keys(notModified.headers)).toEqual(expect.arrayContaining(["ETag", "Vary"]));
+      expect(Object.keys(objectAt(notModified, "/headers"))).toEqual(
+        expect.arrayContaining(["ETag", "Vary"]),
+      );
     }
   });
 
   it("states each plan's rate limit in words", () => {
-    expect(doc.info.description).toContain(
+    const description = stringAt(doc, "/info/description");
+    expect(description).toContain(
       "**open-data**: 145 requests per minute per client (IPv4 address or IPv6 /64)",
     );
-    expect(doc.info.description).toContain("**service-metrics**: 145 requests per minute");
-    expect(doc.paths["/std/v2.2/atms"].get.description).toContain(
+    expect(description).toContain("**service-metrics**: 145 requests per minute");
+    expect(stringAt(doc, pointer("paths", "/std/v2.2/atms", "get", "description"))).toContain(
       "plan open-data): 145 requests per minute",
     );
-    expect(doc.paths["/std/v1.0/reg-service-metrics/pca"].get.description).toContain(
-      "plan service-metrics): 145 requests per minute",
-    );
+    const pcaGet = pointer("paths", "/std/v1.0/reg-service-metrics/pca", "get", "description");
+    expect(stringAt(doc, pcaGet)).toContain("plan service-metrics): 145 requests per minute");
   });
 
   it("carries the schemas converted to 2020-12, with every $ref pointing into the document", () => {
-    const text = JSON.stringify(doc.components.schemas);
+    const text = JSON.stringify(at(doc, "/components/schemas"));
     for (const draft07 of ['"definitions"', '"$schema"', '"$id"', '"patternErrorMessage"']) {
       expect(text).not.toContain(draft07);
     }
@@ -180,10 +200,8 @@ describe("the OpenAPI document", () => {
     expect(refs.length).toBeGreaterThan(100);
     for (const ref of new Set(refs)) {
       expect(ref.startsWith("#/components/")).toBe(true);
-      const target = ref
-        .slice(2)
-        .split("/")
-        .reduce<any>((node, token) => node?.[token.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
+      // The fragment is a JSON pointer (RFC 6901 section 6), here never percent-encoded.
+      const target = find(doc, ref.slice(1));
       expect({ ref, found: target !== undefined }).toEqual({ ref, found: true });
     }
   });
@@ -192,7 +210,7 @@ describe("the OpenAPI document", () => {
 describe("every served body", () => {
   it("satisfies the response schema the document gives for its path and media type", async () => {
     for (const entry of manifest.datasets) {
-      const body = JSON.parse(await sample.read(entry.variants.identity.asset));
+      const body = parseJson(await sample.read(entry.variants.identity.asset));
       const validate = compileAt(entry.path, entry.mediaType);
       expect({ path: entry.path, errors: validate(body) ? [] : validate.errors }).toEqual({
         path: entry.path,
@@ -203,8 +221,8 @@ describe("every served body", () => {
 
   it("would fail that schema with a field the spec does not define", async () => {
     const entry = manifest.datasets.find((d) => d.path === "/std/v2.2/atms")!;
-    const body = JSON.parse(await sample.read(entry.variants.identity.asset));
-    body.data[0].Brand[0].ATM[0].Colour = "green";
+    const body = parseJson(await sample.read(entry.variants.identity.asset));
+    objectAt(body, "/data/0/Brand/0/ATM/0").Colour = "green";
     expect(compileAt(entry.path, entry.mediaType)(body)).toBe(false);
   });
 });
@@ -212,27 +230,27 @@ describe("every served body", () => {
 describe("the product shapes of 2.2.1 in the document (open-data-api-v2.2-products.md)", () => {
   async function body(path: string): Promise<Json> {
     const entry = manifest.datasets.find((d) => d.path === path)!;
-    return JSON.parse(await sample.read(entry.variants.identity.asset));
+    return parseJson(await sample.read(entry.variants.identity.asset));
   }
   function valid(path: string, value: Json): boolean {
-    return compileAt(path, "application/prs.std.opendata.v2.2+json")(value) as boolean;
+    return compileAt(path, "application/prs.std.opendata.v2.2+json")(value);
   }
   const PCA = "/std/v2.2/personal-current-accounts";
-  const firstState = (b: Json) => b.data[0].Brand[0].PCA[0].PCAMarketingState[0];
+  const firstState = (b: Json) => objectAt(b, "/data/0/Brand/0/PCA/0/PCAMarketingState/0");
 
   it("serves a PCA card's Scheme as one value, and rejects the later standard's list", async () => {
     const served = await body(PCA);
-    const card = firstState(served).FeaturesAndBenefits.Card[0];
+    const card = objectAt(firstState(served), "/FeaturesAndBenefits/Card/0");
     expect(["MasterCard", "Other", "Visa"]).toContain(card.Scheme);
-    card.Scheme = [card.Scheme];
+    card.Scheme = [at(card, "/Scheme")];
     expect(valid(PCA, served)).toBe(false);
   });
 
   it("serves a PCA ResidencyEligibility as one object, and rejects a list of one", async () => {
     const served = await body(PCA);
-    const eligibility = firstState(served).Eligibility;
-    expect(eligibility.ResidencyEligibility.ResidencyIncluded).toEqual(["GB"]);
-    eligibility.ResidencyEligibility = [eligibility.ResidencyEligibility];
+    const eligibility = objectAt(firstState(served), "/Eligibility");
+    expect(at(eligibility, "/ResidencyEligibility/ResidencyIncluded")).toEqual(["GB"]);
+    eligibility.ResidencyEligibility = [at(eligibility, "/ResidencyEligibility")];
     expect(valid(PCA, served)).toBe(false);
   });
 
@@ -245,24 +263,31 @@ describe("the product shapes of 2.2.1 in the document (open-data-api-v2.2-produc
   it("rejects an empty BCA OtherFeesCharges list and an SME RepaymentType Other", async () => {
     const BCA = "/std/v2.2/business-current-accounts";
     const bca = await body(BCA);
-    bca.data[0].Brand[0].BCA[0].BCAMarketingState[0].OtherFeesCharges = [];
+    objectAt(bca, "/data/0/Brand/0/BCA/0/BCAMarketingState/0").OtherFeesCharges = [];
     expect(valid(BCA, bca)).toBe(false);
     const SME = "/std/v2.2/unsecured-sme-loans";
     const sme = await body(SME);
-    sme.data[0].Brand[0].SMELoan[0].SMELoanMarketingState[0].Repayment[0].RepaymentType = "Other";
+    objectAt(sme, "/data/0/Brand/0/SMELoan/0/SMELoanMarketingState/0/Repayment/0").RepaymentType =
+      "Other";
     expect(valid(SME, sme)).toBe(false);
   });
 });
 
 describe("with OpenBankingPaths: true in site.yaml", () => {
   it("describes exactly the paths served, the live standard's names under their own media types", async () => {
-    const aliasedDoc = JSON.parse(await sampleBuild("live").read("openapi.json"));
+    const aliasedDoc = objectAt(parseJson(await sampleBuild("live").read("openapi.json")), "");
     // The live standard's names (test/helpers/spec-values.ts), each under its own media type.
     const expected = Object.values(LIVE_STANDARD_PATHS).flat();
-    const documented = Object.keys(aliasedDoc.paths).filter((p) => p.startsWith("/open-banking/"));
+    const documented = Object.keys(objectAt(aliasedDoc, "/paths")).filter((p) =>
+      p.startsWith("/open-banking/"),
+    );
     expect(documented.sort()).toEqual(expected.map(([path]) => path).sort());
     for (const [path, mediaType] of expected) {
-      expect(Object.keys(aliasedDoc.paths[path].get.responses["200"].content)).toEqual([mediaType]);
+      const content = objectAt(
+        aliasedDoc,
+        pointer("paths", path, "get", "responses", "200", "content"),
+      );
+      expect(Object.keys(content)).toEqual([mediaType]);
     }
     const validator = new Validator();
     expect((await validator.validate(aliasedDoc)).valid).toBe(true);
