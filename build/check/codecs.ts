@@ -37,6 +37,7 @@ export function fromCacheEntry(entry: Buffer): CheckedFile {
   let value: { parsed: unknown } | undefined;
   return Object.defineProperty(rest, "value", {
     enumerable: true,
-    get: () => (value ??= { parsed: JSON.parse(entry.toString("utf8", split + 1)) as unknown }).parsed,
+    get: () =>
+      (value ??= { parsed: JSON.parse(entry.toString("utf8", split + 1)) as unknown }).parsed,
   }) as CheckedFile;
 }
