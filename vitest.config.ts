@@ -31,6 +31,10 @@ export default defineConfig({
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          // One workerd and one module graph for every file, not one of each per file: the files
+          // are many and small (0.1 s of tests each against about 1 s to start a runtime), and
+          // none depends on storage another left behind (only index.test.ts touches the bound KV).
+          isolate: false,
         },
       },
     ],
