@@ -23,6 +23,7 @@ import {
   buildFixture,
   FIXTURE_EPOCH,
   sampleFixture,
+  digestFolder,
   snapshotFolder,
   type Fixture,
 } from "../helpers/fixtures.js";
@@ -119,7 +120,7 @@ describe("building the sample content", () => {
       if (entry.isFile()) await utimes(join(entry.parentPath, entry.name), later, later);
     }
     await build(true, false);
-    expect(await snapshotFolder(fixture.out)).toEqual(await snapshotFolder(sample.out));
+    expect(await digestFolder(fixture.out)).toEqual(await digestFolder(sample.out));
   });
 
   it("gives the same bytes from a cached rebuild after an edit as from a cold build", async () => {
@@ -129,10 +130,12 @@ describe("building the sample content", () => {
     const warmBuild = await build(true, warm());
     expect(warmBuild.ok).toBe(true);
     expect(warmBuild.cacheMiss).toBeUndefined();
-    const rebuilt = await snapshotFolder(fixture.out);
+    const rebuilt = await digestFolder(fixture.out);
     await build(true, false);
-    expect(await snapshotFolder(fixture.out)).toEqual(rebuilt);
-    expect(rebuilt.get("std/v2.2/branches.json")!.toString()).toContain('"BrandName":"Zed Bank"');
+    expect(await digestFolder(fixture.out)).toEqual(rebuilt);
+    expect(await readFile(join(fixture.out, "std/v2.2/branches.json"), "utf8")).toContain(
+      '"BrandName":"Zed Bank"',
+    );
   });
 
   it("takes unchanged data sets from the cache but rebuilds every body when site.yaml or LastUpdated moves", async () => {
@@ -201,11 +204,11 @@ describe("a failed build", () => {
   it("leaves the previous output exactly as it was and no staging folders behind", async () => {
     fixture = await sampleFixture();
     await build();
-    const before = await snapshotFolder(fixture.out);
+    const before = await digestFolder(fixture.out);
     await fixture.put({ "branches/zz-broken.yaml": "BrandName: Broken\nBranch: []\n" });
     const result = await build();
     expect(result.ok).toBe(false);
-    expect(await snapshotFolder(fixture.out)).toEqual(before);
+    expect(await digestFolder(fixture.out)).toEqual(before);
     // dist links to the one generation folder written; the failed build left nothing.
     const entries = (await readdir(fixture.root)).sort();
     expect(entries).toEqual([basename(await realpath(fixture.out)), "content", "dist"]);
@@ -664,7 +667,7 @@ describe("validate makes nothing the checks do not need", () => {
     expect([...kinds(await readdir(cacheDir))]).toEqual(
       expect.arrayContaining(["br", "gz", "near"]),
     );
-    const written = await snapshotFolder(fixture.out);
+    const written = await digestFolder(fixture.out);
     for (const { entry } of built.datasets) {
       expect(written.has(entry.variants.br!.asset.slice(1)), entry.path).toBe(true);
     }

@@ -1,4 +1,5 @@
 /** Temporary content and output folders for build tests. */
+import { createHash } from "node:crypto";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -64,6 +65,20 @@ export async function snapshotFolder(dir: string): Promise<Map<string, Buffer>> 
     }
   }
   return files;
+}
+
+/**
+ * Every file under `dir`, relative path to the SHA-256 of its bytes: for "byte for byte the same"
+ * comparisons. Equal digests are equal bytes, a difference names the paths that differ, and
+ * comparing two maps of short strings costs nothing, where comparing maps of Buffers element by
+ * element is most of what such a test would spend.
+ */
+export async function digestFolder(dir: string): Promise<Map<string, string>> {
+  const digests = new Map<string, string>();
+  for (const [path, bytes] of await snapshotFolder(dir)) {
+    digests.set(path, createHash("sha256").update(bytes).digest("hex"));
+  }
+  return digests;
 }
 
 /** A minimal valid branch brand file, one physical branch per identification given. */

@@ -7,7 +7,7 @@ import {
   buildFixture,
   FIXTURE_EPOCH,
   sampleFixture,
-  snapshotFolder,
+  digestFolder,
   type Fixture,
 } from "../../helpers/fixtures.js";
 import { buildCommand, commitAll } from "../../helpers/cli.js";
@@ -78,7 +78,7 @@ describe("npm run build with the publication guard", () => {
 
   it("warns of a shrink against the dist/manifest.json it replaces, and builds anyway", async () => {
     await builtThenShrunk();
-    const before = await snapshotFolder(fixture.out);
+    const before = await digestFolder(fixture.out);
     const run = await buildCommand(
       ["build", "--content", "content", "--out", "dist", "--cache", cache()],
       {
@@ -92,12 +92,12 @@ describe("npm run build with the publication guard", () => {
     expect(run.stderr).toContain(
       "Publishing it (`npm run deploy`, the Deploy workflow) would be refused unless told it is intended: OPENDATA_ALLOW_SHRINK=1 npm run deploy",
     );
-    expect(await snapshotFolder(fixture.out)).not.toEqual(before);
+    expect(await digestFolder(fixture.out)).not.toEqual(before);
   });
 
   it("refuses the same shrink with --publish, naming both overrides, and leaves dist/ as it was", async () => {
     await builtThenShrunk();
-    const before = await snapshotFolder(fixture.out);
+    const before = await digestFolder(fixture.out);
     const run = await buildCommand(
       [
         "build",
@@ -119,7 +119,7 @@ describe("npm run build with the publication guard", () => {
     );
     expect(run.stderr).toContain(`--allow-shrink or OPENDATA_ALLOW_SHRINK=1`);
     expect(run.stderr).toContain("Nothing was published: dist/ is unchanged.");
-    expect(await snapshotFolder(fixture.out)).toEqual(before);
+    expect(await digestFolder(fixture.out)).toEqual(before);
   });
 
   it("compares a publication with the last commit when no deployment URL is set", async () => {
@@ -142,7 +142,7 @@ describe("npm run build with the publication guard", () => {
     ["the environment variable", [], { OPENDATA_ALLOW_SHRINK: "1" }],
   ])("publishes the shrink when told to with %s, and says so", async (_, flags, env) => {
     await builtThenShrunk();
-    const before = await snapshotFolder(fixture.out);
+    const before = await digestFolder(fixture.out);
     const run = await buildCommand(
       ["build", "--content", "content", "--out", "dist", "--cache", cache(), ...flags],
       { cwd: fixture.root, env },
@@ -150,7 +150,7 @@ describe("npm run build with the publication guard", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("Branches would shrink from 14 to 6 records");
     expect(run.stderr).toContain("published anyway");
-    expect(await snapshotFolder(fixture.out)).not.toEqual(before);
+    expect(await digestFolder(fixture.out)).not.toEqual(before);
   });
 });
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../../build/core/diagnostics.js";
 import { migrateContent } from "../../../build/migrate/run.js";
-import { buildFixture, sampleFixture, snapshotFolder } from "../../helpers/fixtures.js";
+import { buildFixture, digestFolder, sampleFixture } from "../../helpers/fixtures.js";
 import { NEW_PCA, OLD_PCA, oldPcaWith } from "../../helpers/old-shapes.js";
 import { warmCache } from "../../helpers/sample-build.js";
 
@@ -52,7 +52,7 @@ describe("migrating a content folder", () => {
       "personal-current-accounts/zed-two.yaml": twoSchemes.replace("Zed Bank", "Zed Two"),
     });
     try {
-      const before = await snapshotFolder(fixture.content);
+      const before = await digestFolder(fixture.content);
       const result = await migrateContent({
         contentDir: fixture.content,
         cwd: fixture.root,
@@ -62,7 +62,7 @@ describe("migrating a content folder", () => {
         "content/personal-current-accounts/zed-two.yaml:22:17",
       ]);
       expect(result.written).toBe(false);
-      expect(await snapshotFolder(fixture.content)).toEqual(before);
+      expect(await digestFolder(fixture.content)).toEqual(before);
     } finally {
       await fixture.cleanup();
     }

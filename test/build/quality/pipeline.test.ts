@@ -5,17 +5,11 @@
  * rule's own cases, and QualityErrors' "all", run on the functions a build runs without the rest
  * of it (the other files here).
  */
-import { createHash } from "node:crypto";
 import { readFile, readlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../../build/core/paths.js";
-import {
-  buildFixture,
-  sampleFixture,
-  snapshotFolder,
-  type Fixture,
-} from "../../helpers/fixtures.js";
+import { buildFixture, sampleFixture, digestFolder, type Fixture } from "../../helpers/fixtures.js";
 import { BRANCHES_SHOWN, QUALITY_BRANCHES, at, branch, brandFile } from "../../helpers/quality.js";
 
 // The build's "today" in these tests.
@@ -54,10 +48,7 @@ describe("data quality in the build", () => {
 
   it("fails when site.yaml's QualityErrors lists the rule, and leaves dist/ as it was", async () => {
     const before = await readlink(fixture.out);
-    const digests = async () =>
-      [...(await snapshotFolder(join(fixture.root, before)))].map(
-        ([path, bytes]) => `${path} ${createHash("sha256").update(bytes).digest("hex")}`,
-      );
+    const digests = () => digestFolder(join(fixture.root, before));
     const files = await digests();
     const site = await readFile(join(PROJECT_ROOT, "content", "site.yaml"), "utf8");
     await fixture.put({ "site.yaml": `${site}QualityErrors: ["postcode-format"]\n` });
