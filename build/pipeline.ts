@@ -18,7 +18,7 @@ import { DATASETS } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
-import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION } from "./encode/variants.js";
+import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION, type Compression } from "./encode/variants.js";
 import { datasetResult, type DatasetResult } from "./encode/manifest-entry.js";
 import {
   checkAssetLimits,
@@ -100,6 +100,11 @@ export interface BuildOptions extends CheckOptions {
    */
   readonly preview?: boolean;
   /**
+   * How hard to compress: what a build publishes by default, the preview's fastest settings with
+   * `preview`. Tests whose subject is not the compressed bytes build with the fast settings.
+   */
+  readonly compression?: Compression;
+  /**
    * Read the data sets' past versions from git for the changes endpoints (build/history/); by
    * default when the build writes or previews. Without, each knows only the current version.
    */
@@ -167,7 +172,8 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     timeAsync(timings, step, work);
 
   // 6. encode each data set's body: its ETag and compressed variants (the preview's fast).
-  const compression = options.preview ? PREVIEW_COMPRESSION : PUBLISHED_COMPRESSION;
+  const compression =
+    options.compression ?? (options.preview ? PREVIEW_COMPRESSION : PUBLISHED_COMPRESSION);
   const encode = createEncoder(cache, timings.parts, compression);
   // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores busy.
   const encodings = await timed("encode", () =>
@@ -425,12 +431,18 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
   };
 }
 
-// The last ajv instance and the schemas' text it holds: a process that builds again (the live
-// preview) reuses its compiled validators while the schemas are unchanged; compiling them is most
-// of what a rebuild after one edit would otherwise cost.
-let lastAjv: { readonly key: string; readonly ajv: ReturnType<typeof createAjv> } | undefined;
+// The last few ajv instances, by the schemas' text they hold: a process that builds again (the
+// live preview) reuses its compiled validators while the schemas are unchanged; compiling them is
+// most of what a rebuild after one edit would otherwise cost. A few, not one: a process that
+// builds content against two schema sets in turn (a test run does) compiles each once.
+const KEPT_AJV_INSTANCES = 3;
+const keptAjv = new Map<string, ReturnType<typeof createAjv>>();
 function ajvFor(schemas: Map<string, AnySchemaObject>): ReturnType<typeof createAjv> {
   const key = JSON.stringify([...schemas]);
-  if (lastAjv?.key !== key) lastAjv = { key, ajv: createAjv(schemas) };
-  return lastAjv.ajv;
+  const ajv = keptAjv.get(key) ?? createAjv(schemas);
+  // Most recently used last; the first is the one to let go.
+  keptAjv.delete(key);
+  keptAjv.set(key, ajv);
+  if (keptAjv.size > KEPT_AJV_INSTANCES) keptAjv.delete(keptAjv.keys().next().value!);
+  return ajv;
 }

@@ -65,6 +65,19 @@ interface SchemaNode {
  * complete envelope schema.
  */
 export function envelopeShellValidator(ajv: Ajv, envelope: AnySchemaObject): ValidateFunction {
+  // Compiled once per ajv instance and envelope text: every build of a process (the preview's,
+  // a test run's) would otherwise compile the same shell again, about 7 ms each.
+  let shells = compiledShells.get(ajv);
+  if (!shells) compiledShells.set(ajv, (shells = new Map<string, ValidateFunction>()));
+  const key = JSON.stringify(envelope);
+  let validate = shells.get(key);
+  if (!validate) shells.set(key, (validate = compileShell(ajv, envelope)));
+  return validate;
+}
+
+const compiledShells = new WeakMap<Ajv, Map<string, ValidateFunction>>();
+
+function compileShell(ajv: Ajv, envelope: AnySchemaObject): ValidateFunction {
   const shell = structuredClone(envelope);
   const view: SchemaNode = shell;
   const brand = view.properties?.data?.items?.properties?.Brand;

@@ -17,6 +17,7 @@ import { cachePerTest, sampleBuild } from "../helpers/sample-build.js";
 import { formatDiagnostic, type Diagnostic } from "../../build/core/diagnostics.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { runBuild, runValidate, type CheckOptions } from "../../build/pipeline.js";
+import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION } from "../../build/encode/variants.js";
 import { validatorFor } from "../../build/check/schemas.js";
 import {
   branchBrand,
@@ -40,8 +41,9 @@ afterEach(async () => fixture?.cleanup());
 const warm = cachePerTest();
 
 /** Builds the fixture through the test's cache, unless false (none) is given. */
+/** Builds the fixture as `npm run build` does (the run's sample build is compressed so too). */
 async function build(write = true, cacheDir: string | false = warm()) {
-  return buildFixture(fixture, { write, cacheDir });
+  return buildFixture(fixture, { write, cacheDir, compression: PUBLISHED_COMPRESSION });
 }
 
 function messages(diagnostics: readonly Diagnostic[]): string[] {
@@ -444,6 +446,7 @@ async function both(content: Fixture, options: CheckOptions = {}) {
     cwd: content.root,
     env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
     cacheDir: false as const,
+    compression: PREVIEW_COMPRESSION,
     now: NOW,
     ...options,
   };
@@ -558,6 +561,7 @@ describe("validate reports what the build would, on content with a problem of ea
       contentDir: fixture.content,
       cwd: fixture.root,
       cacheDir: false,
+      compression: PREVIEW_COMPRESSION,
       env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
       write: false,
     });

@@ -4,6 +4,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { CONTENT_DIR } from "../../build/core/paths.js";
+import { PREVIEW_COMPRESSION } from "../../build/encode/variants.js";
 import { runBuild, type BuildOptions, type BuildResult } from "../../build/pipeline.js";
 
 export interface Fixture {
@@ -43,7 +44,11 @@ export async function sampleFixture(files: Record<string, string | null> = {}): 
 /** A fixed SOURCE_DATE_EPOCH (2026-09-21T14:13:20Z), so builds of a fixture do not read the clock. */
 export const FIXTURE_EPOCH = "1790000000";
 
-/** Builds a fixture's content into its out folder: no cache, a fixed LastUpdated, `options` over that. */
+/**
+ * Builds a fixture's content into its out folder: no cache, a fixed LastUpdated, the preview's
+ * fast compression (brotli 11 was most of a cold build's time, and a test of anything but the
+ * compressed bytes does not need it), `options` over that.
+ */
 export function buildFixture(fixture: Fixture, options: BuildOptions = {}): Promise<BuildResult> {
   return runBuild({
     contentDir: fixture.content,
@@ -51,6 +56,7 @@ export function buildFixture(fixture: Fixture, options: BuildOptions = {}): Prom
     cwd: fixture.root,
     env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
     cacheDir: false,
+    compression: PREVIEW_COMPRESSION,
     ...options,
   });
 }

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { CONTENT_DIR } from "../../build/core/paths.js";
+import { PUBLISHED_COMPRESSION } from "../../build/encode/variants.js";
 import { ensureCompiled } from "./cli.js";
 import { ensureDist } from "./worker.js";
 import { buildFixture, sampleFixture, type Fixture } from "./fixtures.js";
@@ -44,7 +45,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
         fixtures.push(fixture);
         // Each build fills a cache of its own: a build prunes what it did not use.
         const cacheDir = join(folder, `cache-${variant}`);
-        const result = await buildFixture(fixture, { cacheDir });
+        const result = await buildFixture(fixture, {
+          cacheDir,
+          compression: PUBLISHED_COMPRESSION,
+        });
         if (!result.ok) {
           const problems = result.diagnostics.map((d) => `${d.file}:${d.line}: ${d.message}`);
           throw new Error(
