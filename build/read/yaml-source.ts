@@ -7,7 +7,7 @@
  * (yaml-nodes.ts). Whatever js-yaml refuses or reads in a way yaml may not, the yaml package reads
  * instead, as it read every file before: a file with a syntax fault (its problems then worded by
  * yaml-faults.ts, one per cause), anchors, a key that is not a string, a warning. So the data and
- * the positions are always yaml's (test/build/yaml-source.test.ts compares them on the samples,
+ * the positions are always yaml's (test/build/read/yaml-source.test.ts compares them on the samples,
  * generated content and the YAML test suite), and editing tools that rewrite documents in place
  * (migrate) still get yaml's document (parseYamlDocument).
  *

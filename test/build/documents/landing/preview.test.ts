@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import {
+  previewPage,
+  previewScript,
+  problemsPanel,
+} from "../../../../build/documents/landing/preview.js";
+import { DECIDED } from "../../../helpers/spec-values.js";
+import { at, page, problem, warning } from "../../../helpers/preview-fixtures.js";
+
+describe("the preview's landing page", () => {
+  it("loads the preview's script and carries its version in the head", () => {
+    const html = previewPage(page, { version: "abc", problems: [] });
+    expect(html).toContain(`<script src="${DECIDED.preview.scriptPath}" defer></script>\n</head>`);
+    expect(html).toContain('<meta name="preview-version" content="abc">');
+    expect(html).not.toContain("problems");
+  });
+
+  it("puts the problems last in the body, after the page, each with its file, line, column and pointer, escaped", () => {
+    const html = previewPage(page, { version: "abc", problems: [problem] });
+    const body = html.slice(html.indexOf("<body>"));
+    // Last, so the reload that shows it moves nothing the reader was looking at.
+    expect(body.indexOf('class="problems"')).toBeGreaterThan(body.indexOf("</main>"));
+    expect(body.indexOf('class="problems"')).toBeLessThan(body.indexOf("</body>"));
+    expect(html).toContain("content/branches/a&amp;b.yaml:7:11</code>");
+    expect(html).toContain("/Branch/0/Name</code>");
+    expect(html).toContain('&lt;"12"&gt;');
+  });
+
+  it("counts the problems in the panel's heading", () => {
+    expect(problemsPanel([problem])).toContain("1 problem:");
+    expect(problemsPanel([problem, problem])).toContain("2 problems:");
+  });
+
+  it("lists the data-quality warnings, each with its file, line, column, message and rule, escaped", () => {
+    const html = previewPage(page, { version: "abc", problems: [], warnings: [warning] });
+    expect(html).not.toContain('class="problems"');
+    const panel = html.slice(html.indexOf('<details class="warnings"'), html.indexOf("</details>"));
+    expect(panel).toContain("<summary>1 data-quality warning");
+    expect(panel).toContain("content/atms/a&amp;b.yaml:57:13</code>");
+    expect(panel).toContain("look swapped &lt;here&gt;");
+    expect(panel).toContain("coordinates-swapped");
+  });
+
+  it("shows a few warnings open and folds many behind their count", () => {
+    const three = previewPage(page, { version: "abc", problems: [], warnings: [1, 2, 3].map(at) });
+    expect(three).toMatch(/<details class="warnings" id="warnings" open>/);
+    const four = previewPage(page, {
+      version: "abc",
+      problems: [],
+      warnings: [1, 2, 3, 4].map(at),
+    });
+    expect(four).toMatch(/<details class="warnings" id="warnings">/);
+    expect(four).toContain("<summary>4 data-quality warnings");
+    for (const line of [1, 2, 3, 4]) expect(four).toContain(`content/atms/a&amp;b.yaml:${line}:13`);
+  });
+
+  it("has a script that writes the page's own origin into the examples and drops the line about setting it", () => {
+    const script = previewScript();
+    expect(script).toContain('document.querySelectorAll(".origin")');
+    expect(script).toContain("location.origin");
+    expect(script).toContain('document.querySelectorAll(".origin-note")');
+  });
+});
