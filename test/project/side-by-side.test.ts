@@ -1,7 +1,8 @@
 /**
- * scripts/side-by-side.mjs, which runs `npm test`'s static checks at the same time: every command
- * runs at once and to its end, each one's output comes out whole in the order given, and the exit
- * status is the first failure's.
+ * scripts/side-by-side.mjs, which runs `npm test`'s static checks beside its tests: every command
+ * runs at once and to its end, each one's output comes out whole in the order given (the --main
+ * command's first, as it comes, with the arguments after it), and the exit status is the first
+ * failure's.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -32,6 +33,7 @@ beforeAll(async () => {
   await writeFile(join(dir, "fail.mjs"), 'console.log("failing"); process.exit(5);');
   await writeFile(join(dir, "fine.mjs"), 'console.log("fine");');
   await writeFile(join(dir, "fail-later.mjs"), 'console.log("failing too"); process.exit(6);');
+  await writeFile(join(dir, "args.mjs"), "console.log(JSON.stringify(process.argv.slice(2)));");
 });
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -68,9 +70,38 @@ describe("side-by-side", () => {
     );
   });
 
+  it("runs the --main command beside the others, its output first, then theirs whole", async () => {
+    // Each of the two meets the other: they finish only if they run at the same time.
+    const run = await sideBySide(node("a.mjs"), node("fine.mjs"), "--main", node("b.mjs"));
+    expect(run).toEqual({
+      status: 0,
+      stdout: "b met a\na met b\nfine\n",
+      stderr: "b on stderr\na on stderr\n",
+    });
+  });
+
+  it("passes every argument after the --main command on to it, as given", async () => {
+    const args = ["--reporter=json", "--outputFile.json=.out/a b.json", "it's", "$HOME"];
+    const run = await sideBySide(node("fine.mjs"), "--main", node("args.mjs"), ...args);
+    expect(run.stdout).toBe(`${JSON.stringify(args)}\nfine\n`);
+  });
+
+  it("exits with a check's failure before the --main command's, and names both", async () => {
+    const run = await sideBySide(node("fail-later.mjs"), "--main", node("fail.mjs"));
+    expect(run.status).toBe(6);
+    expect(run.stdout).toBe("failing\nfailing too\n");
+    expect(run.stderr).toBe(
+      `\n${node("fail-later.mjs")} failed (exit status 6)\n\n${node("fail.mjs")} failed (exit status 5)\n`,
+    );
+    expect((await sideBySide(node("fine.mjs"), "--main", node("fail.mjs"))).status).toBe(5);
+  });
+
   it("says how to use it when given no command", async () => {
     const run = await sideBySide();
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/^usage: node scripts\/side-by-side\.mjs/);
+    const noMain = await sideBySide(node("fine.mjs"), "--main");
+    expect(noMain.status).toBe(2);
+    expect(noMain.stderr).toBe("side-by-side: --main needs a command after it\n");
   });
 });
