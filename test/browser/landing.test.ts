@@ -11,13 +11,16 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { ManifestEntry } from "../../contract/manifest.js";
-import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
+import { DIST_DIR } from "../../build/core/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
-import { haveChromium, launchChromium } from "../helpers/chromium.js";
+import {
+  haveChromium,
+  launchChromium,
+  SCREENSHOTS,
+  screenshotForReview,
+} from "../helpers/chromium.js";
 import { SPEC_PATHS } from "../helpers/spec-values.js";
 import { arrayAt, find, parseEnvelope, parseJson, type Json } from "../helpers/json.js";
-
-const SCREENSHOTS = join(PROJECT_ROOT, ".out", "screenshots");
 
 // Where the spec puts a located record's coordinates, per data set path (open-data-api-v2.2.md:
 // a branch's PostalAddress, an ATM's Location.PostalAddress, each with GeoLocation).
@@ -33,6 +36,21 @@ const LOCATIONS: Record<string, { records: string; kind: string; at: (r: Json) =
     at: (r) => find(r, "/Location/PostalAddress/GeoLocation/GeographicCoordinates"),
   },
 };
+
+/** A box in viewport coordinates, as getBoundingClientRect gives it. */
+interface Box {
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** What a tapped mark's name shows, where it is, and where the page is scrolled to. */
+interface Shown extends Box {
+  readonly where: string[];
+  readonly whole: string | null;
+  readonly scrollY: number;
+}
 
 function locatedCount(entry: ManifestEntry): number {
   const where = LOCATIONS[entry.path]!;
@@ -251,12 +269,12 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
 
     it("shows every mark: no two marks cover each other", async () => {
       // Every mark's box in one call (viewport coordinates, as boundingBox gives them).
-      const boxes = (await narrow.evaluate(
+      const boxes = await narrow.evaluate<Box[]>(
         `[...document.querySelectorAll("svg.map .mark")].map((m) => {
           const b = m.getBoundingClientRect();
           return { left: b.left, right: b.right, top: b.top, bottom: b.bottom };
         })`,
-      )) as { left: number; right: number; top: number; bottom: number }[];
+      );
       expect(boxes.length).toBeGreaterThan(0);
       for (let i = 0; i < boxes.length; i++) {
         for (let j = i + 1; j < boxes.length; j++) {
@@ -272,12 +290,12 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
       await narrow.locator("svg.map").scrollIntoViewIfNeeded();
       const links = narrow.locator("svg.map .marks a");
       // Each link's target and title in one call, not two round trips per mark.
-      const marks = (await narrow.evaluate(
+      const marks = await narrow.evaluate<{ href: string; title: string }[]>(
         `[...document.querySelectorAll("svg.map .marks a")].map((a) => ({
           href: a.getAttribute("href"),
           title: a.querySelector("title")?.textContent ?? "",
         }))`,
-      )) as { href: string; title: string }[];
+      );
       expect(marks.length).toBeGreaterThan(0);
       for (const [i, { href, title }] of marks.entries()) {
         expect(title.length).toBeGreaterThan(0);
@@ -286,7 +304,7 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
         const name = narrow.locator(href);
         await name.waitFor({ state: "visible", timeout: 5_000 });
         // What the tapped name shows and where, and where the page is, read in one call.
-        const shown = (await narrow.evaluate(`(() => {
+        const shown = await narrow.evaluate<Shown>(`(() => {
           const name = document.querySelector(${JSON.stringify(href)});
           const box = name.getBoundingClientRect();
           return {
@@ -297,14 +315,7 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
             right: box.right,
             scrollY,
           };
-        })()`)) as {
-          where: string[];
-          whole: string | null;
-          top: number;
-          bottom: number;
-          right: number;
-          scrollY: number;
-        };
+        })()`);
         // "Where (whose)": the name's two lines are the title's two parts.
         const whole = (shown.whole ?? "").trim();
         const what = shown.where.length ? whole.slice(shown.where[0]!.length).trim() : whole;
@@ -319,6 +330,7 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
       await expect
         .poll(() => narrow.locator(".mark-names li:visible").count(), { timeout: 5_000 })
         .toBe(0);
+      await screenshotForReview(narrow, `landing-${width}`, { fullPage: true });
     });
   });
 });
