@@ -4,14 +4,13 @@
  * well beyond a pipe's buffer (64 KiB on Linux) and a reader that is slow to start.
  */
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
 import { open, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONTENT_DIR, PROJECT_ROOT } from "../../../build/core/paths.js";
+import { PROJECT_ROOT } from "../../../build/core/paths.js";
 import { envelopeOf } from "../../helpers/import.js";
 import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { BUILD_CLI, DIFF_CLI, commitAll } from "../../helpers/cli.js";
+import { BUILD_CLI, DIFF_CLI, WITHOUT_SAMPLE_DATA, commitAll } from "../../helpers/cli.js";
 
 const IMPORT_CLI = join(PROJECT_ROOT, ".out/build/cli/import.js");
 
@@ -105,15 +104,7 @@ afterEach(async () => {
   for (const fixture of fixtures.splice(0)) await fixture.cleanup();
 });
 
-// Every data set folder of the sample taken out, site.yaml kept: what these tests print comes
-// from the files each one writes, and each run then checks those alone (about 1 s a process
-// instead of several with the whole sample unchecked by --no-cache).
-const WITHOUT_SAMPLE_DATA = Object.fromEntries(
-  readdirSync(CONTENT_DIR)
-    .filter((name) => name !== "site.yaml")
-    .map((name) => [name, null]),
-);
-
+/** The sample's site.yaml and `files`: what each case prints comes from the files it writes alone. */
 async function fixtureWith(files: Record<string, string> = {}): Promise<Fixture> {
   const fixture = await sampleFixture({ ...WITHOUT_SAMPLE_DATA, ...files });
   fixtures.push(fixture);
