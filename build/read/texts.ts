@@ -29,7 +29,7 @@ interface Seen {
   readonly ctimeMs: number;
   readonly ino: number;
   readonly hash: string;
-  /** When it was read (Date.now()). */
+  /** When it was read (the clock ContentTexts.open was given: Date.now()). */
   readonly readAt: number;
 }
 
@@ -51,10 +51,17 @@ export class ContentTexts {
   private constructor(
     private readonly seen: ReadonlyMap<string, Seen>,
     private readonly cache: BuildCache | undefined,
+    private readonly now: () => number,
   ) {}
 
-  /** The index the cache holds; without a cache every file is read. */
-  static async open(cache: BuildCache | undefined): Promise<ContentTexts> {
+  /**
+   * The index the cache holds; without a cache every file is read. `now` is the clock a read is
+   * timed by (Date.now; a test passes a later one instead of waiting out RACY_MS).
+   */
+  static async open(
+    cache: BuildCache | undefined,
+    now: () => number = Date.now,
+  ): Promise<ContentTexts> {
     const bytes = await cache?.get(INDEX.key, INDEX.kind);
     let seen = new Map<string, Seen>();
     try {
@@ -62,7 +69,7 @@ export class ContentTexts {
     } catch {
       // An unreadable index is no index: every file is read.
     }
-    return new ContentTexts(seen, cache);
+    return new ContentTexts(seen, cache, now);
   }
 
   /** The file's text, or only its hash when it is what a build already read. */
@@ -84,7 +91,7 @@ export class ContentTexts {
     }
     // Times taken before the text, so a write while reading makes them differ next time.
     const info = this.cache ? await stat(file.path) : undefined;
-    const readAt = Date.now();
+    const readAt = this.now();
     const text = await readFile(file.path, "utf8");
     const hash = textHash(text);
     if (info) {

@@ -11,13 +11,16 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import type { ManifestEntry } from "../../contract/manifest.js";
-import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
+import { DIST_DIR } from "../../build/core/paths.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
-import { haveChromium, launchChromium } from "../helpers/chromium.js";
+import {
+  haveChromium,
+  launchChromium,
+  SCREENSHOTS,
+  screenshotForReview,
+} from "../helpers/chromium.js";
 import { SPEC_PATHS } from "../helpers/spec-values.js";
 import { arrayAt, find, parseEnvelope, parseJson, type Json } from "../helpers/json.js";
-
-const SCREENSHOTS = join(PROJECT_ROOT, ".out", "screenshots");
 
 // Where the spec puts a located record's coordinates, per data set path (open-data-api-v2.2.md:
 // a branch's PostalAddress, an ATM's Location.PostalAddress, each with GeoLocation).
@@ -33,6 +36,21 @@ const LOCATIONS: Record<string, { records: string; kind: string; at: (r: Json) =
     at: (r) => find(r, "/Location/PostalAddress/GeoLocation/GeographicCoordinates"),
   },
 };
+
+/** A box in viewport coordinates, as getBoundingClientRect gives it. */
+interface Box {
+  readonly left: number;
+  readonly right: number;
+  readonly top: number;
+  readonly bottom: number;
+}
+
+/** What a tapped mark's name shows, where it is, and where the page is scrolled to. */
+interface Shown extends Box {
+  readonly where: string[];
+  readonly whole: string | null;
+  readonly scrollY: number;
+}
 
 function locatedCount(entry: ManifestEntry): number {
   const where = LOCATIONS[entry.path]!;
@@ -53,8 +71,8 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
   const requested: string[] = [];
 
   beforeAll(async () => {
-    worker = await startWorker();
-    browser = await launchChromium();
+    // Both at once: neither needs the other until the page is opened.
+    [worker, browser] = await Promise.all([startWorker(), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("console", (m) => {
       if (m.type() === "error") consoleErrors.push(m.text());
@@ -227,13 +245,22 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
     }
   });
 
+  // At 1280 px, before the widths below resize the page.
+  it("writes a screenshot for review", async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = join(SCREENSHOTS, "landing.png");
+    await page.screenshot({ path: file, fullPage: true });
+    expect(readFileSync(file).subarray(1, 4).toString()).toBe("PNG");
+  });
+
   describe.each([1366, 390])("at %i px wide", (width) => {
+    // The same page, resized and loaded afresh (no name left shown from a tap at another width).
     let narrow: Page;
     beforeAll(async () => {
-      narrow = await browser.newPage({ viewport: { width, height: 800 } });
+      narrow = page;
+      await narrow.setViewportSize({ width, height: 800 });
       await narrow.goto(new URL("/", worker.base).href, { waitUntil: "load" });
     });
-    afterAll(async () => narrow?.close());
 
     it("is no wider than the screen", async () => {
       const scrollWidth = await narrow.evaluate("document.documentElement.scrollWidth");
@@ -241,13 +268,13 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
     });
 
     it("shows every mark: no two marks cover each other", async () => {
-      const marks = await narrow.locator("svg.map .mark").all();
-      const boxes = (await Promise.all(marks.map((m) => m.boundingBox()))).map((b) => ({
-        left: b!.x,
-        right: b!.x + b!.width,
-        top: b!.y,
-        bottom: b!.y + b!.height,
-      }));
+      // Every mark's box in one call (viewport coordinates, as boundingBox gives them).
+      const boxes = await narrow.evaluate<Box[]>(
+        `[...document.querySelectorAll("svg.map .mark")].map((m) => {
+          const b = m.getBoundingClientRect();
+          return { left: b.left, right: b.right, top: b.top, bottom: b.bottom };
+        })`,
+      );
       expect(boxes.length).toBeGreaterThan(0);
       for (let i = 0; i < boxes.length; i++) {
         for (let j = i + 1; j < boxes.length; j++) {
@@ -262,46 +289,48 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
     it("names a mark on hover (its title), shows the name when it is tapped without moving the page, and hides it on ×", async () => {
       await narrow.locator("svg.map").scrollIntoViewIfNeeded();
       const links = narrow.locator("svg.map .marks a");
-      const count = await links.count();
-      expect(count).toBeGreaterThan(0);
-      for (let i = 0; i < count; i++) {
-        const title = (await links.nth(i).locator("title").textContent()) ?? "";
+      // Each link's target and title in one call, not two round trips per mark.
+      const marks = await narrow.evaluate<{ href: string; title: string }[]>(
+        `[...document.querySelectorAll("svg.map .marks a")].map((a) => ({
+          href: a.getAttribute("href"),
+          title: a.querySelector("title")?.textContent ?? "",
+        }))`,
+      );
+      expect(marks.length).toBeGreaterThan(0);
+      for (const [i, { href, title }] of marks.entries()) {
         expect(title.length).toBeGreaterThan(0);
         const scrolled = Number(await narrow.evaluate("scrollY"));
         await links.nth(i).click();
-        const name = narrow.locator((await links.nth(i).getAttribute("href"))!);
+        const name = narrow.locator(href);
         await name.waitFor({ state: "visible", timeout: 5_000 });
+        // What the tapped name shows and where, and where the page is, read in one call.
+        const shown = await narrow.evaluate<Shown>(`(() => {
+          const name = document.querySelector(${JSON.stringify(href)});
+          const box = name.getBoundingClientRect();
+          return {
+            where: [...name.querySelectorAll("strong")].map((s) => s.textContent),
+            whole: name.textContent,
+            top: box.top,
+            bottom: box.bottom,
+            right: box.right,
+            scrollY,
+          };
+        })()`);
         // "Where (whose)": the name's two lines are the title's two parts.
-        const where = await name.locator("strong").allTextContents();
-        const whole = ((await name.textContent()) ?? "").trim();
-        const what = where.length ? whole.slice(where[0]!.length).trim() : whole;
-        expect(where.length ? `${where[0]} (${what})` : what).toBe(title);
+        const whole = (shown.whole ?? "").trim();
+        const what = shown.where.length ? whole.slice(shown.where[0]!.length).trim() : whole;
+        expect(shown.where.length ? `${shown.where[0]} (${what})` : what).toBe(title);
         // In view, and the page stayed where the reader had it.
-        const box = (await name.boundingBox())!;
-        expect(box.y).toBeGreaterThanOrEqual(0);
-        expect(box.y + box.height).toBeLessThanOrEqual(800);
-        expect(box.x + box.width).toBeLessThanOrEqual(width);
-        expect(Number(await narrow.evaluate("scrollY"))).toBe(scrolled);
+        expect(shown.top).toBeGreaterThanOrEqual(0);
+        expect(shown.bottom).toBeLessThanOrEqual(800);
+        expect(shown.right).toBeLessThanOrEqual(width);
+        expect(shown.scrollY).toBe(scrolled);
       }
       await narrow.locator(".mark-names .hide-name").click();
       await expect
         .poll(() => narrow.locator(".mark-names li:visible").count(), { timeout: 5_000 })
         .toBe(0);
+      await screenshotForReview(narrow, `landing-${width}`, { fullPage: true });
     });
-
-    it("writes a screenshot for review", async () => {
-      mkdirSync(SCREENSHOTS, { recursive: true });
-      const file = join(SCREENSHOTS, `landing-${width}.png`);
-      await narrow.goto(new URL("/", worker.base).href, { waitUntil: "load" });
-      await narrow.screenshot({ path: file, fullPage: true });
-      expect(readFileSync(file).subarray(1, 4).toString()).toBe("PNG");
-    });
-  });
-
-  it("writes a screenshot for review", async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    const file = join(SCREENSHOTS, "landing.png");
-    await page.screenshot({ path: file, fullPage: true });
-    expect(readFileSync(file).subarray(1, 4).toString()).toBe("PNG");
   });
 });

@@ -7,14 +7,12 @@
  * and no request leaving the origin. Skipped, saying so, where no Chromium is installed
  * (test/helpers/chromium.ts).
  */
-import { mkdirSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { startScratchPreview, type ScratchPreview } from "../helpers/preview.js";
-import { haveChromium, launchChromium } from "../helpers/chromium.js";
+import { haveChromium, launchChromium, screenshotForReview } from "../helpers/chromium.js";
 
 // How long the page may take to follow a valid save: the rebuild, the Worker's reload and the
 // next poll, on a loaded machine.
@@ -26,7 +24,6 @@ const IN_VIEW_AFTER_SERVED_MS = 3_000;
 // The widths of a laptop's screen and a phone's (issue 31).
 const WIDTHS = [1366, 390] as const;
 const HEIGHT = 800;
-const SCREENSHOTS = join(PROJECT_ROOT, ".out", "screenshots");
 
 describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
   let scratch: ScratchPreview;
@@ -40,12 +37,12 @@ describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
   let originalAtms: string;
 
   beforeAll(async () => {
-    scratch = await startScratchPreview();
+    // Both at once: neither needs the other until the pages are opened.
+    [scratch, browser] = await Promise.all([startScratchPreview(), launchChromium()]);
     branches = join(scratch.content.content, "branches", "pennyfold-building-society.yaml");
     atms = join(scratch.content.content, "atms", "thistlecombe-bank", "north.yaml");
     originalBranches = await readFile(branches, "utf8");
     originalAtms = await readFile(atms, "utf8");
-    browser = await launchChromium();
     for (const width of WIDTHS) {
       const page = await browser.newPage({ viewport: { width, height: HEIGHT } });
       page.on("console", (m) => {
@@ -124,10 +121,6 @@ describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
       )
       .toBe(version);
   };
-  const screenshot = async (page: Page, name: string) => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
-  };
 
   it("reloads itself with the new data after a valid save", async () => {
     const before = new Map<number, string | null>();
@@ -188,7 +181,7 @@ describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
       expect(
         Number(await page.evaluate("document.documentElement.scrollWidth")),
       ).toBeLessThanOrEqual(width);
-      await screenshot(page, `preview-${width}-problem`);
+      await screenshotForReview(page, `preview-${width}-problem`);
     });
 
     await writeFile(branches, originalBranches);
@@ -218,7 +211,7 @@ describe.skipIf(!haveChromium())("the live preview in Chromium", () => {
       expect(
         Number(await page.evaluate("document.documentElement.scrollWidth")),
       ).toBeLessThanOrEqual(width);
-      await screenshot(page, `preview-${width}-warning`);
+      await screenshotForReview(page, `preview-${width}-warning`);
     });
 
     await writeFile(atms, originalAtms);

@@ -4,8 +4,13 @@
  * GitHub's runners, .github/workflows). Without it the browser tests skip, saying so loudly; under
  * CI (CI=true) a missing browser fails instead.
  */
-import { existsSync } from "node:fs";
-import type { Browser } from "playwright-core";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { PROJECT_ROOT } from "../../build/core/paths.js";
+
+/** Where the browser tests' screenshots go (git-ignored with the rest of .out/). */
+export const SCREENSHOTS = join(PROJECT_ROOT, ".out", "screenshots");
 
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 // The flags that work on these machines (platform notes, "Browser tests here"): no sandbox as
@@ -43,4 +48,20 @@ export async function launchChromium(): Promise<Browser> {
     chromiumSandbox: false,
     timeout: 30_000,
   });
+}
+
+/**
+ * Writes a screenshot of `page` to .out/screenshots/`name`.png for a person to look at, only when
+ * SCREENSHOTS is set (`SCREENSHOTS=1 npx vitest run test/browser`): each costs a paint and an
+ * encode, and no test reads them. The landing page's own (landing.png, docs/consumers.md) is
+ * always written and checked by its test.
+ */
+export async function screenshotForReview(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (!process.env.SCREENSHOTS) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), ...options });
 }

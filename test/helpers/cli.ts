@@ -1,13 +1,24 @@
 /** Helpers for tooling tests: the compiled CLIs, and temporary git repositories of content. */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { runBuildCommand } from "../../build/cli/build-run.js";
-import { PROJECT_ROOT } from "../../build/core/paths.js";
+import { CONTENT_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
 import { FIXTURE_EPOCH } from "./fixtures.js";
 
 const run = promisify(execFile);
+
+/**
+ * Laid over sampleFixture's files: every data set folder of the sample taken out, site.yaml kept.
+ * For a test of what a command prints about the files the test writes, so a run checks those
+ * alone (the sample's files would be checked again by every run under --no-cache).
+ */
+export const WITHOUT_SAMPLE_DATA: Readonly<Record<string, null>> = Object.fromEntries(
+  readdirSync(CONTENT_DIR)
+    .filter((name) => name !== "site.yaml")
+    .map((name) => [name, null]),
+);
 
 export const BUILD_CLI = join(PROJECT_ROOT, ".out/build/cli/build.js");
 export const DIFF_CLI = join(PROJECT_ROOT, ".out/build/cli/diff.js");

@@ -1,13 +1,15 @@
 /**
- * The compiled build command, run as CI runs it: a process whose output and exit code CI reads.
- * What the command does is tested in-process in build-run.test.ts.
+ * The build command as CI reads it: its warnings and annotations, in-process with CI's
+ * environment passed in (build-run.ts, what the compiled build.ts runs), and the compiled
+ * command as a process where the process is what is tested: a setting read from its own
+ * environment, and its exit code. Its output through a pipe is exit.test.ts's.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { GITHUB_ACTIONS_ENV } from "../../../build/cli/annotations.js";
 import { branchBrand, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { BUILD_CLI, runNode } from "../../helpers/cli.js";
+import { BUILD_CLI, buildCommand, runNode } from "../../helpers/cli.js";
 import { cachePerTest } from "../../helpers/sample-build.js";
 
 let fixture: Fixture;
@@ -26,8 +28,7 @@ describe("data-quality warnings", () => {
 
   it("prints each warning and the summary, exits 0, and writes the Markdown report asked for", async () => {
     fixture = await sampleFixture({ "branches/zed-bank.yaml": loose });
-    const run = await runNode(
-      BUILD_CLI,
+    const run = await buildCommand(
       ["validate", "--content", "content", "--cache", cache(), "--quality", "quality.md"],
       { cwd: fixture.root, env: { [GITHUB_ACTIONS_ENV]: "true" } },
     );
@@ -48,7 +49,7 @@ describe("validation under GitHub Actions", () => {
   it("prints every problem as an error annotation at its file, line and column", async () => {
     // A comma in the file name: property values escape it (%2C), as GitHub requires.
     fixture = await sampleFixture({ "atms/zz,1.yaml": broken });
-    const run = await runNode(BUILD_CLI, ["validate", "--content", "content", "--cache", cache()], {
+    const run = await buildCommand(["validate", "--content", "content", "--cache", cache()], {
       cwd: fixture.root,
       env: { [GITHUB_ACTIONS_ENV]: "true" },
     });

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../../build/core/paths.js";
 import { envelopeOf } from "../../helpers/import.js";
 import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
-import { BUILD_CLI, DIFF_CLI, commitAll } from "../../helpers/cli.js";
+import { BUILD_CLI, DIFF_CLI, WITHOUT_SAMPLE_DATA, commitAll } from "../../helpers/cli.js";
 
 const IMPORT_CLI = join(PROJECT_ROOT, ".out/build/cli/import.js");
 
@@ -21,6 +21,8 @@ interface Output {
 }
 
 const ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
+// How long the piped run's reader waits once output is there (see throughPipes).
+const LATE_MS = 200;
 
 /** Runs `script` with stdout and stderr on pipes that are read only after a pause. */
 function throughPipes(script: string, args: readonly string[], cwd: string): Promise<Output> {
@@ -34,18 +36,26 @@ function throughPipes(script: string, args: readonly string[], cwd: string): Pro
     // not unread: a child whose streams have no reader yet loses what it wrote when it closes.
     child.stdout.pause();
     child.stderr.pause();
-    setTimeout(() => {
-      child.stdout.resume();
-      child.stderr.resume();
-    }, 500);
+    // The reader starts LATE_MS after the first byte is waiting for it, not after the spawn: the
+    // CLI writes its whole report at once when its checks end, so by then it has queued it all
+    // and is on its way out, however long the process took to start on a loaded machine.
+    const waiting = setInterval(() => {
+      if (child.stdout.readableLength + child.stderr.readableLength === 0) return;
+      clearInterval(waiting);
+      setTimeout(() => {
+        child.stdout.resume();
+        child.stderr.resume();
+      }, LATE_MS);
+    }, 5);
     child.on("error", fail);
-    child.on("close", (code) =>
+    child.on("close", (code) => {
+      clearInterval(waiting);
       done({
         code,
         stdout: Buffer.concat(out).toString("utf8"),
         stderr: Buffer.concat(err).toString("utf8"),
-      }),
-    );
+      });
+    });
   });
 }
 
@@ -94,8 +104,9 @@ afterEach(async () => {
   for (const fixture of fixtures.splice(0)) await fixture.cleanup();
 });
 
+/** The sample's site.yaml and `files`: what each case prints comes from the files it writes alone. */
 async function fixtureWith(files: Record<string, string> = {}): Promise<Fixture> {
-  const fixture = await sampleFixture(files);
+  const fixture = await sampleFixture({ ...WITHOUT_SAMPLE_DATA, ...files });
   fixtures.push(fixture);
   return fixture;
 }
@@ -179,8 +190,11 @@ describe("output through a pipe", () => {
       const base = await commitAll(fixture.root, "before");
       await fixture.put({ "branches/overflow-bank.yaml": branches("After") });
       const args = ["--content", "content", base];
-      const filed = await toFiles(DIFF_CLI, args, fixture.root);
-      const piped = await throughPipes(DIFF_CLI, args, fixture.root);
+      // Both at once: a diff only reads the content and the repository.
+      const [filed, piped] = await Promise.all([
+        toFiles(DIFF_CLI, args, fixture.root),
+        throughPipes(DIFF_CLI, args, fixture.root),
+      ]);
       expect(filed.code).toBe(0);
       expect(piped.code).toBe(0);
       expect(filed.stdout.length).toBeGreaterThan(20 * 1024);

@@ -4,6 +4,7 @@
  * without being read; any change to it, or a write too close to that read, makes it read again.
  */
 import { mkdtemp, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +17,7 @@ interface Case {
 }
 
 let root: string;
-/** Files written once, more than 2 s before the tests read them, each with a cache of its own. */
+/** Files written once, read by builds whose clock says 2 s have passed, each with a cache of its own. */
 const settled: Record<"unchanged" | "restored" | "uncached", Case> = {} as never;
 
 function caseIn(name: string): Case {
@@ -29,15 +30,22 @@ beforeAll(async () => {
   for (const name of ["unchanged", "restored", "uncached"] as const) {
     settled[name] = caseIn(name);
     await writeFile(settled[name].file.path, "BrandName: A\n");
+    // A whole second, which utimes can put back exactly (a Date holds only milliseconds).
+    const second = Math.floor(Date.now() / 1000) - 10;
+    await utimes(settled[name].file.path, second, second);
   }
-  // One wait for all of them: past the 2 s within which a write is not trusted.
-  await new Promise((resolve) => setTimeout(resolve, 2_100));
 });
+
+/**
+ * The clock of a build that reads the settled files: 2.1 s ahead of the wall clock, past the 2 s
+ * within which a write is not trusted, as if the test had waited that long after writing them.
+ */
+const later = () => Date.now() + 2_100;
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 /** One build's reading of `file`: what it gave, the index then saved. */
-async function build(cache: BuildCache | undefined, file: Case["file"]) {
-  const texts = await ContentTexts.open(cache);
+async function build(cache: BuildCache | undefined, file: Case["file"], now = later) {
+  const texts = await ContentTexts.open(cache, now);
   const read = await texts.read(file);
   await texts.save();
   return read;
@@ -57,8 +65,14 @@ describe("reading content files through the last build's index", () => {
     const { file, cache } = settled.restored;
     const before = await stat(file.path);
     await build(cache, file);
+    // Past one tick of the kernel's coarse file-system clock (a few ms), so the write below
+    // moves ctime: the one time no tool can put back, which is what this case is about.
+    await sleep(20);
     await writeFile(file.path, "BrandName: B\n");
     await utimes(file.path, before.atime, before.mtime);
+    const after = await stat(file.path);
+    expect([after.size, after.mtimeMs]).toEqual([before.size, before.mtimeMs]);
+    expect(after.ctimeMs).not.toBe(before.ctimeMs);
     expect(await build(cache, file)).toEqual({
       hash: textHash("BrandName: B\n"),
       text: "BrandName: B\n",
@@ -68,8 +82,9 @@ describe("reading content files through the last build's index", () => {
   it("reads again a file written less than 2 s before the build that read it", async () => {
     const { file, cache } = caseIn("fresh");
     await writeFile(file.path, "BrandName: A\n");
-    await build(cache, file);
-    expect((await build(cache, file)).text).toBe("BrandName: A\n");
+    // The wall clock: the build reads the file within milliseconds of its write.
+    await build(cache, file, Date.now);
+    expect((await build(cache, file, Date.now)).text).toBe("BrandName: A\n");
   });
 
   it("reads every file without a cache", async () => {
