@@ -7,14 +7,24 @@
 import { spawn } from "node:child_process";
 import {
   GIT_FLAGS,
+  contentLog,
   git,
+  logOf,
   readContentGit,
+  type LoggedCommit,
   type ContentGit,
   type NoRepository,
   type Repository,
 } from "../core/git.js";
 
-export { git, type NoRepository, type Repository } from "../core/git.js";
+export {
+  git,
+  touches,
+  type Commit,
+  type LoggedCommit,
+  type NoRepository,
+  type Repository,
+} from "../core/git.js";
 
 /** The repository the content folder is in, or why there is none. */
 export async function repositoryOf(contentDir: string): Promise<Repository | NoRepository> {
@@ -30,10 +40,6 @@ export interface History {
   readonly changed: readonly string[];
 }
 
-// The last log read, by repository, content folder and HEAD: a process that builds again (the
-// live preview) reads it again only when HEAD moves.
-let lastLog: { readonly key: string; readonly log: readonly LoggedCommit[] } | undefined;
-
 /**
  * Everything the history reads from git on every build: where the repository is (and that it
  * has a commit), the content's first-parent log, and what the work tree changed. `state` is what
@@ -48,17 +54,7 @@ export async function readHistory(
   const read = state ?? (await readContentGit(contentDir));
   const repo = read.repo;
   if (!("top" in repo)) return { repo, log: [], changed: [] };
-  let log: readonly LoggedCommit[] = [];
-  if (want.log) {
-    const key = [repo.top, repo.prefix, read.head].join("\0");
-    if (lastLog?.key !== key) {
-      lastLog = {
-        key,
-        log: await logOf(repo.top, repo.prefix === "" ? "." : repo.prefix, read.head),
-      };
-    }
-    log = lastLog.log;
-  }
+  const log = want.log ? await contentLog({ ...read, repo }) : [];
   return { repo, log, changed: read.changes.map((c) => c.path) };
 }
 
@@ -67,18 +63,6 @@ export function repoPath(repo: Repository, path: string): string {
   return repo.prefix === "" ? path : `${repo.prefix}/${path}`;
 }
 
-/** One commit of the first-parent history. */
-export interface Commit {
-  readonly commit: string;
-  /** Committer time, seconds since the epoch. */
-  readonly seconds: number;
-  /** More than one parent. */
-  readonly merge: boolean;
-}
-
-/** A commit with the repository paths its change against its first parent touched. */
-export type LoggedCommit = Commit & { readonly paths: readonly string[] };
-
 /**
  * The commits on HEAD's first-parent line whose change against their first parent touches a path
  * under `under` (a repository path, "" for the whole repository), newest first, each with the
@@ -86,39 +70,6 @@ export type LoggedCommit = Commit & { readonly paths: readonly string[] };
  */
 export function firstParentLog(repo: Repository, under: string): Promise<LoggedCommit[]> {
   return logOf(repo.top, under === "" ? "." : under, "HEAD");
-}
-
-// The log from `head`, run in `cwd` for `pathspec` (relative to it); the paths it gives are the
-// repository's.
-async function logOf(cwd: string, pathspec: string, head: string): Promise<LoggedCommit[]> {
-  const out = await git(cwd, [
-    "log",
-    "--first-parent",
-    // A merge's change is against its first parent, as the line it was published on saw it.
-    "--diff-merges=first-parent",
-    "--no-renames",
-    "--name-only",
-    "-z",
-    "--format=%x01%H %ct %P",
-    head,
-    "--",
-    pathspec,
-  ]);
-  return out
-    .split("\x01")
-    .filter(Boolean)
-    .map((record) => {
-      // "<head>\0\n<path>\0<path>\0…": with -z, paths are NUL-terminated and kept as they are.
-      const [head = "", ...rest] = record.split("\0");
-      const paths = rest.map((p, i) => (i === 0 ? p.replace(/^\n/, "") : p)).filter(Boolean);
-      const [commit, seconds, ...parents] = head.split(" ");
-      return { commit: commit!, seconds: Number(seconds), merge: parents.length > 1, paths };
-    });
-}
-
-/** Whether a commit's changed paths touch one of `paths` (files, or folders and all below). */
-export function touches(changed: readonly string[], paths: readonly string[]): boolean {
-  return changed.some((c) => paths.some((p) => c === p || c.startsWith(`${p}/`)));
 }
 
 /**
