@@ -4,7 +4,7 @@
  * set, the hashes of paths at many commits in one `git cat-file --batch-check`, a tree's files,
  * and many blobs in one `git cat-file --batch`. Every call names its paths literally.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import {
   GIT_FLAGS,
   contentLog,
@@ -207,7 +207,7 @@ function withInput(cwd: string, args: readonly string[], input: string): Promise
  * one per build; what it gives is what they gave (treeFiles, readBlobs).
  */
 export class ObjectReader {
-  private child: ReturnType<typeof spawn> | undefined;
+  private child: ChildProcessWithoutNullStreams | undefined;
   private readonly chunks: Buffer[] = [];
   private length = 0;
   private wake: (() => void) | undefined;
@@ -253,7 +253,7 @@ export class ObjectReader {
 
   /** Ends the process, if one was started. */
   close(): void {
-    this.child?.stdin?.end();
+    this.child?.stdin.end();
     this.child = undefined;
   }
 
@@ -266,7 +266,7 @@ export class ObjectReader {
 
   // "<name>\n" in; "<hash> <type> <size>\n<size bytes>\n" (or "<name> missing\n") out.
   private async object(name: string): Promise<{ type: string; bytes: Buffer; hashBytes: number }> {
-    this.start().stdin!.write(`${name}\n`);
+    this.start().stdin.write(`${name}\n`);
     const header = (await this.take(await this.lineLength())).toString("utf8").trimEnd();
     const [hash = "", type = "", size] = header.split(" ");
     if (type === "missing" || size === undefined) {
@@ -276,19 +276,19 @@ export class ObjectReader {
     return { type, bytes: bytes.subarray(0, Number(size)), hashBytes: hash.length / 2 };
   }
 
-  private start(): ReturnType<typeof spawn> {
+  private start(): ChildProcessWithoutNullStreams {
     if (this.failure) throw this.failure;
     if (this.child) return this.child;
     const child = spawn("git", [...GIT_FLAGS, "cat-file", "--batch"], {
       cwd: this.repo.top,
       stdio: ["pipe", "pipe", "pipe"],
     });
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       this.chunks.push(chunk);
       this.length += chunk.length;
       this.wake?.();
     });
-    child.stderr!.on("data", (chunk: Buffer) => (this.errors += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (this.errors += chunk.toString()));
     const fail = (error: Error) => {
       this.failure ??= error;
       this.wake?.();

@@ -1,6 +1,5 @@
 /** Helpers for tooling tests: the compiled CLIs, and temporary git repositories of content. */
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { runBuildCommand } from "../../build/cli/build-run.js";
