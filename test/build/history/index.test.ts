@@ -347,7 +347,9 @@ describe("change answers over random histories", () => {
         },
       ),
       // A fixed seed: the same histories every run, so the cases counted below always come up.
-      { numRuns: 5, seed: 20261125 },
+      // Four histories are the fewest with this seed in which every one of them does (with three,
+      // one count stays at 0); a fifth added none and took a third of the test's time.
+      { numRuns: 4, seed: 20261125 },
     );
     expect(seen.kept).toBeGreaterThan(0);
     expect(seen.goneByCount).toBeGreaterThan(0);
