@@ -1,8 +1,9 @@
 /**
  * The git plumbing the history needs, each a few processes per build however many versions:
  * where the content folder sits in its repository, the first-parent commits that touch a data
- * set, the hashes of paths at many commits in one `git cat-file --batch-check`, a tree's files,
- * and many blobs in one `git cat-file --batch`. Every call names its paths literally.
+ * set, the hashes of paths at many commits in one `git cat-file --batch-check`, and every tree
+ * and blob a build reads on one `git cat-file --batch` (ObjectReader). Every call names its paths
+ * literally.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import {
