@@ -295,6 +295,8 @@ export class ObjectReader {
       this.wake?.();
     };
     child.on("error", fail);
+    // A write to a git that has ended (EPIPE) fails the read, never the process.
+    child.stdin.on("error", fail);
     child.on("close", (code) =>
       fail(new Error(`git cat-file --batch ended: ${this.errors.trim() || `exit ${code}`}`)),
     );
