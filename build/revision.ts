@@ -53,10 +53,10 @@ export async function buildRevision(
   cwd: string,
 ): Promise<BuiltRevision> {
   const repo = await repositoryOf(contentDir);
-  const commit = await resolveCommit(repo.top, ref);
+  const { commit, time, hasContent } = await lookUp(repo.top, ref, repo.prefix);
   const short = commit.slice(0, 7);
   const label = commit.startsWith(ref.toLowerCase()) ? short : `${ref} (${short})`;
-  if (!(await pathExists(repo.top, commit, repo.prefix))) {
+  if (!hasContent) {
     return {
       label,
       commit,
@@ -67,7 +67,6 @@ export async function buildRevision(
       bodies: new Map(),
     };
   }
-  const time = (await git(repo.top, ["show", "-s", "--format=%ct", commit])).trim();
   const temp = await mkdtemp(join(tmpdir(), "opendata-edge-revision-"));
   try {
     // Laid out as in the repository, so problems are reported at the paths the editor knows.
@@ -131,29 +130,83 @@ async function repositoryOf(contentDir: string): Promise<Repository> {
   return { top, prefix };
 }
 
-async function resolveCommit(top: string, ref: string): Promise<string> {
-  if (ref.startsWith("-")) throw new RevisionError(`"${ref}" is not a revision`);
-  try {
-    return (await git(top, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])).trim();
-  } catch {
-    throw new RevisionError(
+/**
+ * The commit `ref` names, its committer time (as `%ct` gives it) and whether it has the content
+ * folder, from one `git cat-file --batch`: the commit object and `<commit>:<prefix>`. Where four
+ * processes (rev-parse --verify, cat-file -e, show -s) asked the same.
+ */
+async function lookUp(
+  top: string,
+  ref: string,
+  prefix: string,
+): Promise<{ commit: string; time: string; hasContent: boolean }> {
+  const notACommit = () =>
+    new RevisionError(
       `"${ref}" is not a commit in this repository (in CI, check out with full history: fetch-depth: 0)`,
     );
-  }
-}
-
-async function pathExists(top: string, commit: string, path: string): Promise<boolean> {
+  if (ref.startsWith("-")) throw new RevisionError(`"${ref}" is not a revision`);
+  // One name a line: a line break would end the name early.
+  if (/[\r\n]/.test(ref)) throw notACommit();
+  let out: Buffer;
   try {
-    await git(top, ["cat-file", "-e", `${commit}:${path}`]);
-    return true;
+    out = await withInput(
+      top,
+      ["cat-file", "--batch"],
+      `${ref}^{commit}\n${ref}^{commit}:${prefix}\n`,
+    );
   } catch {
-    return false;
+    throw notACommit();
   }
+  // Each object: "<hash> <type> <size>\n<size bytes>\n"; one not found: "<name> missing\n" (or
+  // "ambiguous").
+  const objects: { hash: string; type: string; body: Buffer }[] = [];
+  for (let at = 0; at < out.length && objects.length < 2;) {
+    const newline = out.indexOf(10, at);
+    const header = out.subarray(at, newline).toString("utf8");
+    const parsed = /^(\S+) (\S+) (\d+)$/.exec(header);
+    if (!parsed) {
+      objects.push({ hash: "", type: "missing", body: Buffer.alloc(0) });
+      at = newline + 1;
+      continue;
+    }
+    const [, hash = "", type = "", size = "0"] = parsed;
+    const start = newline + 1;
+    objects.push({
+      hash,
+      type,
+      body: out.subarray(start, start + Number(size)),
+    });
+    at = start + Number(size) + 1;
+  }
+  const [found, folder] = objects;
+  if (found?.type !== "commit") throw notACommit();
+  // The committer line, "committer <name> <<email>> <seconds> <zone>", is before the message.
+  const headers = found.body.toString("utf8").split("\n\n", 1)[0]!;
+  const committer = /^committer .* (\d+) [+-]\d{4}$/m.exec(headers);
+  if (!committer) throw notACommit();
+  return { commit: found.hash, time: committer[1]!, hasContent: folder?.type !== "missing" };
 }
 
 async function git(cwd: string, args: string[]): Promise<string> {
   const { stdout } = await run("git", args, { cwd, maxBuffer: 64 * 1024 * 1024 });
   return stdout;
+}
+
+// Runs git with `input` on its standard input and returns its whole standard output.
+function withInput(cwd: string, args: readonly string[], input: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", [...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const chunks: Buffer[] = [];
+    let errors = "";
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve(Buffer.concat(chunks));
+      else reject(new Error(`git ${args.join(" ")}: ${errors.trim() || `exit ${code}`}`));
+    });
+    child.stdin.end(input);
+  });
 }
 
 /** `git archive <tree> | tar -x -C <into>`, without a shell. */

@@ -132,6 +132,77 @@ export function repositoryPath(state: ContentGit & { repo: Repository }, path: s
   return inside === "" ? state.repo.prefix : `${state.repo.prefix}/${inside}`;
 }
 
+/** One commit of the first-parent history. */
+export interface Commit {
+  readonly commit: string;
+  /** Committer time, seconds since the epoch. */
+  readonly seconds: number;
+  /** More than one parent. */
+  readonly merge: boolean;
+}
+
+/** A commit with the repository paths its change against its first parent touched. */
+export type LoggedCommit = Commit & { readonly paths: readonly string[] };
+
+// The last content log read, by repository, content folder and HEAD: a process that builds
+// again (the live preview) reads it again only when HEAD moves.
+let lastLog: { readonly key: string; readonly log: Promise<LoggedCommit[]> } | undefined;
+
+/**
+ * The commits on HEAD's first-parent line whose change against their first parent touches the
+ * content folder, newest first, each with the paths it changed: one `git log` per HEAD, shared
+ * by LastUpdated (newestCommitTime) and the history (build/history/).
+ */
+export function contentLog(state: ContentGit & { repo: Repository }): Promise<LoggedCommit[]> {
+  const { top, prefix } = state.repo;
+  const key = [top, prefix, state.head].join("\0");
+  if (lastLog?.key !== key) {
+    const log = logOf(top, prefix === "" ? "." : prefix, state.head);
+    lastLog = { key, log };
+    // A failed read is not kept: the next build asks again.
+    log.catch(() => {
+      if (lastLog?.log === log) lastLog = undefined;
+    });
+  }
+  return lastLog.log;
+}
+
+/**
+ * The commits on `head`'s first-parent line whose change against their first parent touches
+ * `pathspec` (relative to `cwd`, "." for all of it), newest first, each with the paths it
+ * changed (the repository's).
+ */
+export async function logOf(cwd: string, pathspec: string, head: string): Promise<LoggedCommit[]> {
+  const out = await git(cwd, [
+    "log",
+    "--first-parent",
+    // A merge's change is against its first parent, as the line it was published on saw it.
+    "--diff-merges=first-parent",
+    "--no-renames",
+    "--name-only",
+    "-z",
+    "--format=%x01%H %ct %P",
+    head,
+    "--",
+    pathspec,
+  ]);
+  return out
+    .split("\x01")
+    .filter(Boolean)
+    .map((record) => {
+      // "<head>\0\n<path>\0<path>\0…": with -z, paths are NUL-terminated and kept as they are.
+      const [head = "", ...rest] = record.split("\0");
+      const paths = rest.map((p, i) => (i === 0 ? p.replace(/^\n/, "") : p)).filter(Boolean);
+      const [commit, seconds, ...parents] = head.split(" ");
+      return { commit: commit!, seconds: Number(seconds), merge: parents.length > 1, paths };
+    });
+}
+
+/** Whether a commit's changed paths touch one of `paths` (files, or folders and all below). */
+export function touches(changed: readonly string[], paths: readonly string[]): boolean {
+  return changed.some((c) => paths.some((p) => c === p || c.startsWith(`${p}/`)));
+}
+
 /**
  * The commit time of the newest commit touching `paths` (under the content folder), as
  * `git log -1` gives it; undefined without a repository. Asked once per HEAD and paths.
@@ -147,14 +218,43 @@ export async function newestCommitTime(
   if (commitTimes.has(key)) return commitTimes.get(key);
   let seconds: number | undefined;
   try {
-    const out = await git(repo.top, ["log", "-1", "--format=%ct", state.head, "--", ...inside]);
-    const parsed = Number.parseInt(out.trim(), 10);
-    seconds = Number.isFinite(parsed) ? parsed : undefined;
+    const logged = await fromContentLog({ ...state, repo }, inside);
+    if (logged !== "ask") seconds = logged;
+    else {
+      const out = await git(repo.top, ["log", "-1", "--format=%ct", state.head, "--", ...inside]);
+      const parsed = Number.parseInt(out.trim(), 10);
+      seconds = Number.isFinite(parsed) ? parsed : undefined;
+    }
   } catch {
     seconds = undefined;
   }
   commitTimes.set(key, seconds);
   return seconds;
+}
+
+/**
+ * What `git log -1 HEAD -- paths` would show, read from the content folder's first-parent log
+ * (one process for every data set), or "ask" where only git can tell. git's default history
+ * simplification follows a merge's first parent when the merge is TREESAME to it for the paths
+ * (it takes the first TREESAME parent): a merge the log leaves out, or lists without a path
+ * under `paths`, is. So walking the first-parent line, git meets the same commits up to the
+ * first that touches `paths`: a commit that is not a merge is the one `git log -1` shows (its
+ * change against its only parent is not empty for the paths); a merge may be followed along
+ * another parent, so git is asked. No commit touching them: git shows none either.
+ */
+async function fromContentLog(
+  state: ContentGit & { repo: Repository },
+  inside: readonly string[],
+): Promise<number | undefined | "ask"> {
+  const { prefix } = state.repo;
+  if (prefix !== "" && !inside.every((p) => p === prefix || p.startsWith(`${prefix}/`))) {
+    return "ask";
+  }
+  for (const commit of await contentLog(state)) {
+    if (!touches(commit.paths, inside)) continue;
+    return commit.merge ? "ask" : commit.seconds;
+  }
+  return undefined;
 }
 
 /** The work tree's changes under `paths` (files, or folders and all below them). */

@@ -1,20 +1,31 @@
 /**
  * The git plumbing the history needs, each a few processes per build however many versions:
  * where the content folder sits in its repository, the first-parent commits that touch a data
- * set, the hashes of paths at many commits in one `git cat-file --batch-check`, a tree's files,
- * and many blobs in one `git cat-file --batch`. Every call names its paths literally.
+ * set, the hashes of paths at many commits in one `git cat-file --batch-check`, and every tree
+ * and blob a build reads on one `git cat-file --batch` (ObjectReader). Every call names its paths
+ * literally.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import {
   GIT_FLAGS,
+  contentLog,
   git,
+  logOf,
   readContentGit,
+  type LoggedCommit,
   type ContentGit,
   type NoRepository,
   type Repository,
 } from "../core/git.js";
 
-export { git, type NoRepository, type Repository } from "../core/git.js";
+export {
+  git,
+  touches,
+  type Commit,
+  type LoggedCommit,
+  type NoRepository,
+  type Repository,
+} from "../core/git.js";
 
 /** The repository the content folder is in, or why there is none. */
 export async function repositoryOf(contentDir: string): Promise<Repository | NoRepository> {
@@ -30,10 +41,6 @@ export interface History {
   readonly changed: readonly string[];
 }
 
-// The last log read, by repository, content folder and HEAD: a process that builds again (the
-// live preview) reads it again only when HEAD moves.
-let lastLog: { readonly key: string; readonly log: readonly LoggedCommit[] } | undefined;
-
 /**
  * Everything the history reads from git on every build: where the repository is (and that it
  * has a commit), the content's first-parent log, and what the work tree changed. `state` is what
@@ -48,17 +55,7 @@ export async function readHistory(
   const read = state ?? (await readContentGit(contentDir));
   const repo = read.repo;
   if (!("top" in repo)) return { repo, log: [], changed: [] };
-  let log: readonly LoggedCommit[] = [];
-  if (want.log) {
-    const key = [repo.top, repo.prefix, read.head].join("\0");
-    if (lastLog?.key !== key) {
-      lastLog = {
-        key,
-        log: await logOf(repo.top, repo.prefix === "" ? "." : repo.prefix, read.head),
-      };
-    }
-    log = lastLog.log;
-  }
+  const log = want.log ? await contentLog({ ...read, repo }) : [];
   return { repo, log, changed: read.changes.map((c) => c.path) };
 }
 
@@ -67,18 +64,6 @@ export function repoPath(repo: Repository, path: string): string {
   return repo.prefix === "" ? path : `${repo.prefix}/${path}`;
 }
 
-/** One commit of the first-parent history. */
-export interface Commit {
-  readonly commit: string;
-  /** Committer time, seconds since the epoch. */
-  readonly seconds: number;
-  /** More than one parent. */
-  readonly merge: boolean;
-}
-
-/** A commit with the repository paths its change against its first parent touched. */
-export type LoggedCommit = Commit & { readonly paths: readonly string[] };
-
 /**
  * The commits on HEAD's first-parent line whose change against their first parent touches a path
  * under `under` (a repository path, "" for the whole repository), newest first, each with the
@@ -86,39 +71,6 @@ export type LoggedCommit = Commit & { readonly paths: readonly string[] };
  */
 export function firstParentLog(repo: Repository, under: string): Promise<LoggedCommit[]> {
   return logOf(repo.top, under === "" ? "." : under, "HEAD");
-}
-
-// The log from `head`, run in `cwd` for `pathspec` (relative to it); the paths it gives are the
-// repository's.
-async function logOf(cwd: string, pathspec: string, head: string): Promise<LoggedCommit[]> {
-  const out = await git(cwd, [
-    "log",
-    "--first-parent",
-    // A merge's change is against its first parent, as the line it was published on saw it.
-    "--diff-merges=first-parent",
-    "--no-renames",
-    "--name-only",
-    "-z",
-    "--format=%x01%H %ct %P",
-    head,
-    "--",
-    pathspec,
-  ]);
-  return out
-    .split("\x01")
-    .filter(Boolean)
-    .map((record) => {
-      // "<head>\0\n<path>\0<path>\0…": with -z, paths are NUL-terminated and kept as they are.
-      const [head = "", ...rest] = record.split("\0");
-      const paths = rest.map((p, i) => (i === 0 ? p.replace(/^\n/, "") : p)).filter(Boolean);
-      const [commit, seconds, ...parents] = head.split(" ");
-      return { commit: commit!, seconds: Number(seconds), merge: parents.length > 1, paths };
-    });
-}
-
-/** Whether a commit's changed paths touch one of `paths` (files, or folders and all below). */
-export function touches(changed: readonly string[], paths: readonly string[]): boolean {
-  return changed.some((c) => paths.some((p) => c === p || c.startsWith(`${p}/`)));
 }
 
 /**
@@ -247,4 +199,163 @@ function withInput(cwd: string, args: readonly string[], input: string): Promise
     });
     child.stdin.end(input);
   });
+}
+
+/**
+ * One `git cat-file --batch` for every tree and blob a build's history reads, however many
+ * versions: asked in turn, answered in order, on one process that `close` ends. Where each
+ * `git ls-tree` and `git cat-file --batch` was a process of its own, two per version, this is
+ * one per build; what it gives is what they gave (treeFiles, readBlobs).
+ */
+export class ObjectReader {
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private readonly chunks: Buffer[] = [];
+  private length = 0;
+  private wake: (() => void) | undefined;
+  private failure: Error | undefined;
+  private errors = "";
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly repo: Repository) {}
+
+  /** Every regular file below `tree`, as treeFiles gives them (`git ls-tree -r` order). */
+  treeFiles(tree: string): Promise<TreeFile[]> {
+    return this.inTurn(async () => {
+      const files: TreeFile[] = [];
+      const walk = async (name: string, below: string) => {
+        const { type, bytes, hashBytes } = await this.object(name);
+        if (type !== "tree") throw new Error(`git cat-file: ${name} is not a tree`);
+        for (const entry of treeEntries(bytes, hashBytes)) {
+          const kind = entry.mode & 0o170000;
+          // Folders are walked in place, as ls-tree -r lists them; 0o100000 is a file (100644 or
+          // 100755); a symbolic link (0o120000) or submodule (0o160000) is left out.
+          if (kind === 0o040000) await walk(entry.hash, `${below}${entry.name}/`);
+          else if (kind === 0o100000)
+            files.push({ path: `${below}${entry.name}`, blob: entry.hash });
+        }
+      };
+      await walk(tree, "");
+      return files;
+    });
+  }
+
+  /** The bytes of each blob, by hash, as readBlobs gives them. */
+  readBlobs(hashes: readonly string[]): Promise<Map<string, Buffer>> {
+    return this.inTurn(async () => {
+      const blobs = new Map<string, Buffer>();
+      for (const hash of new Set(hashes)) {
+        const { type, bytes } = await this.object(hash);
+        if (type !== "blob") throw new Error(`git cat-file: ${hash} is not a blob`);
+        blobs.set(hash, bytes);
+      }
+      return blobs;
+    });
+  }
+
+  /** Ends the process, if one was started. */
+  close(): void {
+    this.child?.stdin.end();
+    this.child = undefined;
+  }
+
+  // One request at a time: each reads its answers off the one output in the order it asked.
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work);
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  // "<name>\n" in; "<hash> <type> <size>\n<size bytes>\n" (or "<name> missing\n") out.
+  private async object(name: string): Promise<{ type: string; bytes: Buffer; hashBytes: number }> {
+    this.start().stdin.write(`${name}\n`);
+    const header = (await this.take(await this.lineLength())).toString("utf8").trimEnd();
+    const [hash = "", type = "", size] = header.split(" ");
+    if (type === "missing" || size === undefined) {
+      throw new Error(`git cat-file: ${name} is ${type || "unreadable"}`);
+    }
+    const bytes = await this.take(Number(size) + 1);
+    return { type, bytes: bytes.subarray(0, Number(size)), hashBytes: hash.length / 2 };
+  }
+
+  private start(): ChildProcessWithoutNullStreams {
+    if (this.failure) throw this.failure;
+    if (this.child) return this.child;
+    const child = spawn("git", [...GIT_FLAGS, "cat-file", "--batch"], {
+      cwd: this.repo.top,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      this.chunks.push(chunk);
+      this.length += chunk.length;
+      this.wake?.();
+    });
+    child.stderr.on("data", (chunk: Buffer) => (this.errors += chunk.toString()));
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      this.wake?.();
+    };
+    child.on("error", fail);
+    // A write to a git that has ended (EPIPE) fails the read, never the process.
+    child.stdin.on("error", fail);
+    child.on("close", (code) =>
+      fail(new Error(`git cat-file --batch ended: ${this.errors.trim() || `exit ${code}`}`)),
+    );
+    this.child = child;
+    return child;
+  }
+
+  // The length of the next line, its newline included, once it has arrived.
+  private async lineLength(): Promise<number> {
+    for (;;) {
+      const newline = this.joined().indexOf(10);
+      if (newline >= 0) return newline + 1;
+      await this.more();
+    }
+  }
+
+  // The next `count` bytes of the output, once they have arrived.
+  private async take(count: number): Promise<Buffer> {
+    while (this.length < count) await this.more();
+    const joined = this.joined();
+    this.chunks.splice(0, this.chunks.length, joined.subarray(count));
+    this.length -= count;
+    return joined.subarray(0, count);
+  }
+
+  private joined(): Buffer {
+    if (this.chunks.length !== 1) {
+      const joined = Buffer.concat(this.chunks);
+      this.chunks.splice(0, this.chunks.length, joined);
+    }
+    return this.chunks[0]!;
+  }
+
+  private more(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+}
+
+/** A tree object's entries: "<octal mode> <name>\0<hash, raw>" each, in the tree's order. */
+function treeEntries(
+  bytes: Buffer,
+  hashBytes: number,
+): { mode: number; name: string; hash: string }[] {
+  const entries: { mode: number; name: string; hash: string }[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const space = bytes.indexOf(32, at);
+    const nul = bytes.indexOf(0, space);
+    entries.push({
+      mode: Number.parseInt(bytes.subarray(at, space).toString("latin1"), 8),
+      name: bytes.subarray(space + 1, nul).toString("utf8"),
+      hash: bytes.subarray(nul + 1, nul + 1 + hashBytes).toString("hex"),
+    });
+    at = nul + 1 + hashBytes;
+  }
+  return entries;
 }

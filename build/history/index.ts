@@ -97,28 +97,33 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   const answers = new Map<string, StoredAnswer>();
   const publications: Publication[] = [];
   let made = 0;
-  for (const result of results) {
-    const found = versions?.get(result.dataset.id);
-    const history = await datasetHistory({
-      dataset: result.dataset,
-      current: {
-        entry: result.entry,
-        identity: result.encoded.identity.bytes,
-        made: result.made,
-      },
-      past: found?.past ?? [],
-      complete: found?.complete ?? false,
-      seed: found?.seed,
-      resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
-      maxFileBytes: input.maxFileBytes,
-      cache: input.cache,
-      compression: input.compression,
-      store,
-    });
-    changes.push(history.entry);
-    if (history.made) made++;
-    for (const answer of history.answers) answers.set(answer.entry.variants.identity.asset, answer);
-    publications.push(...history.publications);
+  try {
+    for (const result of results) {
+      const found = versions?.get(result.dataset.id);
+      const history = await datasetHistory({
+        dataset: result.dataset,
+        current: {
+          entry: result.entry,
+          identity: result.encoded.identity.bytes,
+          made: result.made,
+        },
+        past: found?.past ?? [],
+        complete: found?.complete ?? false,
+        seed: found?.seed,
+        resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
+        maxFileBytes: input.maxFileBytes,
+        cache: input.cache,
+        compression: input.compression,
+        store,
+      });
+      changes.push(history.entry);
+      if (history.made) made++;
+      for (const answer of history.answers)
+        answers.set(answer.entry.variants.identity.asset, answer);
+      publications.push(...history.publications);
+    }
+  } finally {
+    store?.close();
   }
   const order = new Map(DATASETS.map((d, i) => [d.id, i]));
   publications.sort(

@@ -7,7 +7,7 @@
  */
 import type { BuildCache } from "../core/cache.js";
 import { parseYaml } from "../read/yaml-source.js";
-import { readBlobs, treeFiles, type Repository, type TreeFile } from "./git.js";
+import { ObjectReader, type Repository, type TreeFile } from "./git.js";
 
 const TREE_KIND = "history-tree";
 const BLOB_KIND = "history-blob";
@@ -23,10 +23,20 @@ export class HistoryStore {
   /** What this run read from git: files parsed, and past bodies rebuilt (VersionReader). */
   readonly counts = { parsed: 0, rebuilt: 0 };
 
+  /** Reads the trees and blobs no cache had, on one git process for the build. */
+  private readonly objects: ObjectReader;
+
   constructor(
-    private readonly repo: Repository,
+    repo: Repository,
     private readonly cache: BuildCache | undefined,
-  ) {}
+  ) {
+    this.objects = new ObjectReader(repo);
+  }
+
+  /** Ends the git process, if one was started; the store reads nothing more from git. */
+  close(): void {
+    this.objects.close();
+  }
 
   /** The regular files below `tree`, recursively. */
   files(tree: string): Promise<TreeFile[]> {
@@ -45,7 +55,7 @@ export class HistoryStore {
       const hit = await this.cache!.get(key, TREE_KIND);
       if (hit) return JSON.parse(hit.toString("utf8")) as TreeFile[];
     }
-    const files = await treeFiles(this.repo, tree);
+    const files = await this.objects.treeFiles(tree);
     if (key) await this.cache!.set(key, TREE_KIND, JSON.stringify(files));
     return files;
   }
@@ -70,7 +80,7 @@ export class HistoryStore {
       }),
     );
     if (missing.length > 0) {
-      const bytes = await readBlobs(this.repo, missing);
+      const bytes = await this.objects.readBlobs(missing);
       this.counts.parsed += missing.length;
       for (const hash of missing) {
         const source = parseYaml(hash, bytes.get(hash)!.toString("utf8"));

@@ -1,6 +1,6 @@
 /** Helpers for tooling tests: the compiled CLIs, and temporary git repositories of content. */
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { runBuildCommand } from "../../build/cli/build-run.js";
@@ -88,33 +88,48 @@ export async function runNode(
   }
 }
 
+/** The environment git runs in here: a fixed identity and commit time, no user configuration. */
+function gitEnv(cwd: string, time: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: cwd,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "Editor",
+    GIT_AUTHOR_EMAIL: "editor@example.org",
+    GIT_COMMITTER_NAME: "Editor",
+    GIT_COMMITTER_EMAIL: "editor@example.org",
+    GIT_AUTHOR_DATE: `${time} +0000`,
+    GIT_COMMITTER_DATE: `${time} +0000`,
+  };
+}
+
 /** Runs git in `cwd` with a fixed identity and commit time, so commits are reproducible. */
 export async function git(
   cwd: string,
   args: readonly string[],
   time = FIXTURE_EPOCH,
 ): Promise<string> {
-  const { stdout } = await run("git", [...args], {
-    cwd,
-    env: {
-      PATH: process.env.PATH,
-      HOME: cwd,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "Editor",
-      GIT_AUTHOR_EMAIL: "editor@example.org",
-      GIT_COMMITTER_NAME: "Editor",
-      GIT_COMMITTER_EMAIL: "editor@example.org",
-      GIT_AUTHOR_DATE: `${time} +0000`,
-      GIT_COMMITTER_DATE: `${time} +0000`,
-    },
-  });
+  const { stdout } = await run("git", [...args], { cwd, env: gitEnv(cwd, time) });
   return stdout;
 }
 
 /** Makes `root` a git repository and commits everything in it; returns the commit id. */
-export async function commitAll(root: string, message: string, time?: string): Promise<string> {
-  if (!existsSync(join(root, ".git"))) await git(root, ["init", "-q", "-b", "main"]);
-  await git(root, ["add", "-A"], time);
-  await git(root, ["commit", "-q", "-m", message], time);
-  return (await git(root, ["rev-parse", "HEAD"])).trim();
+export async function commitAll(
+  root: string,
+  message: string,
+  time = FIXTURE_EPOCH,
+): Promise<string> {
+  // One process for the four git commands: each process the test worker starts costs it tens of
+  // milliseconds, its memory being large.
+  const { stdout } = await run(
+    "sh",
+    [
+      "-c",
+      '{ [ -e .git ] || git init -q -b main; } && git add -A && git commit -q -m "$1" && git rev-parse HEAD',
+      "sh",
+      message,
+    ],
+    { cwd: root, env: gitEnv(root, time) },
+  );
+  return stdout.trim();
 }

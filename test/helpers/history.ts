@@ -3,7 +3,7 @@
  * (never a real feed): each commit at a time the test gives, so LastUpdated is known. Used by the
  * history tests (test/build/history/, test/e2e/changes.test.ts, test/e2e/sync.test.ts).
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -35,6 +35,12 @@ export interface ScratchRepo {
    * committer time `seconds`; returns the commit's hash.
    */
   commit(files: Record<string, string | null>, seconds: number): Promise<string>;
+  /**
+   * Commits each version in turn on main, as `commit` would, and leaves the work tree at the
+   * last; returns the commits' hashes, oldest first. For a repository whose work tree is its
+   * HEAD (or empty): one process for the whole history, where `commit` starts one per version.
+   */
+  commitAll(versions: readonly TestVersion[]): Promise<string[]>;
   git(...args: string[]): Promise<string>;
   cleanup(): Promise<void>;
 }
@@ -57,6 +63,7 @@ export async function scratchRepo(): Promise<ScratchRepo> {
   const git = async (...args: string[]) =>
     (await run("git", args, { cwd: root, env, maxBuffer: 1 << 26 })).stdout;
   await git("init", "-q", "-b", "main");
+  let hasCommit = false;
   return {
     root,
     content,
@@ -70,16 +77,88 @@ export async function scratchRepo(): Promise<ScratchRepo> {
           await writeFile(target, text);
         }
       }
-      await git("add", "-A", "content");
+      // One process for the three git commands: each process the test worker starts costs it
+      // tens of milliseconds, its memory being large.
       const date = `@${seconds} +0000`;
-      await run("git", ["commit", "-q", "--allow-empty", "-m", `version at ${seconds}`], {
-        cwd: root,
-        env: { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
-      });
-      return (await git("rev-parse", "HEAD")).trim();
+      const out = await run(
+        "sh",
+        [
+          "-c",
+          'git add -A content && git commit -q --allow-empty -m "$1" && git rev-parse HEAD',
+          "sh",
+          `version at ${seconds}`,
+        ],
+        { cwd: root, env: { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } },
+      );
+      hasCommit = true;
+      return out.stdout.trim();
+    },
+    async commitAll(versions) {
+      if (versions.length === 0) return [];
+      const out = await withInput(
+        // fast-import writes the commits; reset lays the last one down in the index and work tree.
+        'git fast-import --quiet --date-format=raw && git reset -q --hard && git rev-list --first-parent -n "$1" HEAD',
+        [String(versions.length)],
+        fastImportStream(versions, hasCommit),
+        { cwd: root, env },
+      );
+      hasCommit = true;
+      return out.trim().split("\n").reverse();
     },
     cleanup: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A `git fast-import` stream committing `versions` on main, each as `commit` would make it: the
+ * fixed identity, author and committer time the version's, message "version at <seconds>", the
+ * content files written or (null) deleted, files or folders, on top of the commit before.
+ */
+function fastImportStream(versions: readonly TestVersion[], onExistingMain: boolean): Buffer {
+  const parts: Buffer[] = [];
+  const text = (line: string) => parts.push(Buffer.from(line, "utf8"));
+  const data = (bytes: string) => {
+    const buffer = Buffer.from(bytes, "utf8");
+    text(`data ${buffer.length}\n`);
+    parts.push(buffer);
+    text("\n");
+  };
+  for (const [i, version] of versions.entries()) {
+    const who = `Test <test@example.invalid> ${version.seconds} +0000`;
+    text(`commit refs/heads/main\nauthor ${who}\ncommitter ${who}\n`);
+    data(`version at ${version.seconds}\n`);
+    // fast-import has the branch in memory before it reads `from`: ^0 names what is on disk.
+    if (i === 0 && onExistingMain) text("from refs/heads/main^0\n");
+    for (const [path, content] of Object.entries(version.files)) {
+      if (content === null) text(`D content/${path}\n`);
+      else {
+        text(`M 100644 inline content/${path}\n`);
+        data(content);
+      }
+    }
+  }
+  return Buffer.concat(parts);
+}
+
+/** Runs `sh -c script` with `args` and `input` on its standard input; its standard output. */
+function withInput(
+  script: string,
+  args: readonly string[],
+  input: Buffer,
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", script, "sh", ...args], { ...options, stdio: "pipe" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`${script}: exit ${code}: ${stderr}`)),
+    );
+    child.stdin.end(input);
+  });
 }
 
 /** One ATM of the test feeds: enough fields to be valid, a Note to give it some weight. */
@@ -153,7 +232,7 @@ export interface HistoryWorker {
  */
 export async function historyWorker(versions: readonly TestVersion[]): Promise<HistoryWorker> {
   const repo = await scratchRepo();
-  for (const version of versions) await repo.commit(version.files, version.seconds);
+  await repo.commitAll(versions);
   const root = join(repo.root, "worker-copy");
   for (const folder of WORKER_SOURCE_FOLDERS) {
     await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });

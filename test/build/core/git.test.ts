@@ -105,6 +105,60 @@ describe("what git says of the content folder", () => {
     expect(changesUnder(after, atms)).toEqual([]);
   });
 
+  it("dates every data set as `git log -1 -- paths` does, merges included, from one log of the content folder", async () => {
+    const repo = await scratchRepo();
+    repos.push(repo);
+    await repo.commit(
+      {
+        "site.yaml": siteYaml(),
+        "atms/a.yaml": "a: 1\n",
+        "branches/b.yaml": "b: 1\n",
+        "pca/p.yaml": "p: 1\n",
+      },
+      T0,
+    );
+    // A branch changes ATMs while main changes branches; merged, the merge's change against its
+    // first parent is the ATMs, which git dates by the branch's commit, not the merge.
+    await repo.git("checkout", "-q", "-b", "side");
+    await repo.commit({ "atms/a.yaml": "a: 2\n" }, T0 + 200);
+    await repo.git("checkout", "-q", "main");
+    await repo.commit({ "branches/b.yaml": "b: 2\n" }, T0 + 300);
+    await repo.git("merge", "-q", "--no-ff", "-m", "merge side", "side");
+    // A second merge, of PCAs; then main changes branches again.
+    await repo.git("checkout", "-q", "-b", "side2");
+    await repo.commit({ "pca/p.yaml": "p: 2\n" }, T0 + 500);
+    await repo.git("checkout", "-q", "main");
+    await repo.git("merge", "-q", "--no-ff", "-m", "merge side2", "side2");
+    await repo.commit({ "branches/b.yaml": "b: 3\n" }, T0 + 600);
+    await repo.commit({ "README.md": "outside the content\n" }, T0 + 700);
+    await started();
+
+    const state = await readContentGit(repo.content);
+    const site = join(repo.content, "site.yaml");
+    const dated = async (folder: string) =>
+      newestCommitTime(state, [join(repo.content, folder), site]);
+    expect(await dated("atms")).toBe(T0 + 200);
+    expect(await dated("branches")).toBe(T0 + 600);
+    expect(await dated("pca")).toBe(T0 + 500);
+    // No file of its own: site.yaml's first commit.
+    expect(await dated("bca")).toBe(T0);
+    // git status and rev-parse for the state, one log for all four, and `git log -1` for the two
+    // whose newest change on main is a merge.
+    expect(await started()).toEqual(["status", "rev-parse", "log", "log", "log"]);
+    // Each as git itself says.
+    for (const folder of ["atms", "branches", "pca", "bca"]) {
+      const out = await repo.git(
+        "log",
+        "-1",
+        "--format=%ct",
+        "--",
+        `content/${folder}`,
+        "content/site.yaml",
+      );
+      expect(await dated(folder)).toBe(Number(out.trim()));
+    }
+  });
+
   it("tells deleted, untracked and renamed paths, a rename's source apart from its new path", async () => {
     const repo = await scratchRepo();
     repos.push(repo);

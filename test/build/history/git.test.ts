@@ -4,7 +4,7 @@
  * stops, and what is said when there is no repository.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -15,6 +15,7 @@ import {
   firstParentLog,
   touches,
   objectsAt,
+  ObjectReader,
   readBlobs,
   repositoryOf,
   treeFiles,
@@ -90,6 +91,53 @@ describe("the versions of a data set in git", () => {
     expect(files.map((f) => f.path)).toEqual(["x/a.yaml"]);
     const blobs = await readBlobs(r, [files[0]!.blob, files[0]!.blob]);
     expect(blobs.get(files[0]!.blob)!.toString("utf8")).toBe("a: 1\n");
+  });
+
+  it("reads many trees and blobs on one process, as ls-tree and cat-file give them", async () => {
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    const one = await repo.commit(
+      {
+        "site.yaml": siteYaml(),
+        "atms/z.yaml": "z: 1\n",
+        "atms/brand/b.yaml": "b: 1\n",
+        "atms/brand/deeper/c.yaml": "c: 1\n",
+        "atms/brand-é.yaml": "e: 1\n",
+        "atms/a.yaml": "a: 1\n",
+      },
+      T0,
+    );
+    // A symbolic link and an executable file: ls-tree -r lists both; only the file is kept.
+    await symlink("a.yaml", join(repo.content, "atms", "link.yaml"));
+    await writeFile(join(repo.content, "atms", "run.yaml"), "r: 1\n", { mode: 0o755 });
+    const two = await repo.commit({ "atms/a.yaml": "a: 2\n" }, T0 + 60);
+    const r = (await repositoryOf(repo.content)) as Repository;
+    const trees = await objectsAt(r, [`${one}:content/atms`, `${two}:content/atms`]);
+    const reader = new ObjectReader(r);
+    try {
+      for (const tree of trees) {
+        const files = await reader.treeFiles(tree!);
+        expect(files).toEqual(await treeFiles(r, tree!));
+        const blobs = await reader.readBlobs(files.map((f) => f.blob));
+        expect(blobs).toEqual(
+          await readBlobs(
+            r,
+            files.map((f) => f.blob),
+          ),
+        );
+      }
+      expect((await reader.treeFiles(trees[1]!)).map((f) => f.path)).toEqual([
+        "a.yaml",
+        "brand-é.yaml",
+        "brand/b.yaml",
+        "brand/deeper/c.yaml",
+        "run.yaml",
+        "z.yaml",
+      ]);
+      await expect(reader.readBlobs([trees[0]!])).rejects.toThrow(/is not a blob/);
+    } finally {
+      reader.close();
+    }
   });
 
   it("lists what the work tree changed under the paths, untracked files too", async () => {

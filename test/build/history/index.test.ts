@@ -268,9 +268,9 @@ describe("change answers over random histories", () => {
             // A commit that changes nothing is no version: git has nothing to commit.
             if (JSON.stringify(content) === JSON.stringify(versions.at(-1)?.content)) continue;
             seconds += 3600;
-            await repo.commit(content, seconds);
             versions.push({ content, seconds });
           }
+          await repo.commitAll(versions.map((v) => ({ files: v.content, seconds: v.seconds })));
           const build = () =>
             runBuild({
               contentDir: repo.content,
@@ -347,7 +347,9 @@ describe("change answers over random histories", () => {
         },
       ),
       // A fixed seed: the same histories every run, so the cases counted below always come up.
-      { numRuns: 5, seed: 20261125 },
+      // Four histories are the fewest with this seed in which every one of them does (with three,
+      // one count stays at 0); a fifth added none and took a third of the test's time.
+      { numRuns: 4, seed: 20261125 },
     );
     expect(seen.kept).toBeGreaterThan(0);
     expect(seen.goneByCount).toBeGreaterThan(0);
@@ -404,22 +406,24 @@ describe("the history through the cache", () => {
     const repo = await scratchRepo();
     folders.push(repo.root);
     const a = (n: number) => ({ id: `A-${n}`, town: "Wexbury", amount: 10 });
-    await repo.commit(
+    await repo.commitAll([
       {
-        "site.yaml": siteYaml(),
-        "atms/brand/one.yaml": atmBrandFile("Brand", [a(1), a(2)]),
-        "atms/brand/two.yaml": atmBrandFile("Brand", [a(3)]),
+        files: {
+          "site.yaml": siteYaml(),
+          "atms/brand/one.yaml": atmBrandFile("Brand", [a(1), a(2)]),
+          "atms/brand/two.yaml": atmBrandFile("Brand", [a(3)]),
+        },
+        seconds: 1_790_000_000,
       },
-      1_790_000_000,
-    );
-    await repo.commit(
-      { "atms/brand/one.yaml": atmBrandFile("Brand", [a(1), a(4)]) },
-      1_790_003_600,
-    );
-    await repo.commit(
-      { "atms/brand/two.yaml": atmBrandFile("Brand", [a(3), a(5)]) },
-      1_790_007_200,
-    );
+      {
+        files: { "atms/brand/one.yaml": atmBrandFile("Brand", [a(1), a(4)]) },
+        seconds: 1_790_003_600,
+      },
+      {
+        files: { "atms/brand/two.yaml": atmBrandFile("Brand", [a(3), a(5)]) },
+        seconds: 1_790_007_200,
+      },
+    ]);
     const own = await mkdtemp(join(tmpdir(), "opendata-edge-history-own-cache-"));
     folders.push(own);
     const history = async () => {
