@@ -18,6 +18,9 @@ export default defineConfig({
           testTimeout: 30_000,
           // Builds the sample content once for the run (test/helpers/global-setup.ts).
           globalSetup: ["test/helpers/global-setup.ts"],
+          // As npm run build and npm start run the build: a larger young generation, so the
+          // builds the tests make spend less in the collector (test/build: 123 → 116 CPU-s).
+          execArgv: ["--max-semi-space-size=64"],
           // The files a worker runs share one module graph: the build's modules, its compiled
           // schemas and wrangler are loaded once per worker, not once per file. So a test that
           // changes module state puts it back (test/build/core/datasets.test.ts adds a data set
