@@ -125,6 +125,29 @@ describe("building the sample content", () => {
     expect(await digestFolder(fixture.out)).toEqual(await digestFolder(sample.out));
   });
 
+  it("draws the landing page's map from the cache after an edit that moves no mark, the page as a cold build's", async () => {
+    fixture = await sampleFixture();
+    const cache = warm();
+    const mapEntries = async () =>
+      (await readdir(cache)).filter((name) => name.endsWith(".html")).sort();
+    // The run's cache holds the sample's map; renaming a product moves no branch or ATM.
+    const before = await mapEntries();
+    expect(before).toHaveLength(1);
+    const file = "personal-current-accounts/pennyfold-building-society.yaml";
+    const text = await readFile(join(fixture.content, file), "utf8");
+    await fixture.put({
+      [file]: text.replace("Pennyfold Basic Account", "Pennyfold Plain Account"),
+    });
+    assert((await build(true, cache)).ok);
+    expect(await mapEntries()).toEqual(before);
+    expect(
+      await readFile(join(fixture.out, "std/v2.2/personal-current-accounts.json"), "utf8"),
+    ).toContain("Pennyfold Plain Account");
+    const page = await readFile(join(fixture.out, "index.html"), "utf8");
+    await build(true, false);
+    expect(await readFile(join(fixture.out, "index.html"), "utf8")).toBe(page);
+  });
+
   it("gives the same bytes from a cached rebuild after an edit as from a cold build", async () => {
     fixture = await sampleFixture();
     // The run's cache holds the sample content's build, as after a first build.

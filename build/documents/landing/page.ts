@@ -37,6 +37,8 @@ export interface LandingInput extends ChangesSectionInput {
   readonly planOf: (path: string) => PlanId | undefined;
   /** The manifest's near-me indexes, for the "Find near a point" section. */
   readonly near?: readonly NearEntry[];
+  /** The map's section as mapSection made it for these inputs earlier (the build cache's). */
+  readonly map?: string;
 }
 
 /** The whole page. */
@@ -62,7 +64,7 @@ export function landingPage(input: LandingInput): string {
     "</header>",
     "<main>",
     datasetsSection(input),
-    mapSection(input),
+    input.map ?? mapSection(input),
     fetchSection(input),
     nearSection(input),
     changesSection(input),
@@ -120,7 +122,24 @@ function datasetsSection({ datasets }: LandingInput): string {
   ].join("\n");
 }
 
-function mapSection({ datasets, located, outline }: LandingInput): string {
+/** What the map's section is drawn from: a build caches the section by these. */
+export type MapInput = Pick<LandingInput, "datasets" | "located" | "outline">;
+
+/**
+ * What the map's section depends on, as text for a cache key: the outline, each data set's
+ * title, record key and count, and every located record. Most edits change none of them (an
+ * ATM's opening hours, a product's fee), and drawing thousands of marks is most of the page's time.
+ */
+export function mapKey({ datasets, located, outline }: MapInput): string {
+  return JSON.stringify([
+    outline,
+    datasets.map(({ dataset, entry }) => [dataset.title, dataset.recordsKey, entry.totalResults]),
+    located,
+  ]);
+}
+
+/** The map, its caption, legend and table of marks by brand. */
+export function mapSection({ datasets, located, outline }: MapInput): string {
   const layout = layoutMarks(outline, located);
   const drawn = layout.marks.map((m) => m.record);
   // The data sets the map is of: those whose records are drawn as a shape, and any other with a
