@@ -109,7 +109,8 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   const started = worker;
 
   const rebuild = async () => {
-    const rebuilt = await session.rebuild();
+    // A failed build is left unreported when a newer save already waits (session.ts).
+    const rebuilt = await session.rebuild(() => runs.pending());
     // Served from the Worker's next request on; asked once, so what onRebuilt reports is served.
     if (rebuilt.published) await servedVersion(url, rebuilt.version);
     options.onRebuilt?.(rebuilt);

@@ -59,7 +59,13 @@ export class PreviewSession {
     private readonly log: (line: string) => void,
   ) {}
 
-  async rebuild(): Promise<Rebuilt> {
+  /**
+   * Builds the content as it is now and serves the result. `superseded` says whether a newer save
+   * is already waiting for its own rebuild: a build that fails then is neither shown nor printed,
+   * since what it read may be a file half written (an editor that truncates and then writes gives
+   * an empty file for a moment), and the next rebuild reports on the content as saved.
+   */
+  async rebuild(superseded: () => boolean = () => false): Promise<Rebuilt> {
     const started = performance.now();
     const result = await runBuild({
       ...this.options,
@@ -67,6 +73,16 @@ export class PreviewSession {
       preview: true,
       kept: this.kept,
     });
+    if (!result.ok && this.version !== undefined && superseded()) {
+      const ms = performance.now() - started;
+      return {
+        ok: false,
+        problems: result.diagnostics,
+        version: this.version,
+        published: false,
+        ms,
+      };
+    }
     if (result.cacheMiss) this.log(cacheMissLine(result.cacheMiss));
     if (result.ok) {
       this.good = { files: result.files, manifest: result.manifest };

@@ -25,6 +25,8 @@ export interface Coalescer {
   poke(): void;
   /** Settles when nothing is under way or waiting. */
   idle(): Promise<void>;
+  /** Whether another run is asked for: a poke since the run under way started. */
+  pending(): boolean;
   /** No run starts after this; settles when the one under way has finished. */
   close(): Promise<void>;
 }
@@ -71,6 +73,7 @@ export function coalesce(run: () => Promise<void>, quietMs: number): Coalescer {
       timer = setTimeout(start, quietMs);
     },
     idle: () => new Promise<void>((wake) => (waiters.push(wake), settle())),
+    pending: () => timer !== undefined || again,
     async close() {
       closed = true;
       clearTimeout(timer);

@@ -41,6 +41,28 @@ describe("a preview session", () => {
       .answer(new Request("http://preview.invalid/current"))
       .json()) as CurrentGeneration;
 
+  it("neither shows nor prints a failed build when a newer save already waits, and reports the next", async () => {
+    const fixture = await sampleFixture();
+    const log: string[] = [];
+    const s = session(fixture, log);
+    const first = await s.rebuild();
+    assert(first.ok);
+    const lines = log.length;
+    const before = await served(s);
+    // As an editor that truncates before it writes: the build read the file half saved.
+    await fixture.put({ [BRANCH_FILE]: "" });
+    const superseded = await s.rebuild(() => true);
+    expect(superseded).toMatchObject({ ok: false, published: false, version: first.version });
+    expect(log).toHaveLength(lines);
+    expect(await served(s)).toEqual(before);
+    // Nothing newer waiting: the same content is reported, at its file.
+    const reported = await s.rebuild(() => false);
+    expect(reported).toMatchObject({ ok: false, published: true });
+    expect(log.slice(lines).join("\n")).toContain(BRANCH_FILE);
+    expect((await served(s)).id).not.toBe(before.id);
+    await s.written();
+  });
+
   it("started on content that does not build, serves the build already in the output folder", async () => {
     const fixture = await sampleFixture();
     const before = await buildFixture(fixture);

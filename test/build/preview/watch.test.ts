@@ -195,6 +195,33 @@ describe("coalescing saves into rebuilds", () => {
     expect(runs).toBe(1);
   });
 
+  it("says another run is asked for from a poke until that run starts, and not before", async () => {
+    vi.useFakeTimers();
+    let finish: (() => void) | undefined;
+    const seen: boolean[] = [];
+    const c = coalesce(async () => {
+      seen.push(c.pending());
+      await new Promise<void>((resolve) => (finish = resolve));
+    }, 30);
+    expect(c.pending()).toBe(false);
+    c.poke();
+    expect(c.pending()).toBe(true);
+    await vi.advanceTimersByTimeAsync(30);
+    // The run under way reads the files as they are: nothing newer is asked for yet.
+    expect(seen).toEqual([false]);
+    expect(c.pending()).toBe(false);
+    c.poke();
+    expect(c.pending()).toBe(true);
+    await vi.advanceTimersByTimeAsync(30);
+    expect(c.pending()).toBe(true);
+    finish!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(seen).toEqual([false, false]);
+    finish!();
+    await c.idle();
+    expect(c.pending()).toBe(false);
+  });
+
   it("runs once more after a run during which saves arrived, never two at once", async () => {
     vi.useFakeTimers();
     let running = 0;
