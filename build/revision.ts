@@ -12,6 +12,7 @@ import { promisify } from "node:util";
 import type { Envelope } from "./assemble/envelope.js";
 import type { DatasetId } from "./core/datasets.js";
 import type { Diagnostic } from "./core/diagnostics.js";
+import { gitWithInput } from "./core/git.js";
 import type { Manifest } from "../contract/manifest.js";
 import { runBuild } from "./pipeline.js";
 
@@ -149,7 +150,7 @@ async function lookUp(
   if (/[\r\n]/.test(ref)) throw notACommit();
   let out: Buffer;
   try {
-    out = await withInput(
+    out = await gitWithInput(
       top,
       ["cat-file", "--batch"],
       `${ref}^{commit}\n${ref}^{commit}:${prefix}\n`,
@@ -190,23 +191,6 @@ async function lookUp(
 async function git(cwd: string, args: string[]): Promise<string> {
   const { stdout } = await run("git", args, { cwd, maxBuffer: 64 * 1024 * 1024 });
   return stdout;
-}
-
-// Runs git with `input` on its standard input and returns its whole standard output.
-function withInput(cwd: string, args: readonly string[], input: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", [...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
-    const chunks: Buffer[] = [];
-    let errors = "";
-    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code === 0) resolve(Buffer.concat(chunks));
-      else reject(new Error(`git ${args.join(" ")}: ${errors.trim() || `exit ${code}`}`));
-    });
-    child.stdin.end(input);
-  });
 }
 
 /** `git archive <tree> | tar -x -C <into>`, without a shell. */

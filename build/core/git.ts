@@ -6,7 +6,7 @@
  * one, `git status`, plus the ones whose answer depends only on HEAD when HEAD has moved since
  * the process last asked; content outside any repository starts none.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { promisify } from "node:util";
@@ -29,6 +29,23 @@ export async function git(cwd: string, args: readonly string[]): Promise<string>
     encoding: "utf8",
   });
   return stdout;
+}
+
+/** Runs git with `input` on its standard input; resolves with its whole standard output. */
+export function gitWithInput(cwd: string, args: readonly string[], input: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", [...GIT_FLAGS, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const chunks: Buffer[] = [];
+    let errors = "";
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve(Buffer.concat(chunks));
+      else reject(new Error(`git ${args.join(" ")}: ${errors.trim() || `exit ${code}`}`));
+    });
+    child.stdin.end(input);
+  });
 }
 
 /** A git repository holding the content folder. */

@@ -8,6 +8,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import {
   GIT_FLAGS,
+  gitWithInput,
   contentLog,
   git,
   logOf,
@@ -126,7 +127,11 @@ export async function objectsAt(
   const key = (name: string) => `${repo.top}\0${name}`;
   const unknown = [...new Set(names.filter((name) => !objectHashes.has(key(name))))];
   if (unknown.length > 0) {
-    const out = await withInput(repo.top, ["cat-file", "--batch-check"], unknown.join("\n") + "\n");
+    const out = await gitWithInput(
+      repo.top,
+      ["cat-file", "--batch-check"],
+      unknown.join("\n") + "\n",
+    );
     const lines = out.toString("utf8").split("\n");
     unknown.forEach((name, i) => {
       const [hash, type] = (lines[i] ?? "").split(" ");
@@ -166,7 +171,7 @@ export async function readBlobs(
   const blobs = new Map<string, Buffer>();
   const wanted = [...new Set(hashes)];
   if (wanted.length === 0) return blobs;
-  const out = await withInput(repo.top, ["cat-file", "--batch"], wanted.join("\n") + "\n");
+  const out = await gitWithInput(repo.top, ["cat-file", "--batch"], wanted.join("\n") + "\n");
   // Each object: "<hash> <type> <size>\n<size bytes>\n".
   let at = 0;
   for (const hash of wanted) {
@@ -179,26 +184,6 @@ export async function readBlobs(
     at = end + 1;
   }
   return blobs;
-}
-
-// Runs git with `input` on its standard input and returns its whole standard output.
-function withInput(cwd: string, args: readonly string[], input: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", [...GIT_FLAGS, ...args], {
-      cwd,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const chunks: Buffer[] = [];
-    let errors = "";
-    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code === 0) resolve(Buffer.concat(chunks));
-      else reject(new Error(`git ${args.join(" ")}: ${errors.trim() || `exit ${code}`}`));
-    });
-    child.stdin.end(input);
-  });
 }
 
 /**
