@@ -4,19 +4,16 @@
  * `npm run validate`. Used by the change summary (`npm run diff`) and by the publication guard's
  * `--baseline-ref`.
  */
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, sep } from "node:path";
-import { promisify } from "node:util";
 import type { Envelope } from "./assemble/envelope.js";
 import type { DatasetId } from "./core/datasets.js";
 import type { Diagnostic } from "./core/diagnostics.js";
-import { gitWithInput } from "./core/git.js";
+import { git, gitWithInput } from "./core/git.js";
 import type { Manifest } from "../contract/manifest.js";
 import { runBuild } from "./pipeline.js";
-
-const run = promisify(execFile);
 
 /** One revision's content as the build sees it, built without writing. */
 export interface BuiltRevision {
@@ -186,11 +183,6 @@ async function lookUp(
   const committer = /^committer .* (\d+) [+-]\d{4}$/m.exec(headers);
   if (!committer) throw notACommit();
   return { commit: found.hash, time: committer[1]!, hasContent: folder?.type !== "missing" };
-}
-
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", args, { cwd, maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
 }
 
 /** `git archive <tree> | tar -x -C <into>`, without a shell. */

@@ -147,50 +147,11 @@ export interface TreeFile {
   readonly blob: string;
 }
 
-/** Every regular file below `tree`, recursively (symbolic links and submodules left out). */
-export async function treeFiles(repo: Repository, tree: string): Promise<TreeFile[]> {
-  const out = await git(repo.top, ["ls-tree", "-r", "-z", tree]);
-  const files: TreeFile[] = [];
-  for (const entry of out.split("\0")) {
-    if (!entry) continue;
-    const tab = entry.indexOf("\t");
-    const [mode, type, hash] = entry.slice(0, tab).split(" ");
-    // 100644 and 100755 are files; 120000 a symbolic link, which the build's glob does not follow.
-    if (type === "blob" && (mode === "100644" || mode === "100755")) {
-      files.push({ path: entry.slice(tab + 1), blob: hash! });
-    }
-  }
-  return files;
-}
-
-/** The bytes of each blob, by hash; one `git cat-file --batch` for all of them. */
-export async function readBlobs(
-  repo: Repository,
-  hashes: readonly string[],
-): Promise<Map<string, Buffer>> {
-  const blobs = new Map<string, Buffer>();
-  const wanted = [...new Set(hashes)];
-  if (wanted.length === 0) return blobs;
-  const out = await gitWithInput(repo.top, ["cat-file", "--batch"], wanted.join("\n") + "\n");
-  // Each object: "<hash> <type> <size>\n<size bytes>\n".
-  let at = 0;
-  for (const hash of wanted) {
-    const newline = out.indexOf(10, at);
-    const [, type, size] = out.subarray(at, newline).toString("utf8").split(" ");
-    if (type !== "blob") throw new Error(`git cat-file: ${hash} is not a blob`);
-    const start = newline + 1;
-    const end = start + Number(size);
-    blobs.set(hash, out.subarray(start, end));
-    at = end + 1;
-  }
-  return blobs;
-}
-
 /**
  * One `git cat-file --batch` for every tree and blob a build's history reads, however many
  * versions: asked in turn, answered in order, on one process that `close` ends. Where each
  * `git ls-tree` and `git cat-file --batch` was a process of its own, two per version, this is
- * one per build; what it gives is what they gave (treeFiles, readBlobs).
+ * one per build; what it gives is what they gave (test/build/history/git.test.ts compares).
  */
 export class ObjectReader {
   private child: ChildProcessWithoutNullStreams | undefined;
@@ -203,7 +164,10 @@ export class ObjectReader {
 
   constructor(private readonly repo: Repository) {}
 
-  /** Every regular file below `tree`, as treeFiles gives them (`git ls-tree -r` order). */
+  /**
+   * Every regular file below `tree`, in `git ls-tree -r` order (symbolic links and submodules left
+   * out).
+   */
   treeFiles(tree: string): Promise<TreeFile[]> {
     return this.inTurn(async () => {
       const files: TreeFile[] = [];
@@ -224,7 +188,7 @@ export class ObjectReader {
     });
   }
 
-  /** The bytes of each blob, by hash, as readBlobs gives them. */
+  /** The bytes of each blob, by hash. */
   readBlobs(hashes: readonly string[]): Promise<Map<string, Buffer>> {
     return this.inTurn(async () => {
       const blobs = new Map<string, Buffer>();

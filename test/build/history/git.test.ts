@@ -16,10 +16,9 @@ import {
   touches,
   objectsAt,
   ObjectReader,
-  readBlobs,
   repositoryOf,
-  treeFiles,
   type Repository,
+  type TreeFile,
 } from "../../../build/history/git.js";
 import { scratchRepo, siteYaml } from "../../helpers/history.js";
 
@@ -30,6 +29,34 @@ afterAll(async () => {
 });
 
 const T0 = 1_790_000_000;
+
+/** What `git ls-tree -r` lists below `tree`: its regular files (100644 and 100755) and blobs. */
+async function lsTree(repo: Repository, tree: string): Promise<TreeFile[]> {
+  const { stdout } = await run("git", ["ls-tree", "-r", "-z", tree], { cwd: repo.top });
+  return stdout
+    .split("\0")
+    .filter(Boolean)
+    .map((entry) => {
+      const tab = entry.indexOf("\t");
+      const [mode, type, blob = ""] = entry.slice(0, tab).split(" ");
+      return { mode, type, file: { path: entry.slice(tab + 1), blob } };
+    })
+    .filter(({ mode, type }) => type === "blob" && (mode === "100644" || mode === "100755"))
+    .map(({ file }) => file);
+}
+
+/** Each blob's bytes as `git cat-file blob` gives them. */
+async function catBlobs(repo: Repository, hashes: readonly string[]): Promise<Map<string, Buffer>> {
+  const blobs = new Map<string, Buffer>();
+  for (const hash of hashes) {
+    const { stdout } = await run("git", ["cat-file", "blob", hash], {
+      cwd: repo.top,
+      encoding: "buffer",
+    });
+    blobs.set(hash, stdout);
+  }
+  return blobs;
+}
 const PATHS = ["content/atms", "content/site.yaml"];
 
 describe("the versions of a data set in git", () => {
@@ -87,10 +114,15 @@ describe("the versions of a data set in git", () => {
     const r = (await repositoryOf(repo.content)) as Repository;
     const [tree, missing] = await objectsAt(r, [`${one}:content/atms`, `${one}:content/branches`]);
     expect(missing).toBeUndefined();
-    const files = await treeFiles(r, tree!);
-    expect(files.map((f) => f.path)).toEqual(["x/a.yaml"]);
-    const blobs = await readBlobs(r, [files[0]!.blob, files[0]!.blob]);
-    expect(blobs.get(files[0]!.blob)!.toString("utf8")).toBe("a: 1\n");
+    const reader = new ObjectReader(r);
+    try {
+      const files = await reader.treeFiles(tree!);
+      expect(files.map((f) => f.path)).toEqual(["x/a.yaml"]);
+      const blobs = await reader.readBlobs([files[0]!.blob, files[0]!.blob]);
+      expect(blobs.get(files[0]!.blob)!.toString("utf8")).toBe("a: 1\n");
+    } finally {
+      reader.close();
+    }
   });
 
   it("reads many trees and blobs on one process, as ls-tree and cat-file give them", async () => {
@@ -117,10 +149,10 @@ describe("the versions of a data set in git", () => {
     try {
       for (const tree of trees) {
         const files = await reader.treeFiles(tree!);
-        expect(files).toEqual(await treeFiles(r, tree!));
+        expect(files).toEqual(await lsTree(r, tree!));
         const blobs = await reader.readBlobs(files.map((f) => f.blob));
         expect(blobs).toEqual(
-          await readBlobs(
+          await catBlobs(
             r,
             files.map((f) => f.blob),
           ),
