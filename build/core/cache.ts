@@ -7,7 +7,7 @@
  * data set. Only what a successful run used is kept, so the cache never outgrows the content.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { extname, join } from "node:path";
 import type { AnySchemaObject } from "ajv";
@@ -106,6 +106,9 @@ export function openCache(
   return new BuildCache(dir, sha256(JSON.stringify(parts)), parts);
 }
 
+// Names the partial files of this process's writes apart from each other (set, below).
+let nextPartial = 0;
+
 export class BuildCache {
   private readonly used = new Set<string>();
 
@@ -159,10 +162,24 @@ export class BuildCache {
     return bytes;
   }
 
+  /**
+   * Stores an entry whole or not at all: written beside its name, then renamed over it, so a
+   * build running at the same time on the same cache (`npm start` and `npm run build`, two CLIs
+   * of a test run) reads an entry as it was or as it is, never half written. An entry lost to
+   * that other build's prune is only a miss for the next build.
+   */
   async set(key: string, kind: string, bytes: Uint8Array | string): Promise<void> {
+    const name = `${key}.${kind}`;
+    this.used.add(name);
     await mkdir(this.dir, { recursive: true });
-    await writeFile(join(this.dir, `${key}.${kind}`), bytes);
-    this.used.add(`${key}.${kind}`);
+    const partial = join(this.dir, `${name}.${process.pid}-${(nextPartial++).toString(36)}.part`);
+    try {
+      await writeFile(partial, bytes);
+      await rename(partial, join(this.dir, name));
+    } catch (error) {
+      await rm(partial, { force: true });
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
   }
 
   /**

@@ -195,7 +195,7 @@ describe("output through a pipe", () => {
         toFiles(DIFF_CLI, args, fixture.root),
         throughPipes(DIFF_CLI, args, fixture.root),
       ]);
-      expect(filed.code).toBe(0);
+      expect(filed.code, filed.stderr + piped.stderr).toBe(0);
       expect(piped.code).toBe(0);
       expect(filed.stdout.length).toBeGreaterThan(20 * 1024);
       expect(piped.stdout).toBe(filed.stdout);

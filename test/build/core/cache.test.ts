@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cacheMissReason, type FingerprintParts } from "../../../build/core/cache.js";
+import { BuildCache, cacheMissReason, type FingerprintParts } from "../../../build/core/cache.js";
 import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 
 const parts: FingerprintParts = {
@@ -71,5 +71,58 @@ describe("a build's cache note", () => {
     const second = await buildFixture(fixture, { cacheDir });
     expect(second.ok).toBe(true);
     expect(second.cacheMiss).toBeUndefined();
+  });
+});
+
+describe("one cache folder shared by builds running at the same time", () => {
+  const folders: string[] = [];
+  afterEach(async () => {
+    for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("gives a reader an entry whole, as it was or as it is, while another build rewrites it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
+    folders.push(dir);
+    const writer = new BuildCache(dir, "fingerprint");
+    const reader = new BuildCache(dir, "fingerprint");
+    const key = writer.key("entry");
+    // Large enough that a write takes more than one system call.
+    const values = ["a", "b"].map((letter) => letter.repeat(4 * 1024 * 1024));
+    let writing = true;
+    const seen = new Set<string>();
+    const reads = (async () => {
+      while (writing) {
+        const bytes = await reader.get(key, "text");
+        seen.add(
+          bytes === undefined
+            ? "none"
+            : bytes.toString("utf8") === values[0]
+              ? "a"
+              : bytes.toString("utf8") === values[1]
+                ? "b"
+                : "torn",
+        );
+      }
+    })();
+    for (let i = 0; i < 20; i++) await writer.set(key, "text", values[i % 2]!);
+    writing = false;
+    await reads;
+    expect(seen.has("torn")).toBe(false);
+    expect(seen.has("a") || seen.has("b")).toBe(true);
+    expect(await readdir(dir)).toEqual([`${key}.text`]);
+  });
+
+  it("takes the loss of an entry to another build's prune as a miss, not a failure", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
+    folders.push(dir);
+    const writer = new BuildCache(dir, "fingerprint");
+    // The other build used nothing: its prune removes whatever it finds, partial files too.
+    const other = new BuildCache(dir, "fingerprint");
+    const writes = Array.from({ length: 20 }, (_, i) =>
+      writer.set(writer.key(`entry ${i}`), "text", "x".repeat(256 * 1024)),
+    );
+    const prunes = Array.from({ length: 20 }, () => other.prune());
+    await expect(Promise.all([...writes, ...prunes])).resolves.toBeDefined();
+    expect((await readdir(dir)).filter((name) => name.endsWith(".part"))).toEqual([]);
   });
 });
