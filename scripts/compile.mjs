@@ -1,15 +1,14 @@
 #!/usr/bin/env node
 // Compiles the build CLIs (build/, with the contract/ modules they import; tsconfig in build/) and,
 // with --bench, the benchmarks (bench/, own tsconfig, which also import worker/) into .out/, each
-// only when a source is newer than its last compile: tsc takes 2-4 s even with nothing to do, which
-// would dwarf a rebuild after one content edit (well under a second). `--force` compiles regardless.
+// only when a source is newer than its last compile (with TypeScript 7, scripts/tsc.mjs): tsc takes
+// a second even with nothing to do, which would dwarf a rebuild after one content edit (well under a second). `--force` compiles regardless.
 // The build imports nothing from worker/ (test/project/stage-order.test.ts), so an edit there
 // recompiles only the benchmarks.
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tsc } from "./tsc.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const shared = ["build", "contract", "tsconfig.base.json", "package-lock.json"];
@@ -40,8 +39,7 @@ for (const name of wanted) {
     statSync(stamp, { throwIfNoEntry: false })?.mtimeMs >=
       Math.max(...inputs.map((p) => newest(join(root, p))));
   if (upToDate) continue;
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  const result = spawnSync(process.execPath, [tsc, "-p", join(root, name)], { stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  const status = tsc(["-p", join(root, name)]);
+  if (status !== 0) process.exit(status);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }
