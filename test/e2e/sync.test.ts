@@ -7,7 +7,8 @@
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import ts from "typescript";
@@ -151,22 +152,40 @@ describe("the documented TypeScript sync loop", () => {
   beforeAll(async () => {
     const source = join(folder, "sync.ts");
     await writeFile(source, typescript);
-    const options: ts.CompilerOptions = {
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      target: ts.ScriptTarget.ES2022,
-      types: ["node"],
-      typeRoots: [join(PROJECT_ROOT, "node_modules", "@types")],
-      noEmit: true,
-    };
     await writeFile(join(folder, "package.json"), '{"type":"module"}');
-    const program = ts.createProgram([source], options);
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
-    expect(problems).toEqual([]);
+    // Type-checked as `npm test` type-checks the project: TypeScript 7 (scripts/tsc.mjs), strict.
+    const tsc = join(
+      dirname(createRequire(import.meta.url).resolve("typescript-native/package.json")),
+      "bin",
+      "tsc",
+    );
+    const checked = await run(
+      process.execPath,
+      [
+        tsc,
+        "--noEmit",
+        "--pretty",
+        "false",
+        "--strict",
+        "--noUncheckedIndexedAccess",
+        "--module",
+        "nodenext",
+        "--moduleResolution",
+        "nodenext",
+        "--target",
+        "es2022",
+        "--types",
+        "node",
+        "--typeRoots",
+        join(PROJECT_ROOT, "node_modules", "@types"),
+        source,
+      ],
+      { cwd: folder },
+    ).then(
+      ({ stdout }) => stdout,
+      (error: { stdout?: string; message: string }) => error.stdout || error.message,
+    );
+    expect(checked).toBe("");
     // Its functions only: the loop after them runs forever.
     const functions = typescript.slice(0, typescript.indexOf("// Every five minutes"));
     const js = ts.transpileModule(functions, {
