@@ -71,13 +71,11 @@ export function previewOutput(
   const html = good.files.find((f) => `/${f.path}` === LANDING_ASSET);
   if (!landing || !html) throw new Error("the build wrote no landing page to preview");
   const version = previewVersion(good.manifest, [...problems, ...warnings]);
-  const text = (bytes: Uint8Array | string) =>
-    typeof bytes === "string" ? bytes : Buffer.from(bytes).toString("utf8");
-  const page = previewPage(text(html.bytes), { version, problems, warnings });
+  const page = previewPage(html.bytes, { version, problems, warnings });
   // Served as written, identity only: compressing the page again on every save would cost more
   // than sending it on loopback does.
-  const document = (path: string, asset: string, mediaType: string, body: string) => {
-    const bytes = Buffer.from(body, "utf8");
+  const document = (path: string, asset: string, mediaType: string, body: Buffer | string) => {
+    const bytes = typeof body === "string" ? Buffer.from(body, "utf8") : body;
     const etag = `"${createHash("sha256").update(bytes).digest("hex")}"`;
     const entry: DocumentEntry = {
       path,

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
-  previewPage,
+  previewPage as previewBytes,
   previewScript,
   problemsPanel,
 } from "../../../../build/documents/landing/preview.js";
 import { DECIDED } from "../../../helpers/spec-values.js";
 import { at, page, problem, warning } from "../../../helpers/preview-fixtures.js";
+
+/** The preview's page as text. */
+const previewPage = (...args: Parameters<typeof previewBytes>) =>
+  previewBytes(...args).toString("utf8");
 
 describe("the preview's landing page", () => {
   it("loads the preview's script and carries its version in the head", () => {
@@ -24,6 +28,47 @@ describe("the preview's landing page", () => {
     expect(html).toContain("content/branches/a&amp;b.yaml:7:11</code>");
     expect(html).toContain("/Branch/0/Name</code>");
     expect(html).toContain('&lt;"12"&gt;');
+  });
+
+  it("inserts the head's additions before </head> and the dock before </body>, the rest byte for byte", () => {
+    const withProblem = previewPage(page, { version: "abc", problems: [problem] });
+    expect(withProblem.startsWith("<!doctype html>\n<html>\n<head>\n<title>t</title>\n")).toBe(
+      true,
+    );
+    expect(withProblem).toContain(
+      '<title>t</title>\n<meta name="preview-version" content="abc">\n<script src="/_preview/reload.js" defer></script>\n</head>\n<body>\n<main></main>\n<div class="preview-dock">',
+    );
+    expect(withProblem.endsWith("</section>\n\n</div>\n</body>\n</html>\n")).toBe(true);
+    expect(previewPage(page, { version: "abc", problems: [] })).toBe(
+      '<!doctype html>\n<html>\n<head>\n<title>t</title>\n<meta name="preview-version" content="abc">\n<script src="/_preview/reload.js" defer></script>\n</head>\n<body>\n<main></main>\n</body>\n</html>\n',
+    );
+  });
+
+  it("takes the page as bytes or as text, and places the inserts by bytes when the text before them is not ASCII", () => {
+    const accented = page.replace("<title>t</title>", "<title>Caf\u00e9 \u00a3 \u{1F3E6}</title>");
+    const fromBytes = previewBytes(Buffer.from(accented, "utf8"), {
+      version: "abc",
+      problems: [{ ...problem, message: "na\u00efve \u00a3" }],
+    });
+    const fromText = previewBytes(accented, {
+      version: "abc",
+      problems: [{ ...problem, message: "na\u00efve \u00a3" }],
+    });
+    expect(fromBytes.equals(fromText)).toBe(true);
+    const html = fromBytes.toString("utf8");
+    expect(html).toContain(
+      '<title>Caf\u00e9 \u00a3 \u{1F3E6}</title>\n<meta name="preview-version" content="abc">',
+    );
+    expect(html).toContain("na\u00efve \u00a3");
+    expect(html).not.toContain("\uFFFD");
+  });
+
+  it("writes a problem that quotes $' or $& from the content as written, not as a replacement pattern", () => {
+    const quoting = { ...problem, message: 'must be a number, not "$\'" or "$&"' };
+    const html = previewPage(page, { version: "abc", problems: [quoting] });
+    expect(html).toContain('must be a number, not "$\'" or "$&amp;"');
+    expect(html.match(/<main><\/main>/g)).toHaveLength(1);
+    expect(html.match(/<\/body>/g)).toHaveLength(1);
   });
 
   it("counts the problems in the panel's heading", () => {
