@@ -86,3 +86,70 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** A kind seen this many times or fewer is told in full: "a handful". */
+export const GROUP_AFTER = 5;
+/** How many problems of a grouped kind are told in full before the line that counts the rest. */
+export const GROUP_SHOWN = 3;
+
+/** A pointer with every list index replaced by `*`: the field, in whichever record it is. */
+export function foldPointer(pointer: string): string {
+  return pointer.replace(/\/\d+(?=\/|$)/g, "/*");
+}
+
+/** What makes two problems the same kind: the rule and the folded field path. */
+export function diagnosticKind(d: Diagnostic): string {
+  return `${d.rule} ${foldPointer(d.pointer)}`;
+}
+
+/** The rest of a grouped kind, told as one line: how many more, of how many, and where. */
+export interface MoreOfAKind {
+  readonly more: number;
+  readonly total: number;
+  readonly rule: string;
+  /** The folded field path ("/" for the whole file). */
+  readonly field: string;
+  /** The one file they are all in, else how many files. */
+  readonly files: { readonly one: string } | { readonly count: number };
+}
+
+/** One item of a grouped list: a problem told in full, or the rest of its kind. */
+export type Grouped = { readonly diagnostic: Diagnostic } | MoreOfAKind;
+
+/**
+ * `diagnostics` (in the order to tell them) grouped by kind, the rule and the folded field path, as
+ * every report tells them: a feed can have thousands of one kind, which nobody reads one a line.
+ * A kind seen at most GROUP_AFTER times is told in full; any other kind as its first GROUP_SHOWN
+ * and then the count of the rest, where its first problem falls.
+ */
+export function groupDiagnostics(diagnostics: readonly Diagnostic[]): Grouped[] {
+  const byKind = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const kind = diagnosticKind(d);
+    const list = byKind.get(kind);
+    if (list) list.push(d);
+    else byKind.set(kind, [d]);
+  }
+  const items: Grouped[] = [];
+  const told = new Set<string>();
+  for (const d of diagnostics) {
+    const kind = diagnosticKind(d);
+    const all = byKind.get(kind)!;
+    if (all.length <= GROUP_AFTER) {
+      items.push({ diagnostic: d });
+      continue;
+    }
+    if (told.has(kind)) continue;
+    told.add(kind);
+    items.push(...all.slice(0, GROUP_SHOWN).map((p) => ({ diagnostic: p })));
+    const files = new Set(all.map((p) => p.file));
+    items.push({
+      more: all.length - GROUP_SHOWN,
+      total: all.length,
+      rule: d.rule,
+      field: foldPointer(d.pointer) || "/",
+      files: files.size === 1 ? { one: d.file } : { count: files.size },
+    });
+  }
+  return items;
+}

@@ -5,7 +5,13 @@
  * page's origin into its examples). A deployed build never calls this:
  * its page has no script and its policy allows none.
  */
-import { sourcePlace, type Diagnostic } from "../../core/diagnostics.js";
+import {
+  groupDiagnostics,
+  sourcePlace,
+  type Diagnostic,
+  type MoreOfAKind,
+} from "../../core/diagnostics.js";
+import { thousands } from "../../core/format.js";
 import { escapeAttribute as attr, escapeHtml as text } from "./html.js";
 import { ORIGIN_CLASS, ORIGIN_NOTE_CLASS } from "./origin.js";
 
@@ -47,15 +53,26 @@ export function previewScript(): string {
 export const OPEN_WARNINGS = 3;
 
 /**
+ * The rest of a kind seen many times, as the terminal tells it (core/diagnostics.ts,
+ * groupDiagnostics): a page listing thousands of one kind is read by nobody and costs every
+ * rebuild (set P's 3,667 warnings of two kinds, listed one by one, made its page 0.9 MB larger).
+ */
+function moreLine(item: MoreOfAKind): string {
+  const where = "one" in item.files ? item.files.one : `${thousands(item.files.count)} files`;
+  return `<li class="more">… and ${thousands(item.more)} more like these (${thousands(item.total)} in all, rule <span class="rule">${text(item.rule)}</span> at <code class="pointer">${text(item.field)}</code> in ${text(where)}); <code>npm run validate -- --verbose</code> lists every one</li>`;
+}
+
+/**
  * The panel listing `problems`, each as file:line:column, its JSON pointer and message. It is
  * part of the dock (previewDock) that stays in view wherever the reader has scrolled.
  */
 export function problemsPanel(problems: readonly Diagnostic[]): string {
-  const items = problems.map(
-    (d) =>
-      `<li><code class="place">${text(sourcePlace(d))}</code> <code class="pointer">${text(d.pointer || "/")}</code> ${text(d.message)}</li>`,
+  const items = groupDiagnostics(problems).map((item) =>
+    "diagnostic" in item
+      ? `<li><code class="place">${text(sourcePlace(item.diagnostic))}</code> <code class="pointer">${text(item.diagnostic.pointer || "/")}</code> ${text(item.diagnostic.message)}</li>`
+      : moreLine(item),
   );
-  const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
+  const count = problems.length === 1 ? "1 problem" : `${thousands(problems.length)} problems`;
   return [
     '<section class="problems" id="problems" role="alert" aria-labelledby="problems-title">',
     `<h2 id="problems-title">The content has ${count}: this page and the APIs still serve the last good build</h2>`,
@@ -70,12 +87,15 @@ export function problemsPanel(problems: readonly Diagnostic[]): string {
  * there are more than OPEN_WARNINGS: each with its file:line:column, message and rule.
  */
 export function warningsPanel(warnings: readonly Diagnostic[]): string {
-  const items = warnings.map(
-    (d) =>
-      `<li><code class="place">${text(sourcePlace(d))}</code> ${text(d.message)} <span class="rule">${text(d.rule)}</span></li>`,
+  const items = groupDiagnostics(warnings).map((item) =>
+    "diagnostic" in item
+      ? `<li><code class="place">${text(sourcePlace(item.diagnostic))}</code> ${text(item.diagnostic.message)} <span class="rule">${text(item.diagnostic.rule)}</span></li>`
+      : moreLine(item),
   );
   const count =
-    warnings.length === 1 ? "1 data-quality warning" : `${warnings.length} data-quality warnings`;
+    warnings.length === 1
+      ? "1 data-quality warning"
+      : `${thousands(warnings.length)} data-quality warnings`;
   return [
     `<details class="warnings" id="warnings"${warnings.length <= OPEN_WARNINGS ? " open" : ""}>`,
     `<summary>${count}: worth a look, published all the same</summary>`,

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 import { buildCommand } from "../../helpers/cli.js";
 import { warmCache } from "../../helpers/sample-build.js";
-import { diagnosticLines, foldPointer, problemReport } from "../../../build/cli/problem-report.js";
+import { diagnosticLines, problemReport } from "../../../build/cli/problem-report.js";
+import { foldPointer } from "../../../build/core/diagnostics.js";
 
 const enumProblem = {
   file: "content/branches/zz.yaml",

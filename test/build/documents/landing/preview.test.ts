@@ -99,6 +99,34 @@ describe("the preview's landing page", () => {
     for (const line of [1, 2, 3, 4]) expect(four).toContain(`content/atms/a&amp;b.yaml:${line}:13`);
   });
 
+  it("tells a kind seen more than five times as its first three and one line counting the rest, as the terminal does", () => {
+    const eight = [1, 2, 3, 4, 5, 6, 7, 8].map(at);
+    const html = previewPage(page, { version: "abc", problems: [], warnings: eight });
+    const panel = html.slice(html.indexOf('<details class="warnings"'), html.indexOf("</details>"));
+    expect(panel).toContain("<summary>8 data-quality warnings");
+    for (const line of [1, 2, 3]) expect(panel).toContain(`content/atms/a&amp;b.yaml:${line}:13`);
+    for (const line of [4, 8]) expect(panel).not.toContain(`content/atms/a&amp;b.yaml:${line}:13`);
+    expect(panel).toContain(
+      '<li class="more">… and 5 more like these (8 in all, rule <span class="rule">coordinates-swapped</span> at <code class="pointer">/ATM/*/Location/PostalAddress/GeoLocation/GeographicCoordinates</code> in content/atms/a&amp;b.yaml); <code>npm run validate -- --verbose</code> lists every one</li>',
+    );
+    expect(panel.match(/<li/g)).toHaveLength(4);
+  });
+
+  it("counts the files a grouped kind of problem is in, and lists a handful of one kind in full", () => {
+    const spread = [0, 1, 2, 3, 4, 5, 6].map((n) => ({
+      ...problem,
+      file: `content/branches/b${n % 2}.yaml`,
+      pointer: `/Branch/${n}/Name`,
+    }));
+    const panel = problemsPanel(spread);
+    expect(panel).toContain("The content has 7 problems");
+    expect(panel).toContain(
+      '… and 4 more like these (7 in all, rule <span class="rule">type</span> at <code class="pointer">/Branch/*/Name</code> in 2 files)',
+    );
+    expect(problemsPanel(spread.slice(0, 5)).match(/<li>/g)).toHaveLength(5);
+    expect(problemsPanel(spread.slice(0, 5))).not.toContain('class="more"');
+  });
+
   it("has a script that writes the page's own origin into the examples and drops the line about setting it", () => {
     const script = previewScript();
     expect(script).toContain('document.querySelectorAll(".origin")');
