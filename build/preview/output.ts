@@ -60,18 +60,20 @@ export function previewVersion(manifest: Manifest, problems: readonly Diagnostic
 
 /**
  * The preview of `good`, showing `problems` (none when `good` is the content as it is now) and the
- * data-quality `warnings` of the content as it is now.
+ * data-quality `warnings` of the content as it is now; `built` false when `good` is no build at all
+ * (previewWithoutBuild), so the page does not say a last good build is served.
  */
 export function previewOutput(
   good: GoodBuild,
   problems: readonly Diagnostic[],
   warnings: readonly Diagnostic[] = [],
+  built = true,
 ): PreviewOutput {
   const landing = good.manifest.documents?.find((d) => d.path === LANDING_PATH);
   const html = good.files.find((f) => `/${f.path}` === LANDING_ASSET);
   if (!landing || !html) throw new Error("the build wrote no landing page to preview");
   const version = previewVersion(good.manifest, [...problems, ...warnings]);
-  const page = previewPage(html.bytes, { version, problems, warnings });
+  const page = previewPage(html.bytes, { version, problems, warnings, built });
   // Served as written, identity only: compressing the page again on every save would cost more
   // than sending it on loopback does.
   const document = (path: string, asset: string, mediaType: string, body: Buffer | string) => {
@@ -170,5 +172,5 @@ export function previewWithoutBuild(problems: readonly Diagnostic[]): PreviewOut
     datasets: [],
     documents: documents.map((d) => d.entry),
   };
-  return previewOutput({ manifest, files: documents.map((d) => d.file) }, problems);
+  return previewOutput({ manifest, files: documents.map((d) => d.file) }, problems, [], false);
 }

@@ -53,29 +53,44 @@ export function previewScript(): string {
 export const OPEN_WARNINGS = 3;
 
 /**
- * The rest of a kind seen many times, as the terminal tells it (core/diagnostics.ts,
- * groupDiagnostics): a page listing thousands of one kind is read by nobody and costs every
- * rebuild (set P's 3,667 warnings of two kinds, listed one by one, made its page 0.9 MB larger).
+ * The list items of `diagnostics`, each made by `item`, grouped as the terminal groups them
+ * (core/diagnostics.ts, groupDiagnostics): the rest of a kind seen many times is one line inside
+ * the item before it, so the list's numbers count what is listed. A page listing thousands of one
+ * kind is read by nobody and costs every rebuild (set P's 3,667 warnings of two kinds, listed one
+ * by one, made its page 0.9 MB larger).
  */
-function moreLine(item: MoreOfAKind): string {
-  const where = "one" in item.files ? item.files.one : `${thousands(item.files.count)} files`;
-  return `<li class="more">… and ${thousands(item.more)} more like these (${thousands(item.total)} in all, rule <span class="rule">${text(item.rule)}</span> at <code class="pointer">${text(item.field)}</code> in ${text(where)}); <code>npm run validate -- --verbose</code> lists every one</li>`;
+function groupedItems(
+  diagnostics: readonly Diagnostic[],
+  item: (d: Diagnostic) => string,
+): string[] {
+  const items: string[] = [];
+  for (const told of groupDiagnostics(diagnostics)) {
+    if ("diagnostic" in told) items.push(item(told.diagnostic));
+    else items[items.length - 1] += moreLine(told);
+  }
+  return items.map((inner) => `<li>${inner}</li>`);
+}
+
+function moreLine(more: MoreOfAKind): string {
+  const where = "one" in more.files ? more.files.one : `${thousands(more.files.count)} files`;
+  return `<div class="more">… and ${thousands(more.more)} more like these (${thousands(more.total)} in all, rule <span class="rule">${text(more.rule)}</span> at <code class="pointer">${text(more.field)}</code> in ${text(where)}); <code>npm run validate -- --verbose</code> lists every one</div>`;
 }
 
 /**
  * The panel listing `problems`, each as file:line:column, its JSON pointer and message. It is
- * part of the dock (previewDock) that stays in view wherever the reader has scrolled.
+ * part of the dock (previewDock) that stays in view wherever the reader has scrolled. Its heading
+ * says what is served meanwhile: the last good build, or, when nothing has built yet, nothing.
  */
-export function problemsPanel(problems: readonly Diagnostic[]): string {
-  const items = groupDiagnostics(problems).map((item) =>
-    "diagnostic" in item
-      ? `<li><code class="place">${text(sourcePlace(item.diagnostic))}</code> <code class="pointer">${text(item.diagnostic.pointer || "/")}</code> ${text(item.diagnostic.message)}</li>`
-      : moreLine(item),
+export function problemsPanel(problems: readonly Diagnostic[], built = true): string {
+  const items = groupedItems(
+    problems,
+    (d) =>
+      `<code class="place">${text(sourcePlace(d))}</code> <code class="pointer">${text(d.pointer || "/")}</code> ${text(d.message)}`,
   );
   const count = problems.length === 1 ? "1 problem" : `${thousands(problems.length)} problems`;
   return [
     '<section class="problems" id="problems" role="alert" aria-labelledby="problems-title">',
-    `<h2 id="problems-title">The content has ${count}: this page and the APIs still serve the last good build</h2>`,
+    `<h2 id="problems-title">The content has ${count}: ${built ? "this page and the APIs still serve the last good build" : "nothing is published until a save builds"}</h2>`,
     `<ol>${items.join("\n")}</ol>`,
     "<p>Fix them and save: the page reloads itself when the next build is served.</p>",
     "</section>",
@@ -87,10 +102,10 @@ export function problemsPanel(problems: readonly Diagnostic[]): string {
  * there are more than OPEN_WARNINGS: each with its file:line:column, message and rule.
  */
 export function warningsPanel(warnings: readonly Diagnostic[]): string {
-  const items = groupDiagnostics(warnings).map((item) =>
-    "diagnostic" in item
-      ? `<li><code class="place">${text(sourcePlace(item.diagnostic))}</code> ${text(item.diagnostic.message)} <span class="rule">${text(item.diagnostic.rule)}</span></li>`
-      : moreLine(item),
+  const items = groupedItems(
+    warnings,
+    (d) =>
+      `<code class="place">${text(sourcePlace(d))}</code> ${text(d.message)} <span class="rule">${text(d.rule)}</span>`,
   );
   const count =
     warnings.length === 1
@@ -114,11 +129,12 @@ export function warningsPanel(warnings: readonly Diagnostic[]): string {
 export function previewDock(
   problems: readonly Diagnostic[],
   warnings: readonly Diagnostic[],
+  built = true,
 ): string {
   if (problems.length === 0 && warnings.length === 0) return "";
   return [
     '<div class="preview-dock">',
-    problems.length > 0 ? problemsPanel(problems) : "",
+    problems.length > 0 ? problemsPanel(problems, built) : "",
     warnings.length > 0 ? warningsPanel(warnings) : "",
     "</div>",
   ].join("\n");
@@ -138,6 +154,8 @@ export function previewPage(
     readonly version: string;
     readonly problems: readonly Diagnostic[];
     readonly warnings?: readonly Diagnostic[];
+    /** Whether a good build is served (false: nothing has built yet, the APIs answer 503). */
+    readonly built?: boolean;
   },
 ): Buffer {
   const bytes =
@@ -149,7 +167,7 @@ export function previewPage(
     `<script src="${PREVIEW_SCRIPT_PATH}" defer></script>`,
     "",
   ].join("\n");
-  const dock = previewDock(preview.problems, preview.warnings ?? []);
+  const dock = previewDock(preview.problems, preview.warnings ?? [], preview.built ?? true);
   const inserts = [
     { at: bytes.indexOf("</head>"), text: head },
     { at: dock === "" ? -1 : bytes.indexOf("</body>"), text: `${dock}\n` },

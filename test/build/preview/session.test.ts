@@ -94,6 +94,9 @@ describe("a preview session", () => {
       )
       .text();
     expect(html).toContain(`content/${BRANCH_FILE}:`);
+    // The page claims no last good build where there is none.
+    expect(html).toContain("nothing is published until a save builds");
+    expect(html).not.toContain("still serve the last good build");
     expect(log.join("\n")).toContain("no earlier build to serve");
     await fixture.put({ [BRANCH_FILE]: original });
     expect((await s.rebuild()).ok).toBe(true);

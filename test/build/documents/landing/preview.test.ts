@@ -71,6 +71,18 @@ describe("the preview's landing page", () => {
     expect(html.match(/<\/body>/g)).toHaveLength(1);
   });
 
+  it("says the last good build is served meanwhile, or, when nothing has built, that nothing is", () => {
+    expect(problemsPanel([problem])).toContain(
+      "The content has 1 problem: this page and the APIs still serve the last good build</h2>",
+    );
+    expect(problemsPanel([problem], false)).toContain(
+      "The content has 1 problem: nothing is published until a save builds</h2>",
+    );
+    const never = previewPage(page, { version: "abc", problems: [problem], built: false });
+    expect(never).toContain("nothing is published until a save builds");
+    expect(never).not.toContain("last good build");
+  });
+
   it("counts the problems in the panel's heading", () => {
     expect(problemsPanel([problem])).toContain("1 problem:");
     expect(problemsPanel([problem, problem])).toContain("2 problems:");
@@ -107,9 +119,13 @@ describe("the preview's landing page", () => {
     for (const line of [1, 2, 3]) expect(panel).toContain(`content/atms/a&amp;b.yaml:${line}:13`);
     for (const line of [4, 8]) expect(panel).not.toContain(`content/atms/a&amp;b.yaml:${line}:13`);
     expect(panel).toContain(
-      '<li class="more">… and 5 more like these (8 in all, rule <span class="rule">coordinates-swapped</span> at <code class="pointer">/ATM/*/Location/PostalAddress/GeoLocation/GeographicCoordinates</code> in content/atms/a&amp;b.yaml); <code>npm run validate -- --verbose</code> lists every one</li>',
+      '<div class="more">… and 5 more like these (8 in all, rule <span class="rule">coordinates-swapped</span> at <code class="pointer">/ATM/*/Location/PostalAddress/GeoLocation/GeographicCoordinates</code> in content/atms/a&amp;b.yaml); <code>npm run validate -- --verbose</code> lists every one</div></li>',
     );
-    expect(panel.match(/<li/g)).toHaveLength(4);
+    // Inside the third item, so the list numbers count what it lists: three.
+    expect(panel.match(/<li/g)).toHaveLength(3);
+    expect(panel).toMatch(
+      /a&amp;b.yaml:3:13<\/code>[^<]*<span class="rule">coordinates-swapped<\/span><div class="more">/,
+    );
   });
 
   it("counts the files a grouped kind of problem is in, and lists a handful of one kind in full", () => {
