@@ -68,8 +68,8 @@ export async function checkFiles(
   const fresh = await checkInPool(toCheck, options);
   await Promise.all(
     misses.map(async (i, n) => {
-      const data = fresh[n]!;
-      results[i] = fromTransferable(data);
+      const { checked, ...data } = fresh[n]!;
+      results[i] = checked ?? fromTransferable(data);
       // Only valid results are kept: messages for invalid files are cheap to make again, and
       // this way a change to how problems are worded can never be hidden by the cache.
       if (keys[i] && data.valid) await cache!.set(keys[i], "check", toCacheEntry(data));

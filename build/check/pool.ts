@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Ajv } from "ajv";
 import { toTransferable, type TransferableCheck } from "./codecs.js";
-import { checkParsed } from "./one-file.js";
+import { checkParsed, type CheckedFile } from "./one-file.js";
 import type { CheckJob } from "../read/check-jobs.js";
 import { PROJECT_ROOT } from "../core/paths.js";
 import type { BuildContext } from "../core/context.js";
@@ -39,26 +39,38 @@ export interface PoolOptions extends Pick<BuildContext, "ajv" | "threads"> {
   readonly timing?: CheckTiming;
 }
 
-/** Checks one job, adding its parse and validation time to `timing`; in a thread or not. */
-export function runCheckJob(
-  job: CheckJob,
-  ajv: Ajv,
-  timing: CheckTiming | undefined,
-): TransferableCheck {
+/**
+ * A checked file as the pool gives it back: its value as JSON text (what the cache stores, and
+ * what crosses from a thread) and, when it was checked on this thread, the file itself, whose
+ * value need not be parsed back from that text (28 ms per set P rebuild, BENCHMARKS.md).
+ */
+export type PooledCheck = TransferableCheck & { readonly checked?: CheckedFile };
+
+// Checks one job, adding its parse and validation time to `timing`.
+function checkJob(job: CheckJob, ajv: Ajv, timing: CheckTiming | undefined): CheckedFile {
   const rules = {
     validate: validatorFor(ajv, job.schema),
     recordsKey: job.recordsKey,
     identity: job.identity,
   };
   const source = timeSync(timing, "parseMs", () => parseYaml(job.file, job.text));
-  return toTransferable(timeSync(timing, "validateMs", () => checkParsed(source, rules)));
+  return timeSync(timing, "validateMs", () => checkParsed(source, rules));
+}
+
+/** Checks one job, adding its parse and validation time to `timing`: what a thread replies. */
+export function runCheckJob(
+  job: CheckJob,
+  ajv: Ajv,
+  timing: CheckTiming | undefined,
+): TransferableCheck {
+  return toTransferable(checkJob(job, ajv, timing));
 }
 
 /** Checks every job; results come back in the order of `jobs`. */
 export async function checkInPool(
   jobs: readonly CheckJob[],
   options: PoolOptions,
-): Promise<TransferableCheck[]> {
+): Promise<PooledCheck[]> {
   const order = jobs.map((_, i) => i);
   order.sort((a, b) => jobs[b]!.text.length - jobs[a]!.text.length); // largest first: shortest tail
   const bytes = jobs.reduce((sum, job) => sum + job.text.length, 0);
@@ -66,7 +78,10 @@ export async function checkInPool(
   if (threads > 1 && bytes >= PARALLEL_THRESHOLD_BYTES) {
     return checkInThreads(jobs, order, threads, options.timing);
   }
-  return jobs.map((job) => runCheckJob(job, options.ajv, options.timing));
+  return jobs.map((job) => {
+    const checked = checkJob(job, options.ajv, options.timing);
+    return { ...toTransferable(checked), checked };
+  });
 }
 
 // The worker thread's script. Compiled, it sits beside this file; when this module runs as
