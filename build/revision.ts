@@ -11,7 +11,7 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import type { Envelope } from "./assemble/envelope.js";
 import type { DatasetId } from "./core/datasets.js";
 import type { Diagnostic } from "./core/diagnostics.js";
-import { git, gitWithInput } from "./core/git.js";
+import { git, ObjectReader } from "./core/git.js";
 import type { Manifest } from "../contract/manifest.js";
 import { runBuild } from "./pipeline.js";
 
@@ -130,8 +130,9 @@ async function repositoryOf(contentDir: string): Promise<Repository> {
 
 /**
  * The commit `ref` names, its committer time (as `%ct` gives it) and whether it has the content
- * folder, from one `git cat-file --batch`: the commit object and `<commit>:<prefix>`. Where four
- * processes (rev-parse --verify, cat-file -e, show -s) asked the same.
+ * folder, from one `git cat-file --batch` (ObjectReader): the commit object and
+ * `<commit>:<prefix>`. Where four processes (rev-parse --verify, cat-file -e, show -s) asked the
+ * same.
  */
 async function lookUp(
   top: string,
@@ -143,46 +144,19 @@ async function lookUp(
       `"${ref}" is not a commit in this repository (in CI, check out with full history: fetch-depth: 0)`,
     );
   if (ref.startsWith("-")) throw new RevisionError(`"${ref}" is not a revision`);
-  // One name a line: a line break would end the name early.
-  if (/[\r\n]/.test(ref)) throw notACommit();
-  let out: Buffer;
+  const reader = new ObjectReader({ top });
   try {
-    out = await gitWithInput(
-      top,
-      ["cat-file", "--batch"],
-      `${ref}^{commit}\n${ref}^{commit}:${prefix}\n`,
-    );
-  } catch {
-    throw notACommit();
+    const found = await reader.find(`${ref}^{commit}`).catch(() => undefined);
+    if (found?.type !== "commit") throw notACommit();
+    // The committer line, "committer <name> <<email>> <seconds> <zone>", is before the message.
+    const headers = found.bytes.toString("utf8").split("\n\n", 1)[0]!;
+    const committer = /^committer .* (\d+) [+-]\d{4}$/m.exec(headers);
+    if (!committer) throw notACommit();
+    const folder = await reader.find(`${found.hash}:${prefix}`);
+    return { commit: found.hash, time: committer[1]!, hasContent: folder !== undefined };
+  } finally {
+    reader.close();
   }
-  // Each object: "<hash> <type> <size>\n<size bytes>\n"; one not found: "<name> missing\n" (or
-  // "ambiguous").
-  const objects: { hash: string; type: string; body: Buffer }[] = [];
-  for (let at = 0; at < out.length && objects.length < 2;) {
-    const newline = out.indexOf(10, at);
-    const header = out.subarray(at, newline).toString("utf8");
-    const parsed = /^(\S+) (\S+) (\d+)$/.exec(header);
-    if (!parsed) {
-      objects.push({ hash: "", type: "missing", body: Buffer.alloc(0) });
-      at = newline + 1;
-      continue;
-    }
-    const [, hash = "", type = "", size = "0"] = parsed;
-    const start = newline + 1;
-    objects.push({
-      hash,
-      type,
-      body: out.subarray(start, start + Number(size)),
-    });
-    at = start + Number(size) + 1;
-  }
-  const [found, folder] = objects;
-  if (found?.type !== "commit") throw notACommit();
-  // The committer line, "committer <name> <<email>> <seconds> <zone>", is before the message.
-  const headers = found.body.toString("utf8").split("\n\n", 1)[0]!;
-  const committer = /^committer .* (\d+) [+-]\d{4}$/m.exec(headers);
-  if (!committer) throw notACommit();
-  return { commit: found.hash, time: committer[1]!, hasContent: folder?.type !== "missing" };
 }
 
 /** `git archive <tree> | tar -x -C <into>`, without a shell. */

@@ -6,7 +6,7 @@
  * one, `git status`, plus the ones whose answer depends only on HEAD when HEAD has moved since
  * the process last asked; content outside any repository starts none.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { promisify } from "node:util";
@@ -323,4 +323,195 @@ async function gitEntryAbove(dir: string): Promise<boolean> {
       return true;
     if (dirname(at) === at) return false;
   }
+}
+
+/** One file of a tree: its path below the tree, `/`-separated, and its blob hash. */
+export interface TreeFile {
+  readonly path: string;
+  readonly blob: string;
+}
+
+/** An object as `git cat-file --batch` gives it. */
+export interface GitObject {
+  readonly hash: string;
+  /** "commit", "tree", "blob" or "tag". */
+  readonly type: string;
+  readonly bytes: Buffer;
+}
+
+/**
+ * One `git cat-file --batch` for every object a build reads from git: the trees and blobs of the
+ * history's past versions, however many, and the commit a revision names (build/revision.ts).
+ * Asked in turn, answered in order, on one process that `close` ends. Where each `git ls-tree`
+ * and `git cat-file --batch` was a process of its own, two per version, this is one per build;
+ * what it gives is what they gave (test/build/history/git.test.ts compares).
+ */
+export class ObjectReader {
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private readonly chunks: Buffer[] = [];
+  private length = 0;
+  private wake: (() => void) | undefined;
+  private failure: Error | undefined;
+  private errors = "";
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly repo: Pick<Repository, "top">) {}
+
+  /**
+   * Every regular file below `tree`, in `git ls-tree -r` order (symbolic links and submodules left
+   * out).
+   */
+  treeFiles(tree: string): Promise<TreeFile[]> {
+    return this.inTurn(async () => {
+      const files: TreeFile[] = [];
+      const walk = async (name: string, below: string) => {
+        const { hash, type, bytes } = await this.object(name);
+        if (type !== "tree") throw new Error(`git cat-file: ${name} is not a tree`);
+        for (const entry of treeEntries(bytes, hash.length / 2)) {
+          const kind = entry.mode & 0o170000;
+          // Folders are walked in place, as ls-tree -r lists them; 0o100000 is a file (100644 or
+          // 100755); a symbolic link (0o120000) or submodule (0o160000) is left out.
+          if (kind === 0o040000) await walk(entry.hash, `${below}${entry.name}/`);
+          else if (kind === 0o100000)
+            files.push({ path: `${below}${entry.name}`, blob: entry.hash });
+        }
+      };
+      await walk(tree, "");
+      return files;
+    });
+  }
+
+  /** The bytes of each blob, by hash. */
+  readBlobs(hashes: readonly string[]): Promise<Map<string, Buffer>> {
+    return this.inTurn(async () => {
+      const blobs = new Map<string, Buffer>();
+      for (const hash of new Set(hashes)) {
+        const { type, bytes } = await this.object(hash);
+        if (type !== "blob") throw new Error(`git cat-file: ${hash} is not a blob`);
+        blobs.set(hash, bytes);
+      }
+      return blobs;
+    });
+  }
+
+  /** Ends the process, if one was started. */
+  close(): void {
+    this.child?.stdin.end();
+    this.child = undefined;
+  }
+
+  // One request at a time: each reads its answers off the one output in the order it asked.
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work);
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  /** The object `name` names (any name git accepts: a hash, `<rev>^{commit}`, `<rev>:<path>`), or
+   * undefined when there is none. */
+  find(name: string): Promise<GitObject | undefined> {
+    return this.inTurn(() => this.answer(name));
+  }
+
+  // Like answer, for an object that must be there.
+  private async object(name: string): Promise<GitObject> {
+    const found = await this.answer(name);
+    if (!found) throw new Error(`git cat-file: ${name} is missing`);
+    return found;
+  }
+
+  // "<name>\n" in; "<hash> <type> <size>\n<size bytes>\n" out, or "<name> missing\n" (or
+  // "ambiguous") for a name that names no one object. A name is one line.
+  private async answer(name: string): Promise<GitObject | undefined> {
+    if (/[\r\n]/.test(name)) return undefined;
+    this.start().stdin.write(`${name}\n`);
+    const header = (await this.take(await this.lineLength())).toString("utf8").trimEnd();
+    const found = /^([0-9a-f]+) (\S+) (\d+)$/.exec(header);
+    if (!found) return undefined;
+    const [, hash = "", type = "", size = "0"] = found;
+    const bytes = await this.take(Number(size) + 1);
+    return { hash, type, bytes: bytes.subarray(0, Number(size)) };
+  }
+
+  private start(): ChildProcessWithoutNullStreams {
+    if (this.failure) throw this.failure;
+    if (this.child) return this.child;
+    const child = spawn("git", [...GIT_FLAGS, "cat-file", "--batch"], {
+      cwd: this.repo.top,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      this.chunks.push(chunk);
+      this.length += chunk.length;
+      this.wake?.();
+    });
+    child.stderr.on("data", (chunk: Buffer) => (this.errors += chunk.toString()));
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      this.wake?.();
+    };
+    child.on("error", fail);
+    // A write to a git that has ended (EPIPE) fails the read, never the process.
+    child.stdin.on("error", fail);
+    child.on("close", (code) =>
+      fail(new Error(`git cat-file --batch ended: ${this.errors.trim() || `exit ${code}`}`)),
+    );
+    this.child = child;
+    return child;
+  }
+
+  // The length of the next line, its newline included, once it has arrived.
+  private async lineLength(): Promise<number> {
+    for (;;) {
+      const newline = this.joined().indexOf(10);
+      if (newline >= 0) return newline + 1;
+      await this.more();
+    }
+  }
+
+  // The next `count` bytes of the output, once they have arrived.
+  private async take(count: number): Promise<Buffer> {
+    while (this.length < count) await this.more();
+    const joined = this.joined();
+    this.chunks.splice(0, this.chunks.length, joined.subarray(count));
+    this.length -= count;
+    return joined.subarray(0, count);
+  }
+
+  private joined(): Buffer {
+    if (this.chunks.length !== 1) {
+      const joined = Buffer.concat(this.chunks);
+      this.chunks.splice(0, this.chunks.length, joined);
+    }
+    return this.chunks[0]!;
+  }
+
+  private more(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+}
+
+/** A tree object's entries: "<octal mode> <name>\0<hash, raw>" each, in the tree's order. */
+function treeEntries(
+  bytes: Buffer,
+  hashBytes: number,
+): { mode: number; name: string; hash: string }[] {
+  const entries: { mode: number; name: string; hash: string }[] = [];
+  for (let at = 0; at < bytes.length;) {
+    const space = bytes.indexOf(32, at);
+    const nul = bytes.indexOf(0, space);
+    entries.push({
+      mode: Number.parseInt(bytes.subarray(at, space).toString("latin1"), 8),
+      name: bytes.subarray(space + 1, nul).toString("utf8"),
+      hash: bytes.subarray(nul + 1, nul + 1 + hashBytes).toString("hex"),
+    });
+    at = nul + 1 + hashBytes;
+  }
+  return entries;
 }

@@ -172,6 +172,31 @@ describe("the versions of a data set in git", () => {
     }
   });
 
+  it("finds an object by any name git takes, and nothing for a name that names none, spaces or a line break in it", async () => {
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    const one = await repo.commit({ "site.yaml": siteYaml() }, T0);
+    const r = (await repositoryOf(repo.content)) as Repository;
+    const reader = new ObjectReader(r);
+    try {
+      const commit = await reader.find("HEAD^{commit}");
+      expect([commit?.hash, commit?.type]).toEqual([one, "commit"]);
+      expect(commit!.bytes.toString("utf8")).toMatch(
+        new RegExp(`^committer .* ${T0} [+-]\\d{4}$`, "m"),
+      );
+      expect((await reader.find(`${one}:content/site.yaml`))?.bytes.toString("utf8")).toBe(
+        siteYaml(),
+      );
+      expect(await reader.find(`${one}:content/no such folder`)).toBeUndefined();
+      expect(await reader.find("no-such-branch^{commit}")).toBeUndefined();
+      expect(await reader.find("HEAD\nHEAD")).toBeUndefined();
+      // The process still answers in order after names that named nothing.
+      expect((await reader.find(`${one}:content`))?.type).toBe("tree");
+    } finally {
+      reader.close();
+    }
+  });
+
   it("lists what the work tree changed under the paths, untracked files too", async () => {
     const repo = await scratchRepo();
     folders.push(repo.root);
