@@ -2,8 +2,8 @@
  * The git plumbing the history needs, each a few processes per build however many versions:
  * where the content folder sits in its repository, the first-parent commits that touch a data
  * set, the hashes of paths at many commits in one `git cat-file --batch-check`, and every tree
- * and blob a build reads on one `git cat-file --batch` (ObjectReader, in core/git.ts). Every call names its paths
- * literally.
+ * and blob a build reads on one `git cat-file --batch` (ObjectReader, in core/git.ts). Every
+ * call names its paths literally.
  */
 import {
   gitWithInput,
