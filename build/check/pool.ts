@@ -23,9 +23,10 @@ import { parseYaml } from "../read/yaml-source.js";
 // with the same setting (`--max-semi-space-size` in package.json's scripts).
 const YOUNG_GENERATION_MB = 192;
 
-// Below this much YAML to check, starting threads costs more than it saves: each thread compiles
-// the schemas its files need (up to 0.5 s of CPU for all of them, as the main thread would once)
-// and the results cross back as JSON (about 5 ms per MB), against half of 50 to 90 ms per MB saved.
+// Below this much YAML to check, starting threads costs more than it saves: each thread starts
+// and loads the validators its files need (precompiled.ts; compiling them instead, when the schemas
+// changed since the last compile, is up to 1.3 s of CPU per thread) and the results cross back as
+// JSON (about 5 ms per MB), against half of 50 to 90 ms per MB saved.
 const PARALLEL_THRESHOLD_BYTES = 4_000_000;
 
 /** What a check thread replies for one job. */

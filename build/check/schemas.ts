@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Ajv, type AnySchemaObject, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
 import { SCHEMA_DIR } from "../core/paths.js";
+import { loadValidator, schemasDigest } from "./precompiled.js";
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -30,21 +31,49 @@ export function readSchemas(dir: string = SCHEMA_DIR): Map<string, AnySchemaObje
 }
 
 /**
- * An ajv instance holding every schema under its file name: strict, reporting every error, and
- * verbose so each error carries the offending value and its schema (for editor-friendly messages).
+ * How every validator is compiled: strict, reporting every error, and verbose so each error
+ * carries the offending value and its schema (for editor-friendly messages).
  */
-export function createAjv(schemas: Map<string, AnySchemaObject> = readSchemas()): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
+export const AJV_OPTIONS = { allErrors: true, strict: true, verbose: true } as const;
+
+// The digest of the schemas each instance holds, for precompiled.ts's modules.
+const digests = new WeakMap<Ajv, string>();
+
+/**
+ * An ajv instance holding every schema under its file name. With `source`, ajv keeps the code it
+ * generates, for precompile.ts to write out.
+ */
+export function createAjv(
+  schemas: Map<string, AnySchemaObject> = readSchemas(),
+  { source = false }: { readonly source?: boolean } = {},
+): Ajv {
+  const ajv = new Ajv({ ...AJV_OPTIONS, ...(source ? { code: { source: true } } : {}) });
   addFormats(ajv);
   for (const keyword of EDITOR_KEYWORDS) ajv.addKeyword({ keyword, schemaType: "string" });
   for (const [name, schema] of schemas) ajv.addSchema(schema, name);
+  digests.set(ajv, schemasDigest(schemas, AJV_OPTIONS));
   return ajv;
 }
 
-/** The compiled validator of one schema file. */
+// Each instance's validators taken from precompiled modules, by schema file.
+const loaded = new WeakMap<Ajv, Map<string, ValidateFunction>>();
+
+/**
+ * The validator of one schema file: the module precompiled for exactly these schemas when there
+ * is one (precompiled.ts), else compiled by ajv now. The same function for the same instance.
+ */
 export function validatorFor(ajv: Ajv, schemaFile: string): ValidateFunction {
-  const validate = ajv.getSchema(schemaFile);
+  let mine = loaded.get(ajv);
+  if (!mine) loaded.set(ajv, (mine = new Map<string, ValidateFunction>()));
+  const known = mine.get(schemaFile);
+  if (known) return known;
+  const digest = digests.get(ajv);
+  // Only a schema the instance holds (ajv.schemas, by the name addSchema gave it) has a module.
+  const held = Object.hasOwn(ajv.schemas, schemaFile);
+  const validate =
+    (digest && held && loadValidator(digest, schemaFile)) || ajv.getSchema(schemaFile);
   if (!validate) throw new Error(`schemas/${schemaFile} does not exist`);
+  mine.set(schemaFile, validate);
   return validate;
 }
 
