@@ -34,14 +34,14 @@ describe("a body serialised piece by piece", () => {
     }
   });
 
-  it("points at each record's exact bytes in UTF-8, wherever the list sits in its brand", () => {
+  it("points at each record's exact bytes in UTF-8 (two, three and four bytes a character), wherever the list sits in its brand", () => {
     const body: Envelope = {
       meta,
       data: [
         {
           Brand: [
             { ATM: [{ Identification: "é1" }, { Identification: "2" }], BrandName: "Ünsworth" },
-            { BrandName: "B", ATM: [{ Identification: "3 €", Note: '"ATM":[]' }] },
+            { BrandName: "B", ATM: [{ Identification: "3 €", Note: '"ATM":[] 🏦' }] },
             { BrandName: "C", ATM: [] },
           ],
         },
@@ -52,7 +52,7 @@ describe("a body serialised piece by piece", () => {
     expect(slices!.records.map((r) => text(bytes, r.range))).toEqual([
       '{"Identification":"é1"}',
       '{"Identification":"2"}',
-      '{"Identification":"3 €","Note":"\\"ATM\\":[]"}',
+      '{"Identification":"3 €","Note":"\\"ATM\\":[] 🏦"}',
     ]);
     expect(slices!.records.map((r) => r.brand)).toEqual([0, 0, 1]);
     expect(text(bytes, slices!.head)).toBe(
