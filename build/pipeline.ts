@@ -75,6 +75,11 @@ export interface CheckOptions {
    * results and values of the files it did not change (check/cached-checks.ts).
    */
   readonly kept?: Map<string, CheckedFile> | undefined;
+  /**
+   * Write cache entries behind the build, so nothing waits for them (the live preview's; see
+   * BuildCache.set). A process that does this awaits writesBehindDone before it exits.
+   */
+  readonly writeBehind?: boolean;
 }
 
 export interface ValidateOptions extends CheckOptions {
@@ -352,7 +357,9 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
   const timings = emptyTimings();
   const schemas = readSchemas(SCHEMA_DIR);
   const ajv = ajvFor(schemas);
-  const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas);
+  const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas, {
+    writeBehind: options.writeBehind,
+  });
   const cacheMiss = await cache?.missReason();
   // What a failed run reports, as far as it got: declared before the first step that can fail,
   // so a return added above any step finds them set.

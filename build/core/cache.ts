@@ -96,14 +96,30 @@ export function cacheMissReason(
   return reasons.length > 0 ? reasons.join("; ") : undefined;
 }
 
-/** The cache in `dir` for checks against these schemas, or none when `dir` is false. */
+/**
+ * The cache in `dir` for checks against these schemas, or none when `dir` is false. With
+ * `writeBehind` (the live preview), entries are written after the build has gone on: see set.
+ */
 export function openCache(
   dir: string | false,
   schemas: ReadonlyMap<string, AnySchemaObject>,
+  { writeBehind = false }: { readonly writeBehind?: boolean } = {},
 ): BuildCache | undefined {
   if (dir === false) return undefined;
   const parts = fingerprintParts(schemas);
-  return new BuildCache(dir, sha256(JSON.stringify(parts)), parts);
+  return new BuildCache(dir, sha256(JSON.stringify(parts)), parts, writeBehind);
+}
+
+// Writes started by caches that write behind and not yet finished, by file name: a read of one
+// gets its bytes from here, so no build ever misses an entry only because it is still being written.
+const writingBehind = new Map<
+  string,
+  { readonly bytes: Uint8Array | string; done: Promise<void> }
+>();
+
+/** Resolves when every entry written behind so far is on disk (the preview waits for it before it exits). */
+export async function writesBehindDone(): Promise<void> {
+  while (writingBehind.size > 0) await Promise.all([...writingBehind.values()].map((w) => w.done));
 }
 
 // Names the partial files of this process's writes apart from each other (set, below).
@@ -117,6 +133,7 @@ export class BuildCache {
     private readonly fingerprint: string,
     /** What the fingerprint is made of; without it, the cache never says why it missed. */
     private readonly parts?: FingerprintParts,
+    private readonly writeBehind = false,
   ) {}
 
   /**
@@ -141,9 +158,15 @@ export class BuildCache {
   }
 
   async get(key: string, kind: string): Promise<Buffer | undefined> {
+    const name = `${key}.${kind}`;
+    const pending = writingBehind.get(join(this.dir, name));
+    if (pending) {
+      this.used.add(name);
+      return Buffer.from(pending.bytes);
+    }
     try {
-      const bytes = await readFile(join(this.dir, `${key}.${kind}`));
-      this.used.add(`${key}.${kind}`);
+      const bytes = await readFile(join(this.dir, name));
+      this.used.add(name);
       return bytes;
     } catch {
       return undefined;
@@ -171,6 +194,20 @@ export class BuildCache {
   async set(key: string, kind: string, bytes: Uint8Array | string): Promise<void> {
     const name = `${key}.${kind}`;
     this.used.add(name);
+    if (!this.writeBehind) return this.write(name, bytes);
+    // Written behind: the build goes on at once (a set P rebuild in the preview waited about
+    // 25 ms for its writes, BENCHMARKS.md). A write that fails costs only a miss later.
+    const path = join(this.dir, name);
+    const entry = { bytes, done: Promise.resolve() };
+    writingBehind.set(path, entry);
+    entry.done = this.write(name, bytes)
+      .catch(() => undefined)
+      .finally(() => {
+        if (writingBehind.get(path) === entry) writingBehind.delete(path);
+      });
+  }
+
+  private async write(name: string, bytes: Uint8Array | string): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const partial = join(this.dir, `${name}.${process.pid}-${(nextPartial++).toString(36)}.part`);
     try {

@@ -18,6 +18,7 @@ import { runBuild, type BuildOptions } from "../pipeline.js";
 import type { CheckedFile } from "../check/one-file.js";
 import { writeAtomically, type OutputFile } from "../write/atomic.js";
 import { cacheMissLine } from "../cli/cache-note.js";
+import { writesBehindDone } from "../core/cache.js";
 import { MANIFEST_FILE, type Manifest } from "../../contract/manifest.js";
 import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
 import { previewOutput, previewWithoutBuild, type GoodBuild } from "./output.js";
@@ -72,6 +73,8 @@ export class PreviewSession {
       write: false,
       preview: true,
       kept: this.kept,
+      // Nothing of a rebuild waits for the cache's writes; written() waits for them.
+      writeBehind: true,
     });
     if (!result.ok && this.version !== undefined && superseded()) {
       const ms = performance.now() - started;
@@ -122,9 +125,10 @@ export class PreviewSession {
     return { ok: result.ok, problems, version: output.version, published, ms };
   }
 
-  /** Settles once every good build so far is written to the output folder. */
+  /** Settles once every good build so far is written to the output folder, and its cache entries to the cache. */
   async written(): Promise<void> {
     while (this.writing) await this.writing;
+    await writesBehindDone();
   }
 
   // Writes `good` to the output folder after the writes before it; of several good builds made

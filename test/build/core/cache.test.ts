@@ -1,8 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BuildCache, cacheMissReason, type FingerprintParts } from "../../../build/core/cache.js";
+import {
+  BuildCache,
+  cacheMissReason,
+  writesBehindDone,
+  type FingerprintParts,
+} from "../../../build/core/cache.js";
 import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 
 const parts: FingerprintParts = {
@@ -124,5 +129,42 @@ describe("one cache folder shared by builds running at the same time", () => {
     const prunes = Array.from({ length: 20 }, () => other.prune());
     await expect(Promise.all([...writes, ...prunes])).resolves.toBeDefined();
     expect((await readdir(dir)).filter((name) => name.endsWith(".part"))).toEqual([]);
+  });
+});
+
+describe("a cache that writes behind the build (the live preview's)", () => {
+  const folders: string[] = [];
+  afterEach(async () => {
+    for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+  });
+
+  it("goes on before an entry is on disk, answers it from memory meanwhile, and says when all are written", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
+    folders.push(dir);
+    const cache = new BuildCache(dir, "fingerprint", undefined, true);
+    const key = cache.key("entry");
+    const bytes = "x".repeat(8 * 1024 * 1024);
+    await cache.set(key, "text", bytes);
+    // The folder is made by the write itself, which has not run yet.
+    await expect(readdir(dir)).resolves.not.toContain(`${key}.text`);
+    const other = new BuildCache(dir, "fingerprint");
+    expect((await other.get(key, "text"))?.toString("utf8")).toBe(bytes);
+    await writesBehindDone();
+    expect(await readdir(dir)).toEqual([`${key}.text`]);
+    expect((await readFile(join(dir, `${key}.text`), "utf8")) === bytes).toBe(true);
+  });
+
+  it("takes a write that fails as a miss for a later build, not a failure of this one", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
+    folders.push(dir);
+    // A file where the cache's folder should be: every write fails.
+    const blocked = join(dir, "cache");
+    await writeFile(blocked, "not a folder");
+    const cache = new BuildCache(blocked, "fingerprint", undefined, true);
+    await expect(cache.set(cache.key("entry"), "text", "x")).resolves.toBeUndefined();
+    await expect(writesBehindDone()).resolves.toBeUndefined();
+    expect(await new BuildCache(blocked, "fingerprint").get(cache.key("entry"), "text")).toBe(
+      undefined,
+    );
   });
 });
