@@ -76,10 +76,11 @@ export interface CheckOptions {
    */
   readonly kept?: Map<string, CheckedFile> | undefined;
   /**
-   * Write cache entries behind the build, so nothing waits for them (the live preview's; see
-   * BuildCache.set). A process that does this awaits writesBehindDone before it exits.
+   * Cache entries held in memory between the builds of one process, and written behind them (the
+   * live preview's session holds one; see BuildCache). A process that has one awaits
+   * writesBehindDone before it exits.
    */
-  readonly writeBehind?: boolean;
+  readonly cacheMemory?: Map<string, Buffer> | undefined;
 }
 
 export interface ValidateOptions extends CheckOptions {
@@ -248,6 +249,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   });
   if (objections.length > 0) return failed(objections);
   await cache?.remember();
+  cache?.keepOnlyUsed();
   if (options.write !== false) {
     await timed("write", async () => {
       await writeAtomically(outDir, files, { linkUnchanged: true });
@@ -357,9 +359,7 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
   const timings = emptyTimings();
   const schemas = readSchemas(SCHEMA_DIR);
   const ajv = ajvFor(schemas);
-  const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas, {
-    writeBehind: options.writeBehind,
-  });
+  const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas, options.cacheMemory);
   const cacheMiss = await cache?.missReason();
   // What a failed run reports, as far as it got: declared before the first step that can fail,
   // so a return added above any step finds them set.

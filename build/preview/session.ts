@@ -51,6 +51,8 @@ export class PreviewSession {
   private version: string | undefined;
   // The check results of the last build, kept for the next (pipeline.ts, `kept`).
   private readonly kept = new Map<string, CheckedFile>();
+  // The cache entries the last build used, held in memory (core/cache.ts).
+  private readonly cacheMemory = new Map<string, Buffer>();
   // The good build waiting to be written to the output folder, and the write under way.
   private unwritten: GoodBuild | undefined;
   private writing: Promise<void> | undefined;
@@ -73,8 +75,9 @@ export class PreviewSession {
       write: false,
       preview: true,
       kept: this.kept,
-      // Nothing of a rebuild waits for the cache's writes; written() waits for them.
-      writeBehind: true,
+      // Nothing of a rebuild waits for the cache's writes (written() does), and what the last
+      // build used is read from memory.
+      cacheMemory: this.cacheMemory,
     });
     if (!result.ok && this.version !== undefined && superseded()) {
       const ms = performance.now() - started;

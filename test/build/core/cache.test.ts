@@ -132,7 +132,7 @@ describe("one cache folder shared by builds running at the same time", () => {
   });
 });
 
-describe("a cache that writes behind the build (the live preview's)", () => {
+describe("a cache held in memory and written behind the build (the live preview's)", () => {
   const folders: string[] = [];
   afterEach(async () => {
     for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
@@ -141,7 +141,7 @@ describe("a cache that writes behind the build (the live preview's)", () => {
   it("goes on before an entry is on disk, answers it from memory meanwhile, and says when all are written", async () => {
     const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
     folders.push(dir);
-    const cache = new BuildCache(dir, "fingerprint", undefined, true);
+    const cache = new BuildCache(dir, "fingerprint", undefined, new Map());
     const key = cache.key("entry");
     const bytes = "x".repeat(8 * 1024 * 1024);
     await cache.set(key, "text", bytes);
@@ -160,11 +160,33 @@ describe("a cache that writes behind the build (the live preview's)", () => {
     // A file where the cache's folder should be: every write fails.
     const blocked = join(dir, "cache");
     await writeFile(blocked, "not a folder");
-    const cache = new BuildCache(blocked, "fingerprint", undefined, true);
+    const cache = new BuildCache(blocked, "fingerprint", undefined, new Map());
     await expect(cache.set(cache.key("entry"), "text", "x")).resolves.toBeUndefined();
     await expect(writesBehindDone()).resolves.toBeUndefined();
     expect(await new BuildCache(blocked, "fingerprint").get(cache.key("entry"), "text")).toBe(
       undefined,
     );
+  });
+
+  it("reads what the last build used from memory, and lets go of what it did not use", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
+    folders.push(dir);
+    const memory = new Map<string, Buffer>();
+    const first = new BuildCache(dir, "fingerprint", undefined, memory);
+    const [kept, dropped, read] = ["kept", "dropped", "read"].map((k) => first.key(k));
+    await first.set(kept!, "text", "kept");
+    await first.set(dropped!, "text", "dropped");
+    await new BuildCache(dir, "fingerprint").set(read!, "text", "read from disk");
+    expect((await first.get(read!, "text"))?.toString()).toBe("read from disk");
+    await writesBehindDone();
+    // What the next build finds in memory needs no disk: the files are gone.
+    await rm(dir, { recursive: true });
+    const second = new BuildCache(dir, "fingerprint", undefined, memory);
+    expect((await second.get(kept!, "text"))?.toString()).toBe("kept");
+    expect((await second.get(read!, "text"))?.toString()).toBe("read from disk");
+    second.keepOnlyUsed();
+    const third = new BuildCache(dir, "fingerprint", undefined, memory);
+    expect(await third.get(dropped!, "text")).toBe(undefined);
+    expect((await third.get(kept!, "text"))?.toString()).toBe("kept");
   });
 });
