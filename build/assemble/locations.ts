@@ -37,28 +37,51 @@ export function locatedRecords(
     for (const brand of Brand) {
       const records = (brand[dataset.recordsKey] ?? []) as unknown[];
       for (const record of records) {
-        const place = findPlace(record, 0);
+        const place = placeOf(record);
         if (!place) continue;
-        const { address, at } = place;
-        const latitude = Number(at.Latitude);
-        const longitude = Number(at.Longitude);
-        if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) continue;
-        const fields = isObject(record) ? record : {};
-        const site = isObject(fields.Location) ? fields.Location.Site : undefined;
         found.push({
           kind: dataset.title,
           record: dataset.recordsKey,
           brand: String(brand.BrandName),
-          latitude,
-          longitude,
-          ...textField("identification", fields.Identification),
-          ...textField("name", fields.Name ?? (isObject(site) ? site.Name : undefined)),
-          ...textField("town", address.TownName),
+          ...place,
         });
       }
     }
   }
   return found;
+}
+
+/** What a record says of its place: its coordinates and the names the map shows. */
+type Place = Omit<LocatedRecord, "kind" | "record" | "brand">;
+
+// Each record's place, by the record: a process that builds again (the live preview, which keeps
+// the values of unchanged files) reads only the records it has not read before. Values are never
+// changed once parsed.
+const places = new WeakMap<object, Place | null>();
+
+function placeOf(record: unknown): Place | undefined {
+  if (!isObject(record)) return readPlace(record) ?? undefined;
+  let place = places.get(record);
+  if (place === undefined) places.set(record, (place = readPlace(record)));
+  return place ?? undefined;
+}
+
+function readPlace(record: unknown): Place | null {
+  const place = findPlace(record, 0);
+  if (!place) return null;
+  const { address, at } = place;
+  const latitude = Number(at.Latitude);
+  const longitude = Number(at.Longitude);
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
+  const fields = isObject(record) ? record : {};
+  const site = isObject(fields.Location) ? fields.Location.Site : undefined;
+  return {
+    latitude,
+    longitude,
+    ...textField("identification", fields.Identification),
+    ...textField("name", fields.Name ?? (isObject(site) ? site.Name : undefined)),
+    ...textField("town", address.TownName),
+  };
 }
 
 // A field kept only when it is text, so a cached summary holds no `undefined`.

@@ -80,6 +80,13 @@ function capitalsFile(forms: Forms): string | undefined {
   return elsewhere ? file : undefined;
 }
 
+// Each record's uses, by its facts (kept between the builds of one process with its file's check
+// result): a process that builds again (the live preview) makes the uses of changed files only.
+const usesOf = new WeakMap<
+  object,
+  { readonly file: string; readonly brand: string; readonly uses: NameUse[] }
+>();
+
 /** Every use of a town, street or county name in the content, with its brand. */
 function nameUses({ records }: ContentInPass): NameUse[] {
   const uses: NameUse[] = [];
@@ -87,15 +94,20 @@ function nameUses({ records }: ContentInPass): NameUse[] {
   for (const { file, dataset, brand, record } of records) {
     let key = brands.get(brand);
     if (key === undefined) brands.set(brand, (key = brandKey(brand)));
-    for (const text of record.texts) {
-      uses.push({
-        field: text.field,
-        value: text.value,
-        file,
-        brand: key,
-        spot: () => ({ ...text, pointer: textPointer(dataset.recordsKey!, record.pointer, text) }),
-      });
+    const known = usesOf.get(record);
+    if (known?.file === file && known.brand === key) {
+      for (const use of known.uses) uses.push(use);
+      continue;
     }
+    const mine = record.texts.map((text): NameUse => ({
+      field: text.field,
+      value: text.value,
+      file,
+      brand: key,
+      spot: () => ({ ...text, pointer: textPointer(dataset.recordsKey!, record.pointer, text) }),
+    }));
+    usesOf.set(record, { file, brand: key, uses: mine });
+    for (const use of mine) uses.push(use);
   }
   return uses;
 }
