@@ -10,7 +10,7 @@
  */
 import { normaliseName } from "../../contract/place.js";
 import { finding, placeOf, someOf } from "./context.js";
-import { textPointer, type Spot } from "./facts.js";
+import { textPointer, type Spot, type TextFact } from "./facts.js";
 import type { ContentInPass, ContentRule, Finding } from "./rule.js";
 
 /** One use of a name. */
@@ -20,9 +20,17 @@ interface NameUse {
   readonly file: string;
   /** Its brand, as brands are compared (brandKey). */
   readonly brand: string;
-  /** Its place, worked out only when it is reported or named. */
-  readonly spot: () => Spot;
+  /** Where it is: its text fact and its record's key and pointer, for spotOf. */
+  readonly text: TextFact;
+  readonly recordsKey: string;
+  readonly at: string;
 }
+
+/** A use's place, worked out only when it is reported or named. */
+const spotOf = (use: NameUse): Spot => ({
+  ...use.text,
+  pointer: textPointer(use.recordsKey, use.at, use.text),
+});
 
 // A brand is the same brand without its legal form or "UK" and whatever the punctuation: "Bank
 // of Ireland (UK) Plc" and "Bank of Ireland UK" name one brand.
@@ -80,13 +88,6 @@ function capitalsFile(forms: Forms): string | undefined {
   return elsewhere ? file : undefined;
 }
 
-// Each record's uses, by its facts (kept between the builds of one process with its file's check
-// result): a process that builds again (the live preview) makes the uses of changed files only.
-const usesOf = new WeakMap<
-  object,
-  { readonly file: string; readonly brand: string; readonly uses: NameUse[] }
->();
-
 /** Every use of a town, street or county name in the content, with its brand. */
 function nameUses({ records }: ContentInPass): NameUse[] {
   const uses: NameUse[] = [];
@@ -94,20 +95,17 @@ function nameUses({ records }: ContentInPass): NameUse[] {
   for (const { file, dataset, brand, record } of records) {
     let key = brands.get(brand);
     if (key === undefined) brands.set(brand, (key = brandKey(brand)));
-    const known = usesOf.get(record);
-    if (known?.file === file && known.brand === key) {
-      for (const use of known.uses) uses.push(use);
-      continue;
+    for (const text of record.texts) {
+      uses.push({
+        field: text.field,
+        value: text.value,
+        file,
+        brand: key,
+        text,
+        recordsKey: dataset.recordsKey!,
+        at: record.pointer,
+      });
     }
-    const mine = record.texts.map((text): NameUse => ({
-      field: text.field,
-      value: text.value,
-      file,
-      brand: key,
-      spot: () => ({ ...text, pointer: textPointer(dataset.recordsKey!, record.pointer, text) }),
-    }));
-    usesOf.set(record, { file, brand: key, uses: mine });
-    for (const use of mine) uses.push(use);
   }
   return uses;
 }
@@ -138,17 +136,17 @@ function checkSpellings(uses: readonly NameUse[]): Finding[] {
     const capitals = groups.map((forms) => forms.find(([spelling]) => inCapitals(spelling))!);
     const first = capitals
       .map(([, list]) => list[0]!)
-      .reduce((a, b) => (b.spot().line < a.spot().line ? b : a));
+      .reduce((a, b) => (spotOf(b).line < spotOf(a).line ? b : a));
     const names = someOf(
       groups.map((forms, i) => {
         const other = forms.find(([spelling]) => !inCapitals(spelling))![1][0]!;
-        return `${JSON.stringify(capitals[i]![0])} (${JSON.stringify(other.value)} at ${placeOf(other.file, other.spot())})`;
+        return `${JSON.stringify(capitals[i]![0])} (${JSON.stringify(other.value)} at ${placeOf(other.file, spotOf(other))})`;
       }),
     );
     found.push(
       finding(
         first.file,
-        first.spot(),
+        spotOf(first),
         `${first.field} is in capitals in this file for ${groups.length} names that other files write otherwise: ${names}; use one spelling for each`,
       ),
     );
@@ -157,7 +155,7 @@ function checkSpellings(uses: readonly NameUse[]): Finding[] {
     const use = forms[1]![1][0]!;
     const told = forms.map(([spelling, list]) => {
       const places = someOf(
-        list.map((u) => placeOf(u.file, u.spot())),
+        list.map((u) => placeOf(u.file, spotOf(u))),
         list === forms[0]![1] ? 1 : 3,
       );
       return `${JSON.stringify(spelling)} ${times(list.length)} (${places})`;
@@ -165,7 +163,7 @@ function checkSpellings(uses: readonly NameUse[]): Finding[] {
     found.push(
       finding(
         use.file,
-        use.spot(),
+        spotOf(use),
         `${use.field} is written ${forms.length} ways: ${told.join(", ")}; use one spelling`,
       ),
     );
