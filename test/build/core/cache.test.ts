@@ -79,15 +79,21 @@ describe("a build's cache note", () => {
   });
 });
 
-describe("one cache folder shared by builds running at the same time", () => {
-  const folders: string[] = [];
-  afterEach(async () => {
-    for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-  });
+// Cache folders of the tests below, removed after each test.
+const folders: string[] = [];
+afterEach(async () => {
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+});
 
+async function cacheFolder(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
+  folders.push(dir);
+  return dir;
+}
+
+describe("one cache folder shared by builds running at the same time", () => {
   it("gives a reader an entry whole, as it was or as it is, while another build rewrites it", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
-    folders.push(dir);
+    const dir = await cacheFolder();
     const writer = new BuildCache(dir, "fingerprint");
     const reader = new BuildCache(dir, "fingerprint");
     const key = writer.key("entry");
@@ -118,8 +124,7 @@ describe("one cache folder shared by builds running at the same time", () => {
   });
 
   it("takes the loss of an entry to another build's prune as a miss, not a failure", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
-    folders.push(dir);
+    const dir = await cacheFolder();
     const writer = new BuildCache(dir, "fingerprint");
     // The other build used nothing: its prune removes whatever it finds, partial files too.
     const other = new BuildCache(dir, "fingerprint");
@@ -133,14 +138,8 @@ describe("one cache folder shared by builds running at the same time", () => {
 });
 
 describe("a cache held in memory and written behind the build (the live preview's)", () => {
-  const folders: string[] = [];
-  afterEach(async () => {
-    for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-  });
-
   it("goes on before an entry is on disk, answers it from memory meanwhile, and says when all are written", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
-    folders.push(dir);
+    const dir = await cacheFolder();
     const cache = new BuildCache(dir, "fingerprint", undefined, new Map());
     const key = cache.key("entry");
     const bytes = "x".repeat(8 * 1024 * 1024);
@@ -155,8 +154,7 @@ describe("a cache held in memory and written behind the build (the live preview'
   });
 
   it("takes a write that fails as a miss for a later build, not a failure of this one", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
-    folders.push(dir);
+    const dir = await cacheFolder();
     // A file where the cache's folder should be: every write fails.
     const blocked = join(dir, "cache");
     await writeFile(blocked, "not a folder");
@@ -169,8 +167,7 @@ describe("a cache held in memory and written behind the build (the live preview'
   });
 
   it("reads what the last build used from memory, and lets go of what it did not use", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "opendata-edge-cache-"));
-    folders.push(dir);
+    const dir = await cacheFolder();
     const memory = new Map<string, Buffer>();
     const first = new BuildCache(dir, "fingerprint", undefined, memory);
     const [kept, dropped, read] = ["kept", "dropped", "read"].map((k) => first.key(k));
