@@ -1,5 +1,9 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { useMemoryScratch } from "./test/helpers/scratch.js";
+
+// The tests' scratch folders on a memory file system where there is one (test/helpers/scratch.ts).
+useMemoryScratch();
 
 export default defineConfig({
   test: {

@@ -17,6 +17,7 @@ import { CONTENT_DIR } from "../../build/core/paths.js";
 import { PUBLISHED_COMPRESSION } from "../../build/encode/variants.js";
 import { ensureCompiled } from "./cli.js";
 import { ensureDist } from "./worker.js";
+import { removeMemoryScratch } from "./scratch.js";
 import { buildFixture, sampleFixture, type Fixture } from "./fixtures.js";
 import type { SampleRun, SampleVariant } from "./sample-build.js";
 
@@ -33,6 +34,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const teardown = async () => {
     for (const fixture of fixtures) await fixture.cleanup();
     await rm(folder, { recursive: true, force: true });
+    // Last: the run's scratch folder, which holds the folder above (vitest.config.ts).
+    removeMemoryScratch();
   };
   try {
     // Then the project's dist/, which the end-to-end tests serve, if npm test has not just built
