@@ -18,8 +18,13 @@ import { DATASETS } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
-import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION, type Compression } from "./encode/variants.js";
-import { datasetResult, type DatasetResult } from "./encode/manifest-entry.js";
+import {
+  entityTag,
+  PREVIEW_COMPRESSION,
+  PUBLISHED_COMPRESSION,
+  type Compression,
+} from "./encode/variants.js";
+import { datasetResult, manifestVariants, type DatasetResult } from "./encode/manifest-entry.js";
 import {
   checkAssetLimits,
   PLATFORM_LIMITS,
@@ -34,7 +39,13 @@ import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
 import type { CheckedFile } from "./check/one-file.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
-import { emptyTimings, timeAsync, type StepTimings, type ValidateTimings } from "./core/timings.js";
+import {
+  emptyTimings,
+  timeAsync,
+  timeSync,
+  type StepTimings,
+  type ValidateTimings,
+} from "./core/timings.js";
 import { writeAtomically, type OutputFile } from "./write/atomic.js";
 import {
   datasetAsset,
@@ -44,7 +55,7 @@ import {
 } from "../contract/manifest.js";
 import type { Site } from "./read/site.js";
 import type { AssembleInput } from "./assemble/dataset.js";
-import { nearIndexes } from "./near/index.js";
+import { nearIndexes, type NearSource } from "./near/index.js";
 import {
   POSTCODE_CENTROIDS_FILE,
   readPostcodeCentroids,
@@ -181,21 +192,38 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const compression =
     options.compression ?? (options.preview ? PREVIEW_COMPRESSION : PUBLISHED_COMPRESSION);
   const encode = createEncoder(cache, timings.parts, compression);
-  // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores busy.
-  const encodings = await timed("encode", () =>
-    Promise.all(run.assembled.map((built) => encode(built.identity, built.etag))),
+  const etags = run.assembled.map(
+    (built) => built.etag ?? timeSync(timings.parts, "hashMs", () => entityTag(built.identity)),
   );
+  // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores
+  // busy, and this thread makes step 7's indexes meanwhile, from the identity bytes alone.
+  const encoding = timed("encode", () =>
+    Promise.all(run.assembled.map((built, i) => encode(built.identity, etags[i]))),
+  );
+  // 7. the extension endpoints' indexes, from the bodies' identity bytes
+  const sources: NearSource[] = run.assembled.map((built, i) => ({
+    dataset: built.input.dataset,
+    entry: {
+      variants: manifestVariants(datasetAsset(built.input.dataset.path), {
+        identity: { bytes: built.identity, etag: etags[i]! },
+      }),
+    },
+    encoded: { identity: { bytes: built.identity } },
+    made: built.made,
+  }));
+  const [encodings, near] = await Promise.all([
+    encoding,
+    timed("near", () =>
+      nearIndexes(sources, schemas, run.centroids, {
+        cache,
+        shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
+      }),
+    ),
+  ]);
+  if (near.problems.length > 0) return failed(near.problems);
   const results: DatasetResult[] = run.assembled.map((built, i) =>
     datasetResult(built.input, built.summary, built.updated, encodings[i]!, built.made),
   );
-  // 7. the extension endpoints' indexes, from the encoded bodies
-  const near = await timed("near", () =>
-    nearIndexes(results, schemas, run.centroids, {
-      cache,
-      shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
-    }),
-  );
-  if (near.problems.length > 0) return failed(near.problems);
   // 8. the changes endpoints' answers since each kept past version, and the publications
   const limits = options.limits ?? PLATFORM_LIMITS;
   const history = await timed("history", () =>

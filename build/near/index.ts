@@ -19,11 +19,24 @@ import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { entityTag } from "../encode/variants.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
+import type { ManifestVariant } from "../../contract/manifest.js";
 import type { BuildCache } from "../core/cache.js";
 import { isOnEarth } from "../core/place.js";
 import { recordFacts, type RecordFacts } from "../core/record-facts.js";
 import { postcodeTable, type PostcodePoint, type PostcodeTable } from "./postcodes.js";
 import { bodySlices } from "./slices.js";
+
+/**
+ * What the index reads of a data set: its definition, its identity bytes and where they are
+ * served, and what step 5 made of them. A DatasetResult is one; the pipeline gives it before the
+ * compressed variants exist, so the index is made while they are compressed.
+ */
+export interface NearSource {
+  readonly dataset: DatasetResult["dataset"];
+  readonly entry: { readonly variants: { readonly identity: ManifestVariant } };
+  readonly encoded: { readonly identity: { readonly bytes: Buffer } };
+  readonly made?: DatasetResult["made"];
+}
 
 /** One index as written: its manifest entry and its bytes. */
 export interface BuiltNearIndex {
@@ -87,7 +100,7 @@ export interface IndexPart {
  * its byte ranges as the serialiser made them (step 5), or, for a body taken from the cache, from
  * its bytes parsed again.
  */
-export function indexPart(result: DatasetResult): IndexPart {
+export function indexPart(result: NearSource): IndexPart {
   const { dataset, entry } = result;
   const key = dataset.recordsKey!;
   const bytes = result.encoded.identity.bytes;
@@ -156,7 +169,7 @@ export interface NearOptions {
  * rebuild is a build error at its data set.
  */
 export async function nearIndexes(
-  results: readonly DatasetResult[],
+  results: readonly NearSource[],
   schemas: ReadonlyMap<string, AnySchemaObject>,
   centroids: readonly PostcodePoint[],
   options: NearOptions = {},
@@ -164,7 +177,7 @@ export async function nearIndexes(
   const { cache } = options;
   const problems: Diagnostic[] = [];
   const parts: {
-    result: DatasetResult;
+    result: NearSource;
     /** The part's index as JSON text, without the postcode table. */
     index: Buffer;
     own: readonly PostcodePoint[];
