@@ -256,8 +256,10 @@ function timingLines(timings: StepTimings | ValidateTimings): string[] {
   const { parts, ...steps } = timings;
   const show = (entries: [string, number][]) =>
     entries.map(([name, ms]) => `${name.replace(/Ms$/, "")} ${Math.round(ms)} ms`).join(", ");
+  // encode and near run at once (pipeline.ts), so the two overlap: say so where both are shown.
+  const overlap = "encode" in steps && "near" in steps ? " (encode and near at once)" : "";
   return [
-    `timings: ${show(Object.entries(steps))}`,
+    `timings: ${show(Object.entries(steps))}${overlap}`,
     // A copy: its type is an object literal's, whose values Object.entries knows are numbers.
     `  parts (time in each, summed across threads): ${show(Object.entries({ ...parts }))}`,
   ];

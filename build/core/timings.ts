@@ -37,9 +37,9 @@ export interface StepTimings {
   quality: number;
   /** 5: join, wrap and check each data set's envelope, and serialise it (or take it from the cache). */
   assemble: number;
-  /** 6: hash each body and compress its variants. */
+  /** 6: hash each body and compress its variants; step 7 runs meanwhile (pipeline.ts). */
   encode: number;
-  /** 7: index the near-me data sets. */
+  /** 7: index the near-me data sets, while step 6 compresses. */
   near: number;
   /** 8: the changes since past versions, from git history (history/). */
   history: number;

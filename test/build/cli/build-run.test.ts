@@ -220,9 +220,12 @@ describe("--timings", () => {
     expect(existsSync(join(fixture.root, "out"))).toBe(false);
   });
 
-  it("names the ten steps of a build, near, history and documents apart from encode", async () => {
+  it("names the ten steps of a build, near, history and documents apart from encode, and says which two overlap", async () => {
     const { result } = await uncachedBuild();
     expect(result.code).toBe(0);
+    expect(result.stderr.find((l) => l.startsWith("timings: "))).toMatch(
+      / ms \(encode and near at once\)$/,
+    );
     expect(steps(result.stderr)).toEqual([
       "read",
       "check",
