@@ -3,10 +3,11 @@
  * copy of a fresh checkout (no dist/, no cache) whose content does not build: it starts anyway,
  * the page shows the problem, every API path answers the spec's 503, and the first good save
  * publishes. Then twenty valid saves in a row, each served, print no error line, and an invalid
- * save still prints its problem. Everything the process writes, stdout and stderr, is read.
+ * save still prints its problem, and stopping it stops it whole. Everything the process writes, stdout
+ * and stderr, is read.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { execSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_DIR } from "../../build/core/paths.js";
@@ -27,6 +28,8 @@ let original: string;
 let name: string;
 let broken: string;
 let place: string;
+/** The process's own temporary folder (TMPDIR), to see what it leaves there. */
+let tmp: string;
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,10 +61,12 @@ beforeAll(async () => {
   const line = broken.slice(0, broken.indexOf("    Name: 12")).split("\n").length;
   place = `content/branches/pennyfold-building-society.yaml:${line}:11`;
   project = await scratchProject({ [BRANCH_FILE]: broken });
+  tmp = join(project.root, "tmp");
+  await mkdir(tmp);
   // Its own process group, so the shell and node under npm stop with it.
   child = spawn("npm", ["start"], {
     cwd: project.root,
-    env: { ...process.env, PORT: "0" },
+    env: { ...process.env, PORT: "0", TMPDIR: tmp },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -82,7 +87,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (child?.exitCode === null && child.pid !== undefined) {
+  // Still running (the test that stops it did not run, or failed): stop it.
+  if (child?.exitCode === null && child.signalCode === null && child.pid !== undefined) {
     process.kill(-child.pid, "SIGTERM");
     const stopped = await Promise.race([exited.then(() => true), wait(20_000).then(() => false)]);
     if (!stopped) process.kill(-child.pid, "SIGKILL");
@@ -144,4 +150,34 @@ describe("npm start on content that does not build, in a fresh checkout", () => 
       output.slice(from).some((l) => l.startsWith(place)) ? true : undefined,
     );
   });
+});
+
+describe("stopping", () => {
+  it("stops npm start whole: no process left, and nothing left in its temporary folder", async () => {
+    const from = output.length;
+    // To the whole process group (npm, the shell, node, workerd), as a terminal's Ctrl+C or a
+    // service manager stops it. SIGTERM here: a test worker's children inherit SIGINT ignored,
+    // as a shell's background jobs do; scripts/dev.mjs takes both alike.
+    process.kill(-child.pid!, "SIGTERM");
+    // npm itself exits at once; the group is gone once the preview has closed and node exited.
+    // (Signal 0 only asks whether any process of the group is left.)
+    await until(
+      "every process of the group gone",
+      () => {
+        try {
+          process.kill(-child.pid!, 0);
+          return undefined;
+        } catch {
+          return true;
+        }
+      },
+      20_000,
+    ).catch((error: Error) => {
+      const ps = execSync(`ps -eo pid,pgid,stat,args | awk '$2==${child.pid}'`).toString();
+      throw new Error(`${error.message.split("\n")[0]}\n${ps}`);
+    });
+    // The preview closed before it exited: its empty assets folder, and wrangler's, are gone.
+    expect(await readdir(tmp)).toEqual([]);
+    expect(output.slice(from).filter((l) => /error|✘/i.test(l))).toEqual([]);
+  }, 30_000);
 });
