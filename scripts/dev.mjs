@@ -25,26 +25,11 @@ const preview = await startPreview({
   persist: fileURLToPath(new URL("../.wrangler/state", import.meta.url)),
 });
 console.error("Edit the files under content/: the page in the browser follows. Ctrl+C stops.");
-// This process's signals are the preview's: wrangler (and miniflare under it) listen for them too
-// and exit at once, before the preview has closed (written its last good build and cache
-// entries, removed its temporary folder). Closing disposes of wrangler's Worker through its own
-// API. Then the process ends when what is left has settled (miniflare removes its temporary
-// folder without waiting for it), or after a moment if anything still holds it.
-const SETTLE_MS = 2000;
 for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.removeAllListeners(signal);
-  process.once(signal, () => {
+  process.on(signal, () => {
     preview.close().then(
-      () => settle(0),
-      (error) => {
-        console.error(error);
-        settle(1);
-      },
+      () => process.exit(0),
+      () => process.exit(1),
     );
   });
-}
-
-function settle(code) {
-  process.exitCode = code;
-  setTimeout(() => process.exit(code), SETTLE_MS).unref();
 }

@@ -11,8 +11,7 @@
  * process-wide state.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CONTENT_DIR, DIST_DIR, PROJECT_ROOT } from "../core/paths.js";
 import { coalesce, watchContent, type Coalescer, type ContentWatcher } from "./watch.js";
@@ -66,8 +65,11 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   );
   let worker: Awaited<ReturnType<typeof import("wrangler").unstable_startWorker>> | undefined;
   // wrangler.toml names an assets folder, which must exist; the preview's Worker reads nothing
-  // through ASSETS, so an empty one will do (and dist/ need not exist yet).
-  const noAssets = await mkdtemp(join(tmpdir(), "opendata-edge-preview-assets-"));
+  // through ASSETS, so an empty one will do (and dist/ need not exist yet). One kept beside the
+  // preview's local state, not a temporary one: Ctrl+C reaches wrangler's own handler first,
+  // which exits at once, so a temporary folder would be left behind on every stop.
+  const noAssets = join(root, ".wrangler", "preview-assets");
+  await mkdir(noAssets, { recursive: true });
   let url: URL;
   try {
     await session.rebuild();
@@ -103,7 +105,6 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     // Nothing left running when the preview cannot start (a port in use, say).
     await watcher.close();
     await worker?.dispose();
-    await rm(noAssets, { recursive: true, force: true });
     throw error;
   }
   const started = worker;
@@ -130,7 +131,6 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       await runs.close();
       await started.dispose();
       await session.written();
-      await rm(noAssets, { recursive: true, force: true });
     },
   };
 }

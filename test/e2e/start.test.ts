@@ -157,7 +157,7 @@ describe("stopping", () => {
     const from = output.length;
     // To the whole process group (npm, the shell, node, workerd), as a terminal's Ctrl+C or a
     // service manager stops it. SIGTERM here: a test worker's children inherit SIGINT ignored,
-    // as a shell's background jobs do; scripts/dev.mjs takes both alike.
+    // as a shell's background jobs do; wrangler, which handles both in the process, alike.
     process.kill(-child.pid!, "SIGTERM");
     // npm itself exits at once; the group is gone once the preview has closed and node exited.
     // (Signal 0 only asks whether any process of the group is left.)
@@ -174,9 +174,10 @@ describe("stopping", () => {
       20_000,
     ).catch((error: Error) => {
       const ps = execSync(`ps -eo pid,pgid,stat,args | awk '$2==${child.pid}'`).toString();
-      throw new Error(`${error.message.split("\n")[0]}\n${ps}`);
+      throw new Error(`${error.message.split("\n")[0]}\n${ps}\n${output.slice(from).join("\n")}`);
     });
-    // The preview closed before it exited: its empty assets folder, and wrangler's, are gone.
+    // Nothing of it is left in its temporary folder (the preview's empty assets folder is kept
+    // under .wrangler/; wrangler removes its own on the way out).
     expect(await readdir(tmp)).toEqual([]);
     expect(output.slice(from).filter((l) => /error|✘/i.test(l))).toEqual([]);
   }, 30_000);
