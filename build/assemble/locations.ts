@@ -60,20 +60,19 @@ type Place = Omit<LocatedRecord, "kind" | "record" | "brand">;
 const places = new WeakMap<object, Place | null>();
 
 function placeOf(record: unknown): Place | undefined {
-  if (!isObject(record)) return readPlace(record) ?? undefined;
+  if (!isObject(record)) return undefined;
   let place = places.get(record);
   if (place === undefined) places.set(record, (place = readPlace(record)));
   return place ?? undefined;
 }
 
-function readPlace(record: unknown): Place | null {
-  const place = findPlace(record, 0);
+function readPlace(fields: Fields): Place | null {
+  const place = findPlace(fields, 0);
   if (!place) return null;
   const { address, at } = place;
   const latitude = Number(at.Latitude);
   const longitude = Number(at.Longitude);
   if (!Number.isFinite(latitude) || !Number.isFinite(longitude)) return null;
-  const fields = isObject(record) ? record : {};
   const site = isObject(fields.Location) ? fields.Location.Site : undefined;
   return {
     latitude,

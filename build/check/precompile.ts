@@ -5,11 +5,11 @@
  * a process reading it never sees half of it), and the folders of older digests are removed.
  */
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { Ajv, AnySchemaObject, ValidateFunction } from "ajv";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { AJV_OPTIONS, createAjv, readSchemas } from "./schemas.js";
-import { schemasDigest, validatorModule, VALIDATORS_DIR } from "./precompiled.js";
+import { schemasDigest, validatorsFolder, VALIDATORS_DIR } from "./precompiled.js";
 
 // ajv's standalone module is CommonJS with a default export, as ajv-formats (schemas.ts).
 const standaloneCode = standaloneModule as unknown as typeof standaloneModule.default;
@@ -20,7 +20,7 @@ export function writeValidators(schemas: Map<string, AnySchemaObject> = readSche
   readonly written: boolean;
 } {
   const digest = schemasDigest(schemas, AJV_OPTIONS);
-  const dir = dirname(validatorModule(digest, "x"));
+  const dir = validatorsFolder(digest);
   mkdirSync(VALIDATORS_DIR, { recursive: true });
   // Complete folders only: a name starting with "." is another compile's, still being written.
   const present = readdirSync(VALIDATORS_DIR, { withFileTypes: true }).filter(

@@ -43,9 +43,12 @@ export function schemasDigest(
 
 const byName = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The folder of the validators for a digest. */
+export const validatorsFolder = (digest: string): string => join(VALIDATORS_DIR, digest);
+
 /** The module file of one schema's validator for a digest. */
 export function validatorModule(digest: string, schemaFile: string): string {
-  return join(VALIDATORS_DIR, digest, `${schemaFile}.cjs`);
+  return join(validatorsFolder(digest), `${schemaFile}.cjs`);
 }
 
 /**

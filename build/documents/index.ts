@@ -157,31 +157,13 @@ function withMap(page: string, map: Buffer): Buffer {
   ]);
 }
 
-// The last map section drawn or read by this process, by what it is drawn from and the cache it
-// was kept in: a process that builds again (the live preview) neither hashes that text for the
-// cache key nor reads the section back when they are the same (most edits: an ATM's hours, a
-// product's fee).
-let lastMap:
-  | { readonly key: string; readonly cache: string; readonly entry: string; readonly bytes: Buffer }
-  | undefined;
-
 /**
  * The map's section as bytes. The map is the page's costliest part (about 200 ms for 13,000
- * marks) and most edits leave it as it was: taken from memory or the cache by what it is drawn
- * from (page.ts, mapKey).
+ * marks) and most edits leave it as it was: taken from the cache by what it is drawn from
+ * (page.ts, mapKey), which the live preview holds in memory between rebuilds.
  */
 async function mapBytes(mapInput: MapInput, cache: BuildCache | undefined): Promise<Buffer> {
   const draw = () => Buffer.from(mapSection(mapInput), "utf8");
   if (!cache) return draw();
-  const key = mapKey(mapInput);
-  // The cache's own key for no input: the same cache fingerprint gives the same.
-  const which = cache.key("map-section");
-  if (lastMap?.cache === which && lastMap.key === key) {
-    cache.keep(lastMap.entry, "html");
-    return lastMap.bytes;
-  }
-  const entry = cache.key("map-section", key);
-  const bytes = await cache.through(entry, "html", draw);
-  lastMap = { key, cache: which, entry, bytes };
-  return bytes;
+  return cache.through(cache.key("map-section", mapKey(mapInput)), "html", draw);
 }
