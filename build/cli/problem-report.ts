@@ -68,10 +68,9 @@ export function diagnosticLines(
   if (options.verbose) return diagnostics.map((d) => formatDiagnostic(d));
   return groupDiagnostics(diagnostics).map((item) => {
     if ("diagnostic" in item) return formatDiagnostic(item.diagnostic);
-    const where = "one" in item.files ? item.files.one : `${thousands(item.files.count)} files`;
     return (
       `  … and ${thousands(item.more)} more like these (${thousands(item.total)} in all, ` +
-      `rule ${item.rule} at ${item.field} in ${where}); ` +
+      `rule ${item.rule} at ${item.field} in ${item.where}); ` +
       `${options.howToSeeAll ?? "--verbose lists every one"}`
     );
   });

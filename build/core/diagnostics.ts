@@ -3,6 +3,7 @@
  * value inside that file. Every step of the build reports through this one type, so the CLI can
  * print all of a run's problems together, sorted, in one format.
  */
+import { thousands } from "./format.js";
 
 export interface Diagnostic {
   /** Path of the content file as the editor sees it (relative to the working folder, `/`-separated). */
@@ -109,8 +110,8 @@ export interface MoreOfAKind {
   readonly rule: string;
   /** The folded field path ("/" for the whole file). */
   readonly field: string;
-  /** The one file they are all in, else how many files. */
-  readonly files: { readonly one: string } | { readonly count: number };
+  /** Where they are: the one file they are all in, else how many files ("12 files"). */
+  readonly where: string;
 }
 
 /** One item of a grouped list: a problem told in full, or the rest of its kind. */
@@ -148,7 +149,7 @@ export function groupDiagnostics(diagnostics: readonly Diagnostic[]): Grouped[] 
       total: all.length,
       rule: d.rule,
       field: foldPointer(d.pointer) || "/",
-      files: files.size === 1 ? { one: d.file } : { count: files.size },
+      where: files.size === 1 ? d.file : `${thousands(files.size)} files`,
     });
   }
   return items;

@@ -72,8 +72,7 @@ function groupedItems(
 }
 
 function moreLine(more: MoreOfAKind): string {
-  const where = "one" in more.files ? more.files.one : `${thousands(more.files.count)} files`;
-  return `<div class="more">… and ${thousands(more.more)} more like these (${thousands(more.total)} in all, rule <span class="rule">${text(more.rule)}</span> at <code class="pointer">${text(more.field)}</code> in ${text(where)}); <code>npm run validate -- --verbose</code> lists every one</div>`;
+  return `<div class="more">… and ${thousands(more.more)} more like these (${thousands(more.total)} in all, rule <span class="rule">${text(more.rule)}</span> at <code class="pointer">${text(more.field)}</code> in ${text(more.where)}); <code>npm run validate -- --verbose</code> lists every one</div>`;
 }
 
 /**
