@@ -61,7 +61,8 @@ const positions = new WeakMap<Json, [number, number] | undefined>();
 export function positionOf(record: Json): [number, number] | undefined {
   if (positions.has(record)) return positions.get(record);
   const at = (addressOf(record).GeoLocation as Json | undefined)?.GeographicCoordinates as
-    Json | undefined;
+    | Json
+    | undefined;
   const position: [number, number] | undefined = at
     ? [Number(at.Latitude), Number(at.Longitude)]
     : undefined;
