@@ -14,7 +14,7 @@ import { openCache, type BuildCache } from "./core/cache.js";
 import type { BuildContext } from "./core/context.js";
 import { readContentGit, type ContentGit } from "./core/git.js";
 import { assembleOrReuse, type AssembledDataset } from "./one-dataset.js";
-import { DATASETS } from "./core/datasets.js";
+import { DATASETS, type DatasetId } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
@@ -170,8 +170,14 @@ export type DatasetCounts = Pick<ManifestEntry, "dataset" | "totalResults">;
 interface Validated extends RunReport {
   readonly ok: true;
   readonly diagnostics: readonly [];
-  /** Per data set, in DATASETS order, what its body would publish. */
-  readonly datasets: readonly DatasetCounts[];
+  /** Per data set, in DATASETS order, its record count and the body it would publish. */
+  readonly datasets: readonly ValidatedBody[];
+}
+
+/** A data set's body as validate made it: what a build would serve as its identity variant. */
+export interface ValidatedBody extends DatasetCounts {
+  readonly dataset: DatasetId;
+  readonly identity: Buffer;
 }
 
 /** Validate's result, timed by the steps it runs. */
@@ -329,9 +335,10 @@ async function checkBodies(
   run: Extract<CheckedAndAssembled, { ok: true }>,
   options: ValidateOptions,
 ): Promise<Validated | Failed> {
-  const datasets = run.assembled.map(({ input, summary }) => ({
+  const datasets = run.assembled.map(({ input, summary, identity }) => ({
     dataset: input.dataset.id,
     totalResults: summary.totalResults,
+    identity,
   }));
   const objections = await timeAsync(run.timings, "write", () => {
     const bodies: AssetFile[] = run.assembled.map(({ input, identity }) => ({
@@ -346,7 +353,8 @@ async function checkBodies(
       { maxFileBytes: limits.maxFileBytes, maxFiles: Number.POSITIVE_INFINITY },
     );
     if (overLimits.length > 0) return overLimits;
-    return options.lastCheck?.({ datasets }) ?? [];
+    const counts = datasets.map(({ dataset, totalResults }) => ({ dataset, totalResults }));
+    return options.lastCheck?.({ datasets: counts }) ?? [];
   });
   if (objections.length > 0) return run.failed(objections);
   await run.cache?.remember();

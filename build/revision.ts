@@ -1,8 +1,9 @@
 /**
  * Builds the content of one git revision without writing anything: the revision's content folder
- * is extracted with `git archive` into a temporary folder and run through the same build as
- * `npm run validate`. Used by the change summary (`npm run diff`) and by the publication guard's
- * `--baseline-ref`.
+ * is extracted with `git archive` into a temporary folder and run through the same steps as
+ * `npm run validate` (runValidate): checked, and each data set's body made, but nothing compressed,
+ * indexed or documented, which neither reader looks at. Used by the change summary
+ * (`npm run diff`) and by the publication guard's `--baseline-ref`.
  */
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, realpath, rm } from "node:fs/promises";
@@ -12,8 +13,7 @@ import type { Envelope } from "./assemble/envelope.js";
 import type { DatasetId } from "./core/datasets.js";
 import type { Diagnostic } from "./core/diagnostics.js";
 import { git, ObjectReader } from "./core/git.js";
-import type { Manifest } from "../contract/manifest.js";
-import { runBuild } from "./pipeline.js";
+import { runValidate, type DatasetCounts } from "./pipeline.js";
 
 /** One revision's content as the build sees it, built without writing. */
 export interface BuiltRevision {
@@ -27,8 +27,8 @@ export interface BuiltRevision {
   readonly problems: readonly Diagnostic[];
   /** Its data-quality warnings; empty when it did not build. */
   readonly warnings: readonly Diagnostic[];
-  /** The manifest it would publish; undefined when it has no content or did not build. */
-  readonly manifest: Manifest | undefined;
+  /** Each data set's record count; undefined when it has no content or did not build. */
+  readonly counts: { readonly datasets: readonly DatasetCounts[] } | undefined;
   /** The published bodies by data set; empty when it has no content or did not build. */
   readonly bodies: ReadonlyMap<DatasetId, Envelope>;
 }
@@ -61,7 +61,7 @@ export async function buildRevision(
       hasContent: false,
       problems: [],
       warnings: [],
-      manifest: undefined,
+      counts: undefined,
       bodies: new Map(),
     };
   }
@@ -88,10 +88,10 @@ async function build(
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): Promise<BuiltRevision> {
-  const result = await runBuild({ contentDir, cwd, write: false, env });
+  const result = await runValidate({ contentDir, cwd, env });
   const bodies = new Map<DatasetId, Envelope>();
-  for (const { dataset, encoded } of result.ok ? result.datasets : []) {
-    bodies.set(dataset.id, JSON.parse(encoded.identity.bytes.toString("utf8")) as Envelope);
+  for (const { dataset, identity } of result.ok ? result.datasets : []) {
+    bodies.set(dataset, JSON.parse(identity.toString("utf8")) as Envelope);
   }
   return {
     label,
@@ -99,7 +99,9 @@ async function build(
     hasContent: true,
     problems: result.diagnostics,
     warnings: result.quality.warnings,
-    manifest: result.ok ? result.manifest : undefined,
+    counts: result.ok
+      ? { datasets: result.datasets.map(({ dataset, totalResults }) => ({ dataset, totalResults })) }
+      : undefined,
     bodies,
   };
 }

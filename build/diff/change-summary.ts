@@ -37,7 +37,7 @@ export async function changeSummary(request: SummaryRequest): Promise<ChangeSumm
       : await buildRevision(request.contentDir, request.head, request.cwd);
   const maxShrink = request.maxShrink ?? DEFAULT_MAX_SHRINK;
   const shrinks =
-    base.manifest && head.manifest ? findShrinks(base.manifest, head.manifest, maxShrink) : [];
+    base.counts && head.counts ? findShrinks(base.counts, head.counts, maxShrink) : [];
   const firstBody = (side: BuiltRevision) => side.bodies.values().next().value;
   const markdown = renderSummary(
     {

@@ -106,7 +106,7 @@ export async function loadBaseline(request: BaselineRequest): Promise<Baseline> 
       const built = await buildRevision(request.contentDir, source.ref, request.cwd);
       const name = `the content of ${built.label}`;
       if (!built.hasContent) return { manifest: undefined, name };
-      if (!built.manifest) {
+      if (!built.counts) {
         const first = built.problems[0];
         throw new GuardUsageError(
           `cannot compare with ${name}: it does not build (${built.problems.length} problem(s)` +
@@ -114,7 +114,7 @@ export async function loadBaseline(request: BaselineRequest): Promise<Baseline> 
             `); pass --${BASELINE_FLAG} <manifest.json> instead`,
         );
       }
-      return { manifest: built.manifest, name };
+      return { manifest: built.counts, name };
     }
     case "url":
       return fetchPublished(source.url, request.fetch ?? fetch, request.timeoutMs);
