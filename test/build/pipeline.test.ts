@@ -626,6 +626,7 @@ describe("validate reports what the build would, on content with a problem of ea
       outDir: fixture.out,
       cwd: fixture.root,
       cacheDir: false,
+      compression: PREVIEW_COMPRESSION,
       env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
       beforeWrite: (next) => {
         seen.push({
@@ -687,7 +688,11 @@ describe("validate makes nothing the checks do not need", () => {
     expect(Object.keys(validated.timings.parts)).toEqual(["parseMs", "validateMs", "serializeMs"]);
 
     // A build after it assembles nothing again: every body is the one validate left.
-    const built = await runBuild({ ...options, outDir: fixture.out });
+    const built = await runBuild({
+      ...options,
+      outDir: fixture.out,
+      compression: PREVIEW_COMPRESSION,
+    });
     assert(built.ok);
     expect(built.timings.parts.serializeMs).toBe(0);
     expect(built.timings.parts.compressMs).toBeGreaterThan(0);
@@ -709,6 +714,7 @@ describe("--timings names every step", () => {
       outDir: fixture.out,
       cwd: fixture.root,
       cacheDir: false,
+      compression: PREVIEW_COMPRESSION,
       env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
     });
     assert(built.ok);

@@ -14,6 +14,10 @@
  * - the bound: the kept versions are the newest, at most ChangeHistoryVersions of them, their
  *   answers total at most twice the full list, and the next older one would not have fitted;
  * - a second build through the cache gives the same answers, byte for byte.
+ *
+ * Every build here compresses at the preview's settings: the tokens and answers do not depend on
+ * how hard, only on both sides compressing alike, and brotli 11 on every version was most of the
+ * file's time.
  */
 import { mkdtemp, rm, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,6 +26,7 @@ import fc from "fast-check";
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runBuild, type Built } from "../../../build/pipeline.js";
+import { PREVIEW_COMPRESSION } from "../../../build/encode/variants.js";
 import { buildHistory } from "../../../build/history/index.js";
 import { openCache } from "../../../build/core/cache.js";
 import { readSchemas } from "../../../build/check/schemas.js";
@@ -204,6 +209,7 @@ async function buildAlone(content: Record<string, string | null>, seconds: numbe
     await writeFile(join(root, "content", path), text);
   }
   const built = await runBuild({
+    compression: PREVIEW_COMPRESSION,
     contentDir: join(root, "content"),
     cwd: root,
     write: false,
@@ -273,6 +279,7 @@ describe("change answers over random histories", () => {
           await repo.commitAll(versions.map((v) => ({ files: v.content, seconds: v.seconds })));
           const build = () =>
             runBuild({
+              compression: PREVIEW_COMPRESSION,
               contentDir: repo.content,
               cwd: repo.root,
               write: false,
@@ -371,6 +378,7 @@ describe("the history without git", () => {
       atmBrandFile("Brand A", [{ id: "A-1", town: "Wexbury", amount: 10 }]),
     );
     const built = await runBuild({
+      compression: PREVIEW_COMPRESSION,
       contentDir: join(root, "content"),
       cwd: root,
       write: false,
@@ -428,6 +436,7 @@ describe("the history through the cache", () => {
     folders.push(own);
     const history = async () => {
       const built = await runBuild({
+        compression: PREVIEW_COMPRESSION,
         contentDir: repo.content,
         cwd: repo.root,
         write: false,
