@@ -1,9 +1,11 @@
 /**
  * /openapi.json under the linters consumers run on the documents they depend on: Redocly CLI's
  * recommended rules and Spectral's spectral:oas ruleset, both pinned in package.json. Each runs as
- * its own process, offline, once over the documents the build wrote with the live standard's
- * paths on and off (and one it must find fault with); a finding fails with its rule, path and
- * message.
+ * its own process, offline, once over the document the build wrote with the live standard's paths
+ * on (and one it must find fault with); a finding fails with its rule, path and message. The
+ * document without those paths is the same document less the alias paths, which the first test
+ * checks, so what the linters find in it they would find in the larger one (Spectral takes about
+ * 3 s of CPU per document here).
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -44,7 +46,9 @@ async function lintOutput(args: readonly string[]): Promise<string> {
 
 /** Redocly's findings in each file, as "rule at pointer: message", from one run over them all. */
 async function redocly(files: readonly string[]): Promise<Map<string, string[]>> {
+  // --max-problems: every finding (Redocly stops at 100 by default, fewer than the operations).
   const args = [REDOCLY, "lint", ...files, "--extends", "recommended", "--format", "json"];
+  args.push("--max-problems", "10000");
   const stdout = await lintOutput(args);
   // One report per file, in the order given, written one after another.
   const reports = stdout
@@ -95,8 +99,9 @@ async function spectral(files: readonly string[]): Promise<Map<string, string[]>
 }
 
 // The documents the run built from the sample content (test/helpers/global-setup.ts), without
-// and with the live standard's paths, and two the linters must find fault with: the first
-// without its statement that the data needs no credentials, the second without a contact.
+// and with the live standard's paths, and two the linters must find fault with, made from the
+// second: the first without its statement that the data needs no credentials, the second
+// without a contact.
 const PLAIN = join(sampleBuild("plain").out, "openapi.json");
 const LIVE = join(sampleBuild("live").out, "openapi.json");
 let folder: string;
@@ -108,7 +113,7 @@ const findings = new Map<string, Map<string, string[]>>();
 
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), "opendata-edge-lint-"));
-  const doc = objectAt(parseJson(await readFile(PLAIN, "utf8")), "");
+  const doc = objectAt(parseJson(await readFile(LIVE, "utf8")), "");
   const paths = objectAt(doc, "/paths");
   operations = Object.keys(paths).flatMap((path) =>
     Object.keys(objectAt(paths, pointer(path))),
@@ -120,8 +125,8 @@ beforeAll(async () => {
   noContact = join(folder, "no-contact.json");
   await writeFile(noContact, JSON.stringify({ ...doc, info }));
   const [redoclyFindings, spectralFindings] = await Promise.all([
-    redocly([PLAIN, LIVE, noSecurity]),
-    spectral([PLAIN, LIVE, noContact]),
+    redocly([LIVE, noSecurity]),
+    spectral([LIVE, noContact]),
   ]);
   findings.set("redocly", redoclyFindings);
   findings.set("spectral", spectralFindings);
@@ -130,15 +135,28 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
+describe("the document without the live standard's paths", () => {
+  it("is the document with them less its alias paths: every other path and member the same", async () => {
+    const plain = objectAt(parseJson(await readFile(PLAIN, "utf8")), "");
+    const live = objectAt(parseJson(await readFile(LIVE, "utf8")), "");
+    const { paths: _plainPaths, ...plainRest } = plain;
+    const { paths: _livePaths, ...liveRest } = live;
+    expect(plainRest).toEqual(liveRest);
+    const livePathItems = objectAt(live, "/paths");
+    const plainPathItems = objectAt(plain, "/paths");
+    expect(Object.keys(plainPathItems).length).toBeGreaterThan(0);
+    expect(Object.keys(livePathItems).length).toBeGreaterThan(Object.keys(plainPathItems).length);
+    for (const [path, item] of Object.entries(plainPathItems)) {
+      expect(livePathItems[path], path).toEqual(item);
+    }
+  });
+});
+
 describe.each([
   ["Redocly CLI (recommended)", "redocly"],
   ["Spectral (spectral:oas)", "spectral"],
 ])("%s", (_, linter) => {
-  it("reports nothing on the document built from the sample content", () => {
-    expect(findings.get(linter)!.get(PLAIN)).toEqual([]);
-  });
-
-  it("reports nothing with the live standard's paths served too", () => {
+  it("reports nothing on the document built from the sample content, the live standard's paths served too", () => {
     expect(findings.get(linter)!.get(LIVE)).toEqual([]);
   });
 });
