@@ -100,7 +100,9 @@ async function build(
     problems: result.diagnostics,
     warnings: result.quality.warnings,
     counts: result.ok
-      ? { datasets: result.datasets.map(({ dataset, totalResults }) => ({ dataset, totalResults })) }
+      ? {
+          datasets: result.datasets.map(({ dataset, totalResults }) => ({ dataset, totalResults })),
+        }
       : undefined,
     bodies,
   };
