@@ -99,11 +99,8 @@ async function build(
     hasContent: true,
     problems: result.diagnostics,
     warnings: result.quality.warnings,
-    counts: result.ok
-      ? {
-          datasets: result.datasets.map(({ dataset, totalResults }) => ({ dataset, totalResults })),
-        }
-      : undefined,
+    // Each body's count; a ValidatedBody is one.
+    counts: result.ok ? { datasets: result.datasets } : undefined,
     bodies,
   };
 }
