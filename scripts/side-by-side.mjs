@@ -16,7 +16,7 @@ import { spawn } from "node:child_process";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-// The project's own tools by name (tsc, eslint…), as npm's scripts have them, when run directly.
+// The project's own tools by name (tsc, oxlint…), as npm's scripts have them, when run directly.
 const bin = join(fileURLToPath(new URL("..", import.meta.url)), "node_modules", ".bin");
 const env = { ...process.env, PATH: [bin, process.env.PATH].join(delimiter) };
 

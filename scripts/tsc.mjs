@@ -5,7 +5,7 @@
 // (BENCHMARKS.md, "TypeScript 7, and the preview's save measured without its own load"); its
 // output is the same JavaScript. The `typescript` package (5.9) stays for the
 // tools that call TypeScript's JavaScript API, which TypeScript 7 does not offer yet:
-// typescript-eslint, openapi-typescript and the tests that read source files.
+// openapi-typescript and the tests that read source files.
 //
 // Both packages call their command `tsc`, and which of them node_modules/.bin/tsc is depends on
 // the order npm installs them in; so the scripts run this file, never `tsc` by name.
