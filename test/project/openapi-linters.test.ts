@@ -1,11 +1,14 @@
 /**
  * /openapi.json under the linters consumers run on the documents they depend on: Redocly CLI's
  * recommended rules and Spectral's spectral:oas ruleset, both pinned in package.json. Each runs as
- * its own process, offline, once over the document the build wrote with the live standard's paths
- * on (and one it must find fault with); a finding fails with its rule, path and message. The
- * document without those paths is the same document less the alias paths, which the first test
- * checks, so what the linters find in it they would find in the larger one (Spectral takes about
- * 3 s of CPU per document here).
+ * its own process, offline, once; a finding fails with its rule, path and message. Redocly reads
+ * the document the build wrote with the live standard's paths on, and a copy it must find fault
+ * with. Spectral (about 3 s of CPU per document here) reads only the copy it must find fault
+ * with, the same document less its contact: of spectral:oas's recommended rules only info-contact
+ * reads the contact (contact-properties is not one of them), so anything else it finds there it
+ * would find in the document as built. The document without the live standard's paths is the
+ * same document less the alias paths, which the first test checks, so what the linters find in
+ * it they would find in the larger one.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -126,7 +129,7 @@ beforeAll(async () => {
   await writeFile(noContact, JSON.stringify({ ...doc, info }));
   const [redoclyFindings, spectralFindings] = await Promise.all([
     redocly([LIVE, noSecurity]),
-    spectral([LIVE, noContact]),
+    spectral([noContact]),
   ]);
   findings.set("redocly", redoclyFindings);
   findings.set("spectral", spectralFindings);
@@ -152,12 +155,16 @@ describe("the document without the live standard's paths", () => {
   });
 });
 
-describe.each([
-  ["Redocly CLI (recommended)", "redocly"],
-  ["Spectral (spectral:oas)", "spectral"],
-])("%s", (_, linter) => {
+describe("Redocly CLI (recommended)", () => {
   it("reports nothing on the document built from the sample content, the live standard's paths served too", () => {
-    expect(findings.get(linter)!.get(LIVE)).toEqual([]);
+    expect(findings.get("redocly")!.get(LIVE)).toEqual([]);
+  });
+});
+
+describe("Spectral (spectral:oas)", () => {
+  it("reports nothing on the document built from the sample content, the live standard's paths served too, but the contact taken out of it", () => {
+    const found = findings.get("spectral")!.get(noContact)!;
+    expect(found.filter((f) => !f.startsWith("info-contact "))).toEqual([]);
   });
 });
 
