@@ -3,8 +3,8 @@
  * copy of a fresh checkout (no dist/, no cache) whose content does not build: it starts anyway,
  * the page shows the problem, every API path answers the spec's 503, and the first good save
  * publishes. Then twenty valid saves in a row, each served, print no error line, and an invalid
- * save still prints its problem, and stopping it stops it whole. Everything the process writes, stdout
- * and stderr, is read.
+ * save still prints its problem, and stopping it stops it whole. Everything the process writes,
+ * stdout and stderr, is read.
  */
 import { execSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
