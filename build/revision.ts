@@ -36,9 +36,20 @@ export interface BuiltRevision {
 /** A git problem worth a one-line message (unknown revision, not a repository, …). */
 export class RevisionError extends Error {}
 
+/**
+ * The build cache a revision's build reads and writes: the caller's folder, or false for none
+ * (`--cache DIR` and `--no-cache` hold for the revisions a command builds, not only for its own
+ * build); undefined for the default, the project's .cache/build/.
+ */
+export type RevisionCache = string | false | undefined;
+
 /** The work tree's own content folder, built as it is on disk (edits and untracked files too). */
-export async function buildWorkTree(contentDir: string, cwd: string): Promise<BuiltRevision> {
-  return build("work tree", undefined, contentDir, cwd, {});
+export async function buildWorkTree(
+  contentDir: string,
+  cwd: string,
+  cacheDir?: RevisionCache,
+): Promise<BuiltRevision> {
+  return build("work tree", undefined, contentDir, cwd, {}, cacheDir);
 }
 
 /**
@@ -49,6 +60,7 @@ export async function buildRevision(
   contentDir: string,
   ref: string,
   cwd: string,
+  cacheDir?: RevisionCache,
 ): Promise<BuiltRevision> {
   const repo = await repositoryOf(contentDir);
   const { commit, time, hasContent } = await lookUp(repo.top, ref, repo.prefix);
@@ -75,7 +87,14 @@ export async function buildRevision(
     // Outside a git work tree the build dates data sets by SOURCE_DATE_EPOCH: the commit's time.
     // The build cache is keyed by the printed path (content/…) and the text, so the files a
     // revision shares with the work tree are not parsed again.
-    return await build(label, commit, extracted, displayFrom, { SOURCE_DATE_EPOCH: time });
+    return await build(
+      label,
+      commit,
+      extracted,
+      displayFrom,
+      { SOURCE_DATE_EPOCH: time },
+      cacheDir,
+    );
   } finally {
     await rm(temp, { recursive: true, force: true });
   }
@@ -87,8 +106,9 @@ async function build(
   contentDir: string,
   cwd: string,
   env: NodeJS.ProcessEnv,
+  cacheDir: RevisionCache,
 ): Promise<BuiltRevision> {
-  const result = await runValidate({ contentDir, cwd, env });
+  const result = await runValidate({ contentDir, cwd, env, cacheDir });
   const bodies = new Map<DatasetId, Envelope>();
   for (const { dataset, identity } of result.ok ? result.datasets : []) {
     bodies.set(dataset, JSON.parse(identity.toString("utf8")) as Envelope);

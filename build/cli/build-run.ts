@@ -8,7 +8,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseCommandLine } from "./args.js";
+import { CACHE_OPTIONS, chosenCache, parseCommandLine } from "./args.js";
 import type { CommandIo } from "./io.js";
 import { allowShrinkFromEnv, parseMaxShrink } from "../guard/settings.js";
 import { underGitHubActions, annotation, diagnosticAnnotation } from "./annotations.js";
@@ -90,8 +90,7 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
       [PUBLISH_FLAG]: { type: "boolean" },
       [MAX_SHRINK_FLAG]: { type: "string" },
       [ALLOW_SHRINK_FLAG]: { type: "boolean" },
-      cache: { type: "string" },
-      "no-cache": { type: "boolean" },
+      ...CACHE_OPTIONS,
       threads: { type: "string" },
       timings: { type: "boolean" },
       quality: { type: "string" },
@@ -121,6 +120,7 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
   const baselineRef = values[BASELINE_REF_FLAG];
   const baselineUrl = values[BASELINE_URL_FLAG];
   const publish = values[PUBLISH_FLAG] === true;
+  const cacheDir = chosenCache(values, io.cwd);
 
   // The guard: settings first, so a bad setting stops the run before any work.
   let guard: Guard | undefined;
@@ -146,6 +146,7 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
         outDir: outDir ?? DIST_DIR,
         contentDir: contentDir ?? CONTENT_DIR,
         cwd: io.cwd,
+        cacheDir,
       });
       guard = {
         previous: baseline.manifest,
@@ -174,11 +175,7 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
     contentDir,
     cwd: io.cwd,
     env: io.env,
-    cacheDir: values["no-cache"]
-      ? (false as const)
-      : values.cache === undefined
-        ? undefined
-        : resolve(io.cwd, values.cache),
+    cacheDir,
     threads,
   };
   // validate stops after the checks: nothing is encoded, indexed or written.

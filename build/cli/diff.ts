@@ -8,7 +8,7 @@
 import { exitAfterOutput } from "./exit.js";
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseCommandLine } from "./args.js";
+import { CACHE_OPTIONS, chosenCache, parseCommandLine } from "./args.js";
 import { parseMaxShrink } from "../guard/settings.js";
 import { annotation, underGitHubActions } from "./annotations.js";
 import { MAX_SHRINK_FLAG } from "../guard/flags.js";
@@ -18,11 +18,14 @@ import { RevisionError } from "../revision.js";
 import { changeSummary } from "../diff/change-summary.js";
 
 const USAGE = `usage: npm run diff -- <base-ref> [<head-ref>] [--content DIR] [--output FILE] [--${MAX_SHRINK_FLAG} SHARE]
+       [--cache DIR | --no-cache]
 
   Compares the published data built from <base-ref>'s content with <head-ref>'s (default: the
   work tree, uncommitted edits included) and prints a Markdown summary: per data set the records
   added, removed and changed, and for each changed record the values before and after.
-  --output FILE  write the Markdown to FILE instead of stdout`;
+  --output FILE  write the Markdown to FILE instead of stdout
+  --cache DIR    build cache folder for both sides' builds (default: .cache/build/)
+  --no-cache     neither read nor write the build cache`;
 
 async function main(argv: string[]): Promise<number> {
   const parsed = parseCommandLine(
@@ -31,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
       content: { type: "string" },
       output: { type: "string" },
       [MAX_SHRINK_FLAG]: { type: "string" },
+      ...CACHE_OPTIONS,
       help: { type: "boolean", short: "h" },
     },
     USAGE,
@@ -47,6 +51,7 @@ async function main(argv: string[]): Promise<number> {
     base: positionals[0]!,
     head: positionals[1],
     cwd: process.cwd(),
+    cacheDir: chosenCache(values, process.cwd()),
     maxShrink,
   });
   if (values.output) await writeFile(resolve(values.output), summary.markdown);

@@ -7,7 +7,7 @@
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { underGitHubActions } from "./annotations.js";
-import { parseCommandLine } from "./args.js";
+import { CACHE_OPTIONS, chosenCache, parseCommandLine } from "./args.js";
 import type { CommandIo } from "./io.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { CACHE_DIR, CONTENT_DIR, displayPath, SCHEMA_DIR } from "../core/paths.js";
@@ -53,7 +53,8 @@ npm run validate does, and exits 1 if there are problems (fix them in place).
   --force             replace brands that already have content in that data set (only those)
   --content DIR       the content folder (default: content/)
   --timeout SECONDS   how long a feed URL may take (default: ${DEFAULT_FETCH_TIMEOUT_SECONDS})
-  --no-cache          check without reading or writing the build cache (.cache/build/)`;
+  --cache DIR         the build cache folder to check with (default: .cache/build/)
+  --no-cache          check without reading or writing the build cache`;
 
 export interface ImportIo extends CommandIo {
   readonly now: () => Date;
@@ -72,7 +73,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
       "split-by": { type: "string" },
       content: { type: "string" },
       timeout: { type: "string" },
-      "no-cache": { type: "boolean" },
+      ...CACHE_OPTIONS,
       repair: { type: "boolean" },
       verbose: { type: "boolean" },
       report: { type: "string" },
@@ -194,7 +195,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
   const { problems, quality } = await checkWritten(datasets, written, {
     contentDir,
     cwd: io.cwd,
-    cacheDir: values["no-cache"] ? false : (io.cacheDir ?? CACHE_DIR),
+    cacheDir: chosenCache(values, io.cwd) ?? io.cacheDir ?? CACHE_DIR,
     today: io.now().toISOString().slice(0, 10),
   });
   const verbose = values.verbose === true;

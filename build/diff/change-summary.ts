@@ -16,6 +16,8 @@ interface SummaryRequest {
   readonly head?: string;
   /** Folder printed paths are relative to. */
   readonly cwd: string;
+  /** The build cache both sides' builds use: a folder, false for none, or the project's. */
+  readonly cacheDir?: string | false;
   readonly maxShrink?: number;
   readonly limits?: SummaryLimits;
 }
@@ -30,11 +32,12 @@ interface ChangeSummary {
 
 /** Builds both sides, compares them and renders the Markdown; also says what the guard would refuse. */
 export async function changeSummary(request: SummaryRequest): Promise<ChangeSummary> {
-  const base = await buildRevision(request.contentDir, request.base, request.cwd);
+  const { contentDir, cwd, cacheDir } = request;
+  const base = await buildRevision(contentDir, request.base, cwd, cacheDir);
   const head =
     request.head === undefined
-      ? await buildWorkTree(request.contentDir, request.cwd)
-      : await buildRevision(request.contentDir, request.head, request.cwd);
+      ? await buildWorkTree(contentDir, cwd, cacheDir)
+      : await buildRevision(contentDir, request.head, cwd, cacheDir);
   const maxShrink = request.maxShrink ?? DEFAULT_MAX_SHRINK;
   const shrinks =
     base.counts && head.counts ? findShrinks(base.counts, head.counts, maxShrink) : [];

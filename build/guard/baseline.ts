@@ -79,6 +79,8 @@ interface BaselineRequest {
   readonly contentDir: string;
   /** Folder printed paths are relative to. */
   readonly cwd: string;
+  /** The build cache the ref baseline's build uses (the command's own: --cache, --no-cache). */
+  readonly cacheDir?: string | false;
   /** For the URL baseline; tests pass a loopback server's URL, never anything else. */
   readonly fetch?: typeof fetch;
   readonly timeoutMs?: number;
@@ -103,7 +105,12 @@ export async function loadBaseline(request: BaselineRequest): Promise<Baseline> 
         name: display(source.file),
       };
     case "ref": {
-      const built = await buildRevision(request.contentDir, source.ref, request.cwd);
+      const built = await buildRevision(
+        request.contentDir,
+        source.ref,
+        request.cwd,
+        request.cacheDir,
+      );
       const name = `the content of ${built.label}`;
       if (!built.hasContent) return { manifest: undefined, name };
       if (!built.counts) {

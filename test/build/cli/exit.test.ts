@@ -189,7 +189,7 @@ describe("output through a pipe", () => {
       const fixture = await fixtureWith({ "branches/overflow-bank.yaml": branches("Before") });
       const base = await commitAll(fixture.root, "before");
       await fixture.put({ "branches/overflow-bank.yaml": branches("After") });
-      const args = ["--content", "content", base];
+      const args = ["--content", "content", "--no-cache", base];
       // Both at once: a diff only reads the content and the repository.
       const [filed, piped] = await Promise.all([
         toFiles(DIFF_CLI, args, fixture.root),

@@ -528,7 +528,7 @@ describe("the compiled command", () => {
   });
 });
 
-describe("--no-cache", () => {
+describe("--no-cache and --cache", () => {
   it("checks without writing the build cache, which a run without it fills", async () => {
     fixture = await sampleFixture();
     const file = await feed("f.json", envelopeOf([FERNBROOK]));
@@ -546,5 +546,19 @@ describe("--no-cache", () => {
     expect(await readdir(cacheDir).catch(() => [])).toEqual([]);
     expect(await io(["--force", file])).toBe(0);
     expect((await readdir(cacheDir, { recursive: true })).length).toBeGreaterThan(0);
+  });
+
+  it("checks with the folder --cache names, relative to the working folder", async () => {
+    fixture = await sampleFixture();
+    const file = await feed("f.json", envelopeOf([FERNBROOK]));
+    const code = await runImport(["--content", "content", "--cache", "own-cache", file], {
+      cwd: fixture.root,
+      now: () => IMPORTED_AT,
+      stdout: () => {},
+      stderr: () => {},
+      env: {},
+    });
+    expect(code).toBe(0);
+    expect((await readdir(join(fixture.root, "own-cache"))).length).toBeGreaterThan(0);
   });
 });

@@ -3,6 +3,11 @@ import { DEFAULT_LIMITS, SUMMARY_MARKER } from "../../../build/diff/markdown.js"
 import { changeSummary } from "../../../build/diff/change-summary.js";
 import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 import { commitAll, git } from "../../helpers/cli.js";
+import { warmCache } from "../../helpers/sample-build.js";
+
+// The build cache every summary here checks both sides with: a copy of the run's, made once.
+let copied: Promise<string> | undefined;
+const cacheDir = () => (copied ??= warmCache());
 
 interface BranchOptions {
   id: string;
@@ -87,6 +92,7 @@ describe("the change summary of two commits", () => {
 
   it("lists per data set the records added, removed and changed, with old and new values", async () => {
     const { markdown } = await changeSummary({
+      cacheDir: await cacheDir(),
       contentDir: fixture.content,
       base,
       head,
@@ -119,6 +125,7 @@ describe("the change summary of two commits", () => {
       ),
     });
     const { markdown } = await changeSummary({
+      cacheDir: await cacheDir(),
       contentDir: fixture.content,
       base: head,
       cwd: fixture.root,
@@ -131,6 +138,7 @@ describe("the change summary of two commits", () => {
 
   it("says so when nothing published changes", async () => {
     const { markdown } = await changeSummary({
+      cacheDir: await cacheDir(),
       contentDir: fixture.content,
       base: head,
       head,
@@ -142,6 +150,7 @@ describe("the change summary of two commits", () => {
   it("reports a revision whose content does not build instead of comparing it", async () => {
     await fixture.put({ "atms/zz.yaml": "BrandName: Zed\nATM:\n  - Identification: A1\n" });
     const { markdown } = await changeSummary({
+      cacheDir: await cacheDir(),
       contentDir: fixture.content,
       base: head,
       cwd: fixture.root,
@@ -156,6 +165,7 @@ describe("the change summary of two commits", () => {
   it("warns when the change would be refused by the publication guard", async () => {
     await fixture.put({ "branches/acme-bank.yaml": null });
     const { markdown, shrinks } = await changeSummary({
+      cacheDir: await cacheDir(),
       contentDir: fixture.content,
       base: head,
       cwd: fixture.root,
@@ -168,6 +178,7 @@ describe("the change summary of two commits", () => {
 
   it("keeps long lists bounded: the first items, then how many more", async () => {
     const { markdown } = await changeSummary({
+      cacheDir: await cacheDir(),
       contentDir: fixture.content,
       base,
       head,
@@ -181,6 +192,7 @@ describe("the change summary of two commits", () => {
 
   it("cuts a summary longer than a comment can hold at a line, and says so", async () => {
     const { markdown } = await changeSummary({
+      cacheDir: await cacheDir(),
       contentDir: fixture.content,
       base,
       head,
@@ -201,6 +213,7 @@ describe("a revision from before the content", () => {
     await git(fixture.root, ["commit", "-q", "-m", "no content yet"]);
     const empty = (await git(fixture.root, ["rev-parse", "HEAD"])).trim();
     const { markdown } = await changeSummary({
+      cacheDir: await cacheDir(),
       contentDir: fixture.content,
       base: empty,
       cwd: fixture.root,

@@ -2,7 +2,7 @@
  * The guard's baselines: which one each command uses, and the live deployment read over HTTP
  * from a server on loopback started here (no other address is ever contacted).
  */
-import { writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -221,19 +221,23 @@ describe("the last published manifest", () => {
     ).rejects.toThrow(/deployed\.json is not a build manifest/);
   });
 
-  it("can be a git revision, whose content is built to compare with", async () => {
+  it("can be a git revision, whose content is built to compare with, with the cache given", async () => {
     fixture = await sampleFixture({
       "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1", "Z2", "Z3", "Z4"]),
     });
     const deployed = await commitAll(fixture.root, "deployed");
     await fixture.put({ "branches/zed-bank.yaml": branchBrand("Zed Bank", ["Z1"]) });
+    const cacheDir = join(fixture.root, "revision-cache");
     const baseline = await loadBaseline({
       source: { kind: "ref", ref: deployed },
       outDir: fixture.out,
       contentDir: fixture.content,
       cwd: fixture.root,
+      cacheDir,
     });
     expect(baseline.name).toBe(`the content of ${deployed.slice(0, 7)}`);
+    // The revision was checked with the build cache the command was given, not the project's.
+    expect(await readdir(cacheDir)).toContain("fingerprint.json");
     const now = await buildFixture(fixture, { cacheDir: await warmCache() });
     assert(now.ok);
     const shrinks = findShrinks(baseline.manifest, now.manifest, DEFAULT_MAX_SHRINK);
