@@ -17,7 +17,7 @@ import { CONTENT_DIR } from "../../build/core/paths.js";
 import { PUBLISHED_COMPRESSION } from "../../build/encode/variants.js";
 import { ensureCompiled } from "./cli.js";
 import { ensureDist } from "./worker.js";
-import { cacheChanges, cacheListing } from "./project-cache.js";
+import { cacheStamps, testMarks } from "./project-cache.js";
 import { removeMemoryScratch } from "./scratch.js";
 import { buildFixture, sampleFixture, type Fixture } from "./fixtures.js";
 import type { SampleRun, SampleVariant } from "./sample-build.js";
@@ -32,22 +32,21 @@ async function variantFiles(variant: SampleVariant): Promise<Record<string, stri
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const folder = await mkdtemp(join(tmpdir(), "opendata-edge-run-"));
   const fixtures: Fixture[] = [];
-  // The project's build cache as the tests found it, once dist/ is built (project-cache.ts).
-  let projectCache: Map<string, string> | undefined;
+  // When the project's build cache was last written, once dist/ is built (project-cache.ts).
+  let projectCache: string | undefined;
   const teardown = async () => {
     for (const fixture of fixtures) await fixture.cleanup();
     await rm(folder, { recursive: true, force: true });
     // Last: the run's scratch folder, which holds the folder above (vitest.config.ts).
     removeMemoryScratch();
-    if (projectCache) {
-      const changed = cacheChanges(projectCache, await cacheListing());
-      if (changed.length > 0) {
+    if (projectCache !== undefined && (await cacheStamps()) !== projectCache) {
+      const marks = await testMarks(tmpdir());
+      if (marks.length > 0) {
         // A teardown's error is printed but leaves vitest's exit status 0: set it here.
         process.exitCode = 1;
         console.error(
-          `\nFAIL the tests changed the project's build cache (.cache/build/): ${changed.length} ` +
-            `entries (${changed.slice(0, 3).join(", ")}). A test that builds or runs a CLI gives ` +
-            "it a folder of its own (--cache DIR, or cacheDir).",
+          `\nFAIL a test wrote to the project's build cache (.cache/build/): ${marks.join("; ")}. ` +
+            "A test that builds or runs a CLI gives it a folder of its own (--cache DIR, or cacheDir).",
         );
       }
     }
@@ -83,7 +82,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await cp(join(folder, `cache-${variant}`), cache, { recursive: true });
     }
     await prepared;
-    projectCache = await cacheListing();
+    projectCache = await cacheStamps();
     const run: SampleRun = {
       folder,
       cache,
