@@ -45,8 +45,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
         // A teardown's error is printed but leaves vitest's exit status 0: set it here.
         process.exitCode = 1;
         console.error(
-          `\nFAIL a test wrote to the project's build cache (.cache/build/): ${marks.join("; ")}. ` +
-            "A test that builds or runs a CLI gives it a folder of its own (--cache DIR, or cacheDir).",
+          `\nFAIL a test wrote to the project's build cache (.cache/build/): ` +
+            `${marks.join("; ")}. A test that builds or runs a CLI gives it a folder of its ` +
+            "own (--cache DIR, or cacheDir).",
         );
       }
     }

@@ -38,13 +38,14 @@ const fingerprint = (hash: (module: string) => string) =>
 
 describe("a test's marks in the project's build cache", () => {
   it("are files read from the run's scratch folder", async () => {
-    await texts([join(scratch, "fixture/content/site.yaml"), join(scratch, "b.yaml")]);
+    const site = join(scratch, "fixture/content/site.yaml");
+    await texts([site, join(scratch, "b.yaml")]);
     expect(await testMarks(scratch, dir)).toEqual([
-      `content-texts.json lists 2 files of the tests' fixtures (${join(scratch, "fixture/content/site.yaml")})`,
+      `content-texts.json lists 2 files of the tests' fixtures (${site})`,
     ]);
   });
 
-  it("are a fingerprint of the TypeScript sources, as code under vitest hashes itself", async () => {
+  it("are a fingerprint of the TypeScript sources, as code under vitest makes it", async () => {
     await fingerprint((m) => hashOf(join(PROJECT_ROOT, m)));
     expect(await testMarks(scratch, dir)).toEqual([
       "fingerprint.json was written by code loaded as TypeScript, as the tests load it",
