@@ -29,6 +29,13 @@ export const ERRORS = {
     description:
       "The version you asked for changes since is not kept here (too old, or never published). Fetch the full list from the data set's path and ask for changes since its meta.LastUpdated from then on.",
   },
+  // RFC 9110 section 13.2.2: If-Match or If-Unmodified-Since evaluated to false. The specs name
+  // neither field; an origin server must still evaluate both (sections 13.1.1 and 13.1.4).
+  412: {
+    title: "Precondition failed",
+    description:
+      "The representation is not the one your If-Match or If-Unmodified-Since names: it has changed since. Fetch it again without those fields.",
+  },
   429: {
     title: "Too many requests",
     description: "You have requested this resource too often. Slow down.",

@@ -152,6 +152,33 @@ describe("every endpoint over loopback", () => {
         }
       },
     );
+
+    it("answers 412 and the error body to an If-Match of another ETag, first", async () => {
+      for (const entry of manifest.datasets) {
+        const etag = entry.variants.identity.etag;
+        const response = await get(
+          entry.path,
+          fresh({ "If-Match": '"another"', "If-None-Match": etag }),
+        );
+        expect(response.status).toBe(412);
+        expect(JSON.parse(response.body.toString())).toEqual(specErrorBody(412));
+        expect(response.headers["status-code"]).toBe("412");
+      }
+    });
+
+    it("answers 200 to If-Match the ETag and If-Unmodified-Since its date", async () => {
+      for (const entry of manifest.datasets) {
+        const response = await get(
+          entry.path,
+          fresh({
+            "If-Match": entry.variants.identity.etag,
+            "If-Unmodified-Since": entry.lastModified,
+          }),
+        );
+        expect(response.status).toBe(200);
+        expect(response.body.length).toBe(entry.variants.identity.length);
+      }
+    });
   });
 
   describe("errors", () => {

@@ -35,6 +35,13 @@ export const SPEC_ERRORS: readonly (readonly [
     "Client timeout",
     "Your client has failed to submit a request, and a timeout has occurred.",
   ],
+  // Not the spec's: RFC 9110 section 13.2.2's answer to a failed If-Match or If-Unmodified-Since,
+  // in the spec's shape with our own words (docs/decisions.md).
+  [
+    412,
+    "Precondition failed",
+    "The representation is not the one your If-Match or If-Unmodified-Since names: it has changed since. Fetch it again without those fields.",
+  ],
   [429, "Too many requests", "You have requested this resource too often. Slow down."],
   [
     500,

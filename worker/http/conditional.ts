@@ -13,6 +13,34 @@ export interface Validators {
 }
 
 /**
+ * What the request's preconditions make of the answer, in RFC 9110 section 13.2.2's order:
+ * `failed` (412) when If-Match, or If-Unmodified-Since without it, evaluates to false (steps 1
+ * and 2: an origin server must evaluate both, sections 13.1.1 and 13.1.4, though the specs name
+ * only the other two); `not-modified` (304) when If-None-Match, or If-Modified-Since without it,
+ * says the client's copy is current (steps 3 and 4); otherwise `ok`. Step 5, If-Range, never
+ * applies: every answer is the whole representation (section 14.2 lets a server ignore Range).
+ */
+export function evaluatePreconditions(
+  headers: Headers,
+  validators: Validators,
+  nowMs: number,
+): "ok" | "not-modified" | "failed" {
+  const ifMatch = headers.get("If-Match");
+  if (ifMatch !== null) {
+    if (!matchesIfMatch(ifMatch, validators.etag)) return "failed";
+  } else {
+    const ifUnmodifiedSince = headers.get("If-Unmodified-Since");
+    // Section 13.1.4: a value that is not a valid HTTP-date (or lists several) is ignored.
+    const since = ifUnmodifiedSince === null ? undefined : parseHttpDate(ifUnmodifiedSince, nowMs);
+    if (since !== undefined && wholeSeconds(validators.lastModifiedMs) > since) return "failed";
+  }
+  return isNotModified(headers, validators, nowMs) ? "not-modified" : "ok";
+}
+
+// HTTP dates have one-second resolution, so Last-Modified is compared in whole seconds.
+const wholeSeconds = (ms: number) => Math.floor(ms / 1000) * 1000;
+
+/**
  * True when the request's preconditions say the client's copy is current, so the answer is 304.
  * If-None-Match wins; If-Modified-Since counts only without it (RFC 9110 section 13.2.2, steps 3
  * and 4).
@@ -25,8 +53,7 @@ export function isNotModified(headers: Headers, validators: Validators, nowMs: n
   // RFC 9110 section 13.1.3: a value that is not a valid HTTP-date (or lists several) is ignored.
   const since = parseHttpDate(ifModifiedSince, nowMs);
   if (since === undefined) return false;
-  // HTTP dates have one-second resolution, so compare whole seconds.
-  return Math.floor(validators.lastModifiedMs / 1000) * 1000 <= since;
+  return wholeSeconds(validators.lastModifiedMs) <= since;
 }
 
 // One entity-tag of a list: optional weakness indicator, then an opaque tag in double quotes
@@ -44,6 +71,20 @@ export function matchesIfNoneMatch(ifNoneMatch: string, etag: string): boolean {
   if (ifNoneMatch.trim() === "*") return true;
   const opaque = etag.startsWith("W/") ? etag.slice(2) : etag;
   for (const match of ifNoneMatch.matchAll(ENTITY_TAG)) if (match[1] === opaque) return true;
+  return false;
+}
+
+/**
+ * True when If-Match "evaluates to true" (RFC 9110 section 13.1.1): the field is `*` (the
+ * representation exists), or lists a tag that matches `etag` by strong comparison: both tags
+ * strong and their opaque parts equal, so a weak tag never matches.
+ */
+export function matchesIfMatch(ifMatch: string, etag: string): boolean {
+  if (ifMatch.trim() === "*") return true;
+  if (etag.startsWith("W/")) return false;
+  for (const match of ifMatch.matchAll(ENTITY_TAG)) {
+    if (!match[0].startsWith("W/") && match[1] === etag) return true;
+  }
   return false;
 }
 

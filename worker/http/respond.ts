@@ -2,16 +2,17 @@
  * The response path: how every representation is answered, whatever its body source (data sets,
  * their aliases, the documents, near-me slices). The order of the checks is the order of
  * precedence: method (405, preflight), then the request's parameters (400), service state (503)
- * and quota (429), then preconditions (304), which RFC 9110 section 13.2.1 evaluates only where
- * the answer would otherwise be 200, then HEAD, then the body. Each decision is a pure function of
- * its own module (methods.ts, encoding.ts, conditional.ts); this module only puts them in order.
+ * and quota (429), then preconditions (412, 304), which RFC 9110 section 13.2.1 evaluates only
+ * where the answer would otherwise be 200, then HEAD, then the body. Each decision is a pure
+ * function of its own module (methods.ts, encoding.ts, conditional.ts); this module only puts
+ * them in order.
  */
 import { LOG_EVENTS } from "../log.js";
 import type { Outcome } from "../outcome.js";
 import type { Deps } from "../deps.js";
 import { AssetError, fetchAsset } from "../assets.js";
 import { admit } from "../rate-limit/admission.js";
-import { isNotModified } from "./conditional.js";
+import { evaluatePreconditions } from "./conditional.js";
 import { clientAcceptEncoding, selectCoding } from "./encoding.js";
 import { errorResponse } from "./errors.js";
 import { retryAfter, validatorHeaders } from "./headers.js";
@@ -102,8 +103,9 @@ export async function respond(
 }
 
 /**
- * The 304 when the request's preconditions say the client's copy is current, else the fields of
- * the 200 so far: validators, caching, quota, media type and the representation's own fields.
+ * The 412 when a precondition the request sets fails (If-Match, If-Unmodified-Since), the 304 when
+ * they say the client's copy is current, else the fields of the 200 so far: validators, caching,
+ * quota, media type and the representation's own fields.
  */
 function okOrNotModified(
   request: Request,
@@ -115,7 +117,9 @@ function okOrNotModified(
   const headers = validatorHeaders(etag, representation.lastModified);
   for (const [name, value] of quota) headers.set(name, value);
   const validators = { etag, lastModifiedMs: representation.lastModifiedMs };
-  if (isNotModified(request.headers, validators, deps.clock.now())) {
+  const precondition = evaluatePreconditions(request.headers, validators, deps.clock.now());
+  if (precondition === "failed") return errorResponse(412, quota);
+  if (precondition === "not-modified") {
     // RFC 9110 section 15.4.5: a 304 carries the validators and caching fields a 200 would.
     return new Response(null, { status: 304, headers });
   }

@@ -51,7 +51,7 @@ export const OPENAPI_VERSION = "3.1.0";
 export const OPENAPI_PATH = "/openapi.json";
 
 /** Error statuses a data path can answer (docs/consumers.md#the-apis), each documented with its text. */
-export const DOCUMENTED_ERRORS: readonly ErrorStatus[] = [400, 404, 405, 429, 500, 503];
+export const DOCUMENTED_ERRORS: readonly ErrorStatus[] = [400, 404, 405, 412, 429, 500, 503];
 
 /** The tag of the directory entry, which belongs to neither API. */
 export const DIRECTORY_TAG = "Participant directory";
@@ -322,6 +322,7 @@ function documentOperation(
       },
       "404": { $ref: "#/components/responses/Error404" },
       "405": { $ref: "#/components/responses/Error405" },
+      "412": { $ref: "#/components/responses/Error412" },
     },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  evaluatePreconditions,
   isNotModified,
   matchesIfNoneMatch,
   parseHttpDate,
@@ -87,6 +88,82 @@ describe("isNotModified (RFC 9110 section 13)", () => {
 
     it("returns 200 when neither header is sent", () => {
       expect(notModified({})).toBe(false);
+    });
+  });
+});
+
+/** RFC 9110 section 13.2.2's steps 1 to 4, from the request's headers to 412, 304 or 200. */
+describe("evaluatePreconditions (RFC 9110 section 13.2.2)", () => {
+  const answer = (headers: Record<string, string>) =>
+    ({ failed: 412, "not-modified": 304, ok: 200 })[
+      evaluatePreconditions(new Headers(headers), validators, NOW)
+    ];
+
+  describe("If-Match, strong comparison (section 13.1.1)", () => {
+    it.each([
+      ["the current strong ETag", ETAG],
+      ["a list holding the current ETag", `${OTHER}, ${ETAG}`],
+      ["*", "*"],
+    ])("goes on when If-Match is %s", (_name, value) => {
+      expect(answer({ "If-Match": value })).toBe(200);
+    });
+
+    it.each([
+      ["another ETag", OTHER],
+      ["the weak form of the current ETag, which strong comparison never matches", `W/${ETAG}`],
+      ["a list of weak tags", `W/${OTHER}, W/${ETAG}`],
+      ["the current tag without its quotes", ETAG.slice(1, -1)],
+      ["empty", ""],
+    ])("returns 412 when If-Match is %s", (_name, value) => {
+      expect(answer({ "If-Match": value })).toBe(412);
+    });
+  });
+
+  describe("If-Unmodified-Since, one-second precision (section 13.1.4)", () => {
+    it.each([
+      ["equal to Last-Modified", LAST_MODIFIED],
+      ["later than Last-Modified", "Sat, 21 Nov 2026 10:00:00 GMT"],
+      ["not a date, so ignored", "yesterday"],
+      ["a list of two dates, so ignored", "Thu, 01 Jan 1970 00:00:00 GMT, " + LAST_MODIFIED],
+    ])("goes on when If-Unmodified-Since is %s", (_name, value) => {
+      expect(answer({ "If-Unmodified-Since": value })).toBe(200);
+    });
+
+    it.each([
+      ["one second before Last-Modified", "Fri, 20 Nov 2026 09:59:59 GMT"],
+      ["before it, in the obsolete RFC 850 form", "Thursday, 19-Nov-26 10:00:00 GMT"],
+    ])("returns 412 when If-Unmodified-Since is %s", (_name, value) => {
+      expect(answer({ "If-Unmodified-Since": value })).toBe(412);
+    });
+
+    it("compares whole seconds when Last-Modified carries milliseconds", () => {
+      const v = { etag: ETAG, lastModifiedMs: LAST_MODIFIED_MS + 999 };
+      const headers = new Headers({ "If-Unmodified-Since": LAST_MODIFIED });
+      expect(evaluatePreconditions(headers, v, NOW)).toBe("ok");
+    });
+  });
+
+  describe("in order", () => {
+    it("ignores If-Unmodified-Since when If-Match is sent (step 2)", () => {
+      const earlier = "Thu, 01 Jan 1970 00:00:00 GMT";
+      expect(answer({ "If-Match": ETAG, "If-Unmodified-Since": earlier })).toBe(200);
+      expect(answer({ "If-Match": OTHER, "If-Unmodified-Since": LAST_MODIFIED })).toBe(412);
+    });
+
+    it("returns 412 for a failed If-Match even where If-None-Match gives 304 (step 1)", () => {
+      expect(answer({ "If-Match": OTHER, "If-None-Match": ETAG })).toBe(412);
+      expect(
+        answer({ "If-Unmodified-Since": "Thu, 01 Jan 1970 00:00:00 GMT", "If-None-Match": ETAG }),
+      ).toBe(412);
+    });
+
+    it("returns 304 when If-Match holds and If-None-Match matches (steps 1 and 3)", () => {
+      expect(answer({ "If-Match": ETAG, "If-None-Match": ETAG })).toBe(304);
+      expect(answer({ "If-Match": "*", "If-Modified-Since": LAST_MODIFIED })).toBe(304);
+    });
+
+    it("returns 200 when no precondition is sent", () => {
+      expect(answer({})).toBe(200);
     });
   });
 });

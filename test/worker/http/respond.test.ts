@@ -123,27 +123,30 @@ describe("one order of precedence for every representation, whatever its body so
   const rows: [
     check: string,
     method: string,
-    on: { bad?: true; maintenance?: true; spent?: true; current?: true },
+    on: { bad?: true; maintenance?: true; spent?: true; failed?: true; current?: true },
     counted: number,
     uncounted: number,
   ][] = [
-    ["the method", "POST", { bad: true, maintenance: true, spent: true, current: true }, 405, 405],
+    ["the method", "POST", { bad: true, maintenance: true, spent: true, failed: true }, 405, 405],
     [
       "a preflight",
       "OPTIONS",
-      { bad: true, maintenance: true, spent: true, current: true },
+      { bad: true, maintenance: true, spent: true, failed: true },
       204,
       204,
     ],
     [
       "a bad parameter",
       "GET",
-      { bad: true, maintenance: true, spent: true, current: true },
+      { bad: true, maintenance: true, spent: true, failed: true },
       400,
       400,
     ],
-    ["maintenance", "GET", { maintenance: true, spent: true, current: true }, 503, 304],
-    ["the quota", "GET", { spent: true, current: true }, 429, 304],
+    ["maintenance", "GET", { maintenance: true, spent: true, failed: true }, 503, 412],
+    ["the quota", "GET", { spent: true, failed: true }, 429, 412],
+    // RFC 9110 section 13.2.2: If-Match (step 1) before If-None-Match (step 3).
+    ["a failed If-Match", "GET", { failed: true }, 412, 412],
+    ["a failed If-Match on HEAD", "HEAD", { failed: true }, 412, 412],
     ["the preconditions", "GET", { current: true }, 304, 304],
     ["the preconditions on HEAD", "HEAD", { current: true }, 304, 304],
     ["HEAD", "HEAD", {}, 200, 200],
@@ -196,9 +199,10 @@ describe("one order of precedence for every representation, whatever its body so
       const deps = on.maintenance
         ? { ...worker.deps, config: { ...worker.deps.config, maintenance: true } }
         : worker.deps;
-      const headers: Record<string, string> = on.current
-        ? { "If-None-Match": etags.get(kind.path)! }
-        : {};
+      // A failing If-Match comes with a matching If-None-Match, which must not win.
+      const headers: Record<string, string> =
+        on.current || on.failed ? { "If-None-Match": etags.get(kind.path)! } : {};
+      if (on.failed) headers["If-Match"] = '"another"';
       const path = on.bad ? kind.badPath! : kind.path;
       const response = await handle(new Request(ORIGIN + path, { method, headers }), deps);
       const status = kind.counted ? counted : uncounted;
