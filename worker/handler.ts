@@ -33,6 +33,10 @@ export async function handle(
     outcome.bytes = outcome.fullBytes = outcome.identityBytes = 0;
     response = errorResponse(500);
   }
+  // RFC 9110 section 6.6.1: an origin server with a clock sends Date in every 2xx, 3xx and 4xx
+  // response (and may in a 5xx); caches take a response's age from it (RFC 9111 section 4.2.3).
+  // Set here, once, so every answer has it, whichever module made it.
+  response.headers.set("Date", new Date(deps.clock.now()).toUTCString());
   const status = response.status;
   outcome.status = status;
   // Every status from 400 up is an error response with the spec's body (http/errors.ts); a

@@ -9,7 +9,7 @@ import {
   SPEC_PATHS,
 } from "../helpers/spec-values.js";
 import { expectError } from "./support/assertions.js";
-import { makeFixture, makeWorker, ORIGIN, type Fixture } from "./support/fixture.js";
+import { makeFixture, makeWorker, ORIGIN, START_MS, type Fixture } from "./support/fixture.js";
 import { makeNearFixture } from "./support/near-fixture.js";
 
 let fixture: Fixture;
@@ -93,6 +93,31 @@ describe("GET on a data path", () => {
     const asked = worker.assets.requests[0]!;
     expect(new URL(asked.url).pathname).toBe(entry.variants.gzip!.asset);
     expect([...asked.headers.keys()]).toEqual([]);
+  });
+});
+
+describe("Date (RFC 9110 section 6.6.1)", () => {
+  it("is on every answer, 2xx to 5xx, an IMF-fixdate of the clock's time", async () => {
+    const worker = makeWorker(fixture);
+    const entry = entries[0]!;
+    const answers = [
+      await worker.fetch(entry.path),
+      await worker.fetch(entry.path, {
+        headers: { "If-None-Match": entry.variants.identity.etag },
+      }),
+      await worker.fetch(entry.path, { method: "OPTIONS" }),
+      await worker.fetch("http://example.com/std/v2.2/branches"),
+      await worker.fetch("/nothing"),
+      await worker.fetch(entry.path, { method: "POST" }),
+    ];
+    // START_MS is 2026-11-21T12:00:10Z; this one comes 1.5 s later, under maintenance.
+    const later = makeWorker(fixture, { vars: { MAINTENANCE: "on" }, startMs: START_MS + 1_500 });
+    answers.push(await later.fetch(entry.path));
+    expect(answers.map((r) => r.status)).toEqual([200, 304, 204, 308, 404, 405, 503]);
+    expect(answers.map((r) => r.headers.get("Date"))).toEqual([
+      ...Array<string>(6).fill("Sat, 21 Nov 2026 12:00:10 GMT"),
+      "Sat, 21 Nov 2026 12:00:11 GMT",
+    ]);
   });
 });
 
