@@ -36,12 +36,13 @@ export const CORS_HEADERS = {
 } as const;
 
 /**
- * The answer to a preflight. A browser sends one before a conditional GET, because If-None-Match
- * and If-Modified-Since are not CORS-safelisted request headers. Chromium caps Max-Age at 7200.
+ * The answer to a preflight. A browser sends one before a conditional GET, because none of the
+ * four precondition fields the Worker evaluates (worker/http/conditional.ts) is a CORS-safelisted
+ * request header. Chromium caps Max-Age at 7200.
  */
 export const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Methods": ALLOWED_METHODS,
-  "Access-Control-Allow-Headers": "If-None-Match, If-Modified-Since",
+  "Access-Control-Allow-Headers": "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since",
   "Access-Control-Max-Age": "7200",
 } as const;
 

@@ -226,7 +226,7 @@ describe("every endpoint over loopback", () => {
     // docs/consumers.md, "CORS": what a browser needs before a conditional GET from another origin.
     expect(response.headers["access-control-allow-methods"]).toBe("GET, HEAD");
     expect(response.headers["access-control-allow-headers"]).toBe(
-      "If-None-Match, If-Modified-Since",
+      "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since",
     );
     expect(response.headers["access-control-max-age"]).toBe("7200");
   });

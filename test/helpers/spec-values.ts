@@ -154,7 +154,8 @@ export const DECIDED = {
   },
   preflight: {
     "Access-Control-Allow-Methods": "GET, HEAD",
-    "Access-Control-Allow-Headers": "If-None-Match, If-Modified-Since",
+    "Access-Control-Allow-Headers":
+      "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since",
     "Access-Control-Max-Age": "7200",
   },
   rateLimitHeader: "RateLimit",
