@@ -121,6 +121,28 @@ describe("Date (RFC 9110 section 6.6.1)", () => {
   });
 });
 
+describe("Last-Modified never after Date (RFC 9110 section 8.8.2.1)", () => {
+  it("is the clock's time while the content's date is ahead, then the content's", async () => {
+    const entry = entries[0]!;
+    const contentMs = entry.lastModifiedMs;
+    // A clock 90 s behind the content's date (a commit made on a clock that ran fast).
+    const behind = makeWorker(fixture, { startMs: contentMs - 90_000 });
+    const early = await behind.fetch(entry.path);
+    expect(early.status).toBe(200);
+    expect(early.headers.get("Last-Modified")).toBe(early.headers.get("Date"));
+    expect(Date.parse(early.headers.get("Last-Modified")!)).toBe(contentMs - 90_000);
+    // No 304 for that date: the content is later than what the client was told.
+    const again = await behind.fetch(entry.path, {
+      headers: { "If-Modified-Since": early.headers.get("Last-Modified")! },
+    });
+    expect(again.status).toBe(200);
+    const caughtUp = makeWorker(fixture, { startMs: contentMs + 1_000 });
+    expect((await caughtUp.fetch(entry.path)).headers.get("Last-Modified")).toBe(
+      entry.lastModified,
+    );
+  });
+});
+
 describe("HEAD on a data path", () => {
   it("has the same status and headers as GET, Content-Length included, and no body", async () => {
     for (const acceptEncoding of ["", "br", "gzip"]) {

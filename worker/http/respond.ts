@@ -114,10 +114,16 @@ function okOrNotModified(
   etag: string,
   quota: readonly [string, string][],
 ): Headers | Response {
-  const headers = validatorHeaders(etag, representation.lastModified);
+  const now = deps.clock.now();
+  // RFC 9110 section 8.8.2.1: never a Last-Modified later than the answer's Date (handler.ts). A
+  // content date ahead of this clock (a commit made on a clock that runs fast) is sent as now
+  // until then; preconditions still compare with the date the content has, so no 304 is early.
+  const lastModified =
+    representation.lastModifiedMs > now ? new Date(now).toUTCString() : representation.lastModified;
+  const headers = validatorHeaders(etag, lastModified);
   for (const [name, value] of quota) headers.set(name, value);
   const validators = { etag, lastModifiedMs: representation.lastModifiedMs };
-  const precondition = evaluatePreconditions(request.headers, validators, deps.clock.now());
+  const precondition = evaluatePreconditions(request.headers, validators, now);
   if (precondition === "failed") return errorResponse(412, quota);
   if (precondition === "not-modified") {
     // RFC 9110 section 15.4.5: a 304 carries the validators and caching fields a 200 would.
