@@ -77,6 +77,7 @@ export async function checkPath(
       status: response.status,
       etag: response.headers.get("ETag"),
       lastModified: response.headers.get("Last-Modified"),
+      date: response.headers.get("Date"),
       sha256: createHash("sha256").update(body).digest("hex"),
     });
     return found.length === 0

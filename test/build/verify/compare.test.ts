@@ -12,7 +12,15 @@ const expected: Expected = {
   lastModified: DATE,
   sha256: HEX,
 };
-const same: Answer = { status: 200, etag: `"${HEX}"`, lastModified: DATE, sha256: HEX };
+const same: Answer = {
+  status: 200,
+  etag: `"${HEX}"`,
+  lastModified: DATE,
+  date: "Tue, 22 Sep 2026 09:00:00 GMT",
+  sha256: HEX,
+};
+// Ten minutes before the build's Last-Modified: a clock behind the content's date.
+const EARLIER = "Mon, 21 Sep 2026 14:03:20 GMT";
 
 describe("an answer compared with the build", () => {
   it.each<[string, Partial<Answer>, string[]]>([
@@ -31,6 +39,21 @@ describe("an answer compared with the build", () => {
       [`Last-Modified "Tue, 22 Sep 2026 08:00:00 GMT", not "${DATE}"`],
     ],
     ["no Last-Modified", { lastModified: null }, [`Last-Modified missing, not "${DATE}"`]],
+    [
+      "Last-Modified held back to the answer's Date, which is before the build's date",
+      { lastModified: EARLIER, date: EARLIER },
+      [],
+    ],
+    [
+      "Last-Modified equal to the answer's Date, when the build's date is not ahead of it",
+      { lastModified: "Tue, 22 Sep 2026 09:00:00 GMT" },
+      [`Last-Modified "Tue, 22 Sep 2026 09:00:00 GMT", not "${DATE}"`],
+    ],
+    [
+      "an earlier Last-Modified than the build's that is not the answer's Date",
+      { lastModified: EARLIER },
+      [`Last-Modified "${EARLIER}", not "${DATE}"`],
+    ],
     [
       "another body under the same tag",
       { sha256: OTHER },
