@@ -7,12 +7,21 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-/** The parsed arguments, or undefined after printing what was wrong and `usage` to stderr. */
-export function parseCommandLine<T extends Options>(argv: string[], options: T, usage: string) {
+/**
+ * The parsed arguments, or undefined after printing what was wrong and `usage` through `stderr`:
+ * the command's own output (CommandIo's), so a command run in process says it where the rest of
+ * its output goes; the process's stderr by default.
+ */
+export function parseCommandLine<T extends Options>(
+  argv: string[],
+  options: T,
+  usage: string,
+  stderr: (text: string) => void = (text) => console.error(text),
+) {
   try {
     return parseArgs({ args: argv, allowPositionals: true, options });
   } catch (error) {
-    console.error(`${(error as Error).message}\n\n${usage}`);
+    stderr(`${(error as Error).message}\n\n${usage}`);
     return undefined;
   }
 }

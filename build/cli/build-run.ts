@@ -98,6 +98,7 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
       help: { type: "boolean", short: "h" },
     },
     USAGE,
+    io.stderr,
   );
   if (!parsed) return 2;
   const { positionals, values } = parsed;

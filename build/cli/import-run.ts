@@ -80,6 +80,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
       help: { type: "boolean", short: "h" },
     },
     USAGE,
+    io.stderr,
   );
   if (!parsed) return 2;
   const { values, positionals } = parsed;

@@ -47,6 +47,7 @@ export async function runStats(argv: string[], io: StatsIo): Promise<number> {
       help: { type: "boolean", short: "h" },
     },
     STATS_USAGE,
+    io.stderr,
   );
   if (!parsed) return 2;
   const { values, positionals } = parsed;

@@ -55,6 +55,7 @@ export async function runVerify(argv: string[], io: VerifyIo): Promise<number> {
       help: { type: "boolean", short: "h" },
     },
     VERIFY_USAGE,
+    io.stderr,
   );
   if (!parsed) return 2;
   const { values, positionals } = parsed;

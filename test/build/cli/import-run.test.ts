@@ -450,13 +450,18 @@ describe("bad input: a clear error and nothing written", () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it.each([[[]], [["--frobnicate", "f.json"]], [["--timeout", "soon", "f.json"]]])(
-    "answers usage errors %j with exit code 2",
-    async (args) => {
-      fixture = await sampleFixture();
-      expect((await importFeeds(args, fixture.root)).code).toBe(2);
-    },
-  );
+  it.each([
+    [[], "no feed given"],
+    [["--frobnicate", "f.json"], "Unknown option '--frobnicate'"],
+    [["--timeout", "soon", "f.json"], "--timeout takes a number of seconds"],
+  ])("answers usage errors %j with exit code 2, saying why on its stderr", async (args, why) => {
+    fixture = await sampleFixture();
+    const run = await importFeeds(args, fixture.root);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toEqual([]);
+    expect(run.stderr.join("\n")).toContain(why);
+    expect(run.stderr.join("\n")).toContain("usage: npm run import");
+  });
 });
 
 describe("service metrics", () => {
