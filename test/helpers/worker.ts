@@ -54,6 +54,10 @@ export async function startWorkerAt(
   const worker = await unstable_startWorker({
     config,
     bindings,
+    // A key, as a deployment has one (and as the preview sets one, build/preview/serve.ts): without
+    // it the Worker logs that it made its own, which wrangler reports as an error and follows with
+    // a "Logs were written to" line in the test run's output.
+    defaultBindings: { RATE_LIMIT_KEY: { type: "plain_text", value: "e2e-".repeat(16) } },
     dev: {
       inspector: false,
       persist: false,
