@@ -39,7 +39,14 @@ export default defineConfig({
       },
       {
         // Worker tests run inside workerd.
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            // The secret a deployment has: without it the entry logs, for each test that reaches
+            // it, that it made a key of its own (tests of that pass their own env).
+            miniflare: { bindings: { RATE_LIMIT_KEY: "worker-tests-".repeat(4) } },
+          }),
+        ],
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
