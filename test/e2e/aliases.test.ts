@@ -10,10 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
-import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import { sampleBuild } from "../helpers/sample-build.js";
-import { startWorkerAt, withinOneWindow } from "../helpers/worker.js";
+import { copyWorkerSources, startWorkerAt, withinOneWindow } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
 
 const V22 = "application/prs.openbanking.opendata.v2.2+json";
@@ -45,10 +44,7 @@ beforeAll(async () => {
   const live = sampleBuild("live");
   manifest = await live.manifest();
   root = await mkdtemp(join(tmpdir(), "opendata-edge-aliases-"));
-  for (const folder of WORKER_SOURCE_FOLDERS) {
-    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
-  }
-  await cp(join(PROJECT_ROOT, "wrangler.toml"), join(root, "wrangler.toml"));
+  await copyWorkerSources(root);
   await cp(live.out, join(root, "dist"), { recursive: true, dereference: true });
   worker = await startWorkerAt(join(root, "wrangler.toml"), {
     OPEN_DATA_LIMIT_PER_MINUTE: String(LIMIT),

@@ -5,15 +5,15 @@
  * wrangler.toml and a dist/ of its own, built with the live-standard aliases on), as in
  * aliases.test.ts, so the project's dist/ is left alone.
  */
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runVerify } from "../../build/cli/verify-run.js";
-import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
+import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { warmCache } from "../helpers/sample-build.js";
-import { startWorkerAt } from "../helpers/worker.js";
+import { copyWorkerSources, startWorkerAt } from "../helpers/worker.js";
 import { ensureCompiled, runNode } from "../helpers/cli.js";
 
 interface Scratch {
@@ -31,10 +31,7 @@ interface Scratch {
 async function scratchWorker(files: Record<string, string>, cacheDir: string): Promise<Scratch> {
   const content = await sampleFixture(files);
   const root = await mkdtemp(join(tmpdir(), "opendata-edge-verify-"));
-  for (const folder of WORKER_SOURCE_FOLDERS) {
-    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
-  }
-  await cp(join(PROJECT_ROOT, "wrangler.toml"), join(root, "wrangler.toml"));
+  await copyWorkerSources(root);
   const built = await buildFixture(content, { outDir: join(root, "dist"), cacheDir });
   expect(built.diagnostics).toEqual([]);
   const worker = await startWorkerAt(join(root, "wrangler.toml"));

@@ -4,16 +4,15 @@
  * history tests (test/build/history/, test/e2e/changes.test.ts, test/e2e/sync.test.ts).
  */
 import { execFile, spawn } from "node:child_process";
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
 import type { DatasetId } from "../../build/core/datasets.js";
-import { PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 import { runBuild } from "../../build/pipeline.js";
 import { PREVIEW_COMPRESSION } from "../../build/encode/variants.js";
-import { startWorkerAt } from "./worker.js";
+import { copyWorkerSources, startWorkerAt } from "./worker.js";
 
 const run = promisify(execFile);
 
@@ -235,10 +234,7 @@ export async function historyWorker(versions: readonly TestVersion[]): Promise<H
   const repo = await scratchRepo();
   await repo.commitAll(versions);
   const root = join(repo.root, "worker-copy");
-  for (const folder of WORKER_SOURCE_FOLDERS) {
-    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
-  }
-  await cp(join(PROJECT_ROOT, "wrangler.toml"), join(root, "wrangler.toml"));
+  await copyWorkerSources(root);
   const dist = join(root, "dist");
   const built = await runBuild({
     contentDir: repo.content,

@@ -7,6 +7,7 @@ import { cp, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CONTENT_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
+import { copyWorkerSources } from "./worker.js";
 import { startPreview, type RunningPreview } from "../../build/preview/serve.js";
 import type { Rebuilt } from "../../build/preview/session.js";
 import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "./fixtures.js";
@@ -26,12 +27,7 @@ export interface ScratchPreview {
 export async function startScratchPreview(quietMs?: number): Promise<ScratchPreview> {
   const content = await sampleFixture();
   const root = await mkdtemp(join(tmpdir(), "opendata-edge-preview-"));
-  for (const folder of WORKER_SOURCE_FOLDERS) {
-    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
-  }
-  for (const file of ["wrangler.toml", "tsconfig.base.json"]) {
-    await cp(join(PROJECT_ROOT, file), join(root, file));
-  }
+  await copyWorkerSources(root);
   const rebuilds: Rebuilt[] = [];
   const logged: string[] = [];
   const preview = await startPreview({

@@ -5,11 +5,12 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Manifest } from "../../contract/manifest.js";
 import type { Vars } from "../../contract/vars.js";
-import { DIST_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
+import { DIST_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
 
 // The same settings as scripts/wrangler.mjs: no metrics, no fetch of the cf object.
 process.env.WRANGLER_SEND_METRICS ??= "false";
@@ -40,6 +41,20 @@ export async function startWorker(vars: Vars = {}): Promise<RunningWorker> {
   const manifest = JSON.parse(readFileSync(join(DIST_DIR, "manifest.json"), "utf8")) as Manifest;
   const worker = await startWorkerAt(join(PROJECT_ROOT, "wrangler.toml"), vars);
   return { ...worker, manifest };
+}
+
+/**
+ * A scratch copy of what wrangler bundles the Worker from, in the project's layout under `root`:
+ * its sources, wrangler.toml, and the base tsconfig the sources' own extends (without it esbuild
+ * warns on every bundle). The caller puts a dist/ beside them.
+ */
+export async function copyWorkerSources(root: string): Promise<void> {
+  for (const folder of WORKER_SOURCE_FOLDERS) {
+    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
+  }
+  for (const file of ["wrangler.toml", "tsconfig.base.json"]) {
+    await cp(join(PROJECT_ROOT, file), join(root, file));
+  }
 }
 
 /** Starts the Worker a wrangler.toml describes (its dist/ beside it), on loopback. */
