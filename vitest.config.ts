@@ -1,7 +1,7 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 import { useMemoryScratch } from "./test/helpers/scratch.js";
-import { isTeardownRebuildNoise } from "./test/helpers/wrangler-noise.js";
+import { wranglerNoiseFilter } from "./test/helpers/wrangler-noise.js";
 
 // The tests' scratch folders on a memory file system where there is one (test/helpers/scratch.ts).
 useMemoryScratch();
@@ -11,7 +11,7 @@ export default defineConfig({
     // A false build failure wrangler prints when a test's Worker stops (test/helpers/wrangler-
     // noise.ts): dropped when it is all of a piece of output, which it is, printed at a Worker's
     // teardown. Anything else the tests print is shown.
-    onConsoleLog: (log) => !isTeardownRebuildNoise(log),
+    onConsoleLog: wranglerNoiseFilter(),
     // Two test files at a time, whatever the cores: much of the suite waits on child processes,
     // a Worker or a browser, and vitest's default on a 2-core machine is one file at a time.
     maxWorkers: 2,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isTeardownRebuildNoise } from "./wrangler-noise.js";
+import { isTeardownRebuildNoise, wranglerNoiseFilter } from "./wrangler-noise.js";
 
 const ESC = "\u001b";
 const red = (text: string) => `${ESC}[31m${text}${ESC}[39m`;
@@ -37,5 +37,23 @@ describe("the wrangler message the tests drop", () => {
 
   it("is not any other line", () => {
     expect(isTeardownRebuildNoise("rate-limit-key-missing")).toBe(false);
+  });
+});
+
+describe("the pointer to wrangler's log file", () => {
+  const POINTER = '\u{1FAB5}  Logs were written to "/root/.config/.wrangler/logs/wrangler-x.log"';
+
+  it("is dropped when the only error wrangler printed was the teardown's rebuild", () => {
+    const shown = wranglerNoiseFilter();
+    expect(shown(buildFailure(LOADER))).toBe(false);
+    expect(shown("a test's own line")).toBe(true);
+    expect(shown(POINTER)).toBe(false);
+  });
+
+  it("is shown once wrangler has printed any other error, with that error", () => {
+    const shown = wranglerNoiseFilter();
+    const other = buildFailure('Could not resolve "./near/answer.js"');
+    expect(shown(other)).toBe(true);
+    expect(shown(POINTER)).toBe(true);
   });
 });
