@@ -1,8 +1,8 @@
 /**
  * Runs once before the node project's tests (vitest.config.ts, `globalSetup`): brings the
  * compiled CLIs up to date (scripts/compile.mjs compiles only when a source changed) and builds
- * the project's dist/ if it is missing (the end-to-end tests serve it); meanwhile builds the
- * sample content twice, cold, as it is and with `OpenBankingPaths: true`, for the tests that
+ * the project's dist/ unless npm test just did (the end-to-end tests serve it); meanwhile builds
+ * the sample content twice, cold, as it is and with `OpenBankingPaths: true`, for the tests that
  * read a built sample without changing it (`sampleBuild` in sample-build.ts). The cache those two
  * builds filled is kept as well: a test file's builds of the sample with an edit start from a copy
  * of it (`warmCache`), so they take whatever the edit did not touch from it, as a rebuild after
@@ -55,7 +55,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   try {
     // Then the project's dist/, which the end-to-end tests serve, if npm test has not just built
     // it (npm run build compiles too: one after the other, never two compilers at once).
-    const prepared = ensureCompiled().then(ensureDist);
+    const prepared = ensureCompiled().then(() => ensureDist());
     const variants: SampleVariant[] = ["plain", "live"];
     const builds = await Promise.all(
       variants.map(async (variant) => {

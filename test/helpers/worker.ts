@@ -24,13 +24,17 @@ export interface RunningWorker {
 }
 
 /**
- * Builds the project's dist/ when it is missing (`npm run build`, as `npm test` does first).
- * Run once per run, before any test (global-setup.ts), so no two test files build it at once.
+ * Builds the project's dist/ (`npm run build`) unless `npm test` has just built it: a vitest
+ * started another way may find no dist/, one older than the content, or the live preview's (npm
+ * start writes each good build there too, compressed at the preview's settings and without the
+ * landing page's variants). Run once per run, before any test (global-setup.ts), so no two test
+ * files build it at once.
  */
-export async function ensureDist(): Promise<void> {
-  if (!existsSync(join(DIST_DIR, "manifest.json"))) {
-    await promisify(execFile)("npm", ["run", "-s", "build"], { cwd: PROJECT_ROOT });
-  }
+export async function ensureDist(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // npm names the script it runs in npm_lifecycle_event, and its children inherit it.
+  const justBuilt =
+    env.npm_lifecycle_event === "test" && existsSync(join(DIST_DIR, "manifest.json"));
+  if (!justBuilt) await promisify(execFile)("npm", ["run", "-s", "build"], { cwd: PROJECT_ROOT });
 }
 
 /**
