@@ -8,9 +8,9 @@ useMemoryScratch();
 
 export default defineConfig({
   test: {
-    // A false build failure wrangler prints when a test's Worker stops (test/helpers/wrangler-
-    // noise.ts): dropped when it is all of a piece of output, which it is, printed at a Worker's
-    // teardown. Anything else the tests print is shown.
+    // A false build failure wrangler prints when a test's Worker stops, and the pointer to its log
+    // file that this makes it print on exit (test/helpers/wrangler-noise.ts): dropped. Anything
+    // else the tests print is shown.
     onConsoleLog: wranglerNoiseFilter(),
     // Two test files at a time, whatever the cores: much of the suite waits on child processes,
     // a Worker or a browser, and vitest's default on a 2-core machine is one file at a time.

@@ -13,7 +13,7 @@ import type { Envelope } from "./assemble/envelope.js";
 import type { DatasetId } from "./core/datasets.js";
 import type { Diagnostic } from "./core/diagnostics.js";
 import { git, ObjectReader } from "./core/git.js";
-import { runValidate, type DatasetCounts } from "./pipeline.js";
+import { runValidate, type CheckOptions, type DatasetCounts } from "./pipeline.js";
 
 /** One revision's content as the build sees it, built without writing. */
 export interface BuiltRevision {
@@ -37,11 +37,11 @@ export interface BuiltRevision {
 export class RevisionError extends Error {}
 
 /**
- * The build cache a revision's build reads and writes: the caller's folder, or false for none
+ * The build cache a revision's build reads and writes, as the pipeline takes it: the caller's
  * (`--cache DIR` and `--no-cache` hold for the revisions a command builds, not only for its own
- * build); undefined for the default, the project's .cache/build/.
+ * build).
  */
-export type RevisionCache = string | false | undefined;
+export type RevisionCache = CheckOptions["cacheDir"];
 
 /** The work tree's own content folder, built as it is on disk (edits and untracked files too). */
 export async function buildWorkTree(

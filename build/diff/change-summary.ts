@@ -6,7 +6,12 @@ import { DATASETS } from "../core/datasets.js";
 import { DEFAULT_MAX_SHRINK, findShrinks, type Shrink } from "../guard/policy.js";
 import { diffDataset, diffSite } from "./compare.js";
 import { renderSummary, type SummaryLimits } from "./markdown.js";
-import { buildRevision, buildWorkTree, type BuiltRevision } from "../revision.js";
+import {
+  buildRevision,
+  buildWorkTree,
+  type BuiltRevision,
+  type RevisionCache,
+} from "../revision.js";
 
 interface SummaryRequest {
   /** The work tree's content folder (its place in the repository says what to take). */
@@ -17,7 +22,7 @@ interface SummaryRequest {
   /** Folder printed paths are relative to. */
   readonly cwd: string;
   /** The build cache both sides' builds use: a folder, false for none, or the project's. */
-  readonly cacheDir?: string | false;
+  readonly cacheDir?: RevisionCache;
   readonly maxShrink?: number;
   readonly limits?: SummaryLimits;
 }

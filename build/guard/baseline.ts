@@ -15,7 +15,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DATASETS } from "../core/datasets.js";
-import { buildRevision } from "../revision.js";
+import { buildRevision, type RevisionCache } from "../revision.js";
 import {
   BASELINE_FLAG,
   BASELINE_REF_FLAG,
@@ -80,7 +80,7 @@ interface BaselineRequest {
   /** Folder printed paths are relative to. */
   readonly cwd: string;
   /** The build cache the ref baseline's build uses (the command's own: --cache, --no-cache). */
-  readonly cacheDir?: string | false;
+  readonly cacheDir?: RevisionCache;
   /** For the URL baseline; tests pass a loopback server's URL, never anything else. */
   readonly fetch?: typeof fetch;
   readonly timeoutMs?: number;
