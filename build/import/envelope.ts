@@ -20,6 +20,16 @@ export interface Feed {
   readonly records: number;
 }
 
+/**
+ * A list as the feed holds it: the list itself, or the one object a feed converted from XML gives
+ * where the list had a single item (`"Brand": {…}`, `"SMELoan": {…}`), as the list holding it.
+ * Anything else is not a list.
+ */
+function asList(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value as unknown[];
+  return isObject(value) ? [value] : undefined;
+}
+
 /** Data sets whose brand objects carry a record list, by the list's key (Branch, ATM, PCA…). */
 function datasetsByRecordsKey(): Map<string, DatasetDefinition> {
   return new Map(
@@ -54,7 +64,8 @@ export function readFeed(
   wanted: DatasetDefinition | undefined,
 ): Feed {
   // Open Data API v2.2 makes `data` a list of objects each holding a Brand list; banks have also
-  // served (and consumers saved) `data` as that one object, {"Brand": […]}. Both say the same.
+  // served (and consumers saved) `data` as that one object, {"Brand": […]}. Both say the same, as
+  // do a Brand list or a record list served as its one object (asList).
   const data = isObject(envelope) ? envelope.data : undefined;
   const items: [unknown, string][] = Array.isArray(data)
     ? data.map((item: unknown, i) => [item, `data/${i}`])
@@ -68,10 +79,11 @@ export function readFeed(
   }
   const parts: FeedBrand[] = [];
   for (const [item, at] of items) {
-    if (!isObject(item) || !Array.isArray(item.Brand)) {
+    const brands = isObject(item) ? asList(item.Brand) : undefined;
+    if (!brands) {
       throw new ImportError(`${input} is not a response envelope: ${at} has no "Brand" list`);
     }
-    item.Brand.forEach((brand: unknown, j) => {
+    brands.forEach((brand: unknown, j) => {
       const where = `${at}/Brand/${j}`;
       if (!isObject(brand)) throw new ImportError(`${input}: ${where} is not a brand object`);
       if (typeof brand.BrandName !== "string" || brand.BrandName.trim() === "") {
@@ -79,7 +91,7 @@ export function readFeed(
           `${input}: ${where} has no BrandName; every brand needs one, its file is named from it`,
         );
       }
-      parts.push({ value: brand, where });
+      parts.push({ value: withRecordLists(brand), where });
     });
   }
   if (parts.length === 0) throw new ImportError(`${input} has no brands: "data" holds none`);
@@ -148,6 +160,14 @@ export function mergeParts(parts: readonly FeedBrand[], key: string, input: stri
     value,
     where: count === 1 ? where : `${where} (and ${count - 1} more Brand objects named so)`,
   }));
+}
+
+/** `brand` with each record list the feed gave as its one object made the list holding it. */
+function withRecordLists(brand: Record<string, unknown>): Record<string, unknown> {
+  const known = datasetsByRecordsKey();
+  const lists = Object.entries(brand).filter(([k, v]) => known.has(k) && isObject(v));
+  if (lists.length === 0) return brand;
+  return { ...brand, ...Object.fromEntries(lists.map(([k, v]) => [k, [v]])) };
 }
 
 function recordKeysOf(brand: Record<string, unknown>): string[] {

@@ -58,9 +58,9 @@ export async function loadFeed(input: string, options: LoadOptions): Promise<Loa
     );
   }
   if (isUrl(input)) return fetchFeed(input, options);
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(resolve(options.cwd, input), "utf8");
+    bytes = await readFile(resolve(options.cwd, input));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
@@ -71,7 +71,7 @@ export async function loadFeed(input: string, options: LoadOptions): Promise<Loa
           : (error as Error).message;
     throw new ImportError(`cannot read ${input}: ${why}`);
   }
-  return { source: input, value: parseJson(text, input, null) };
+  return { source: input, value: parseJson(decodeFeed(bytes, input, null), input, null) };
 }
 
 async function fetchFeed(input: string, options: LoadOptions): Promise<LoadedFeed> {
@@ -84,7 +84,7 @@ async function fetchFeed(input: string, options: LoadOptions): Promise<LoadedFee
   const source = displayUrl(url);
   const timeoutMs = options.timeoutSeconds * 1000;
   const signal = AbortSignal.timeout(timeoutMs);
-  let text: string;
+  let bytes: Uint8Array;
   let contentType: string | null;
   try {
     // fetch refuses a URL with credentials in it; they go in Authorization instead (RFC 7617).
@@ -106,7 +106,7 @@ async function fetchFeed(input: string, options: LoadOptions): Promise<LoadedFee
       );
     }
     // The body is read under the same signal, so a server that stalls mid-body times out too.
-    text = await response.text();
+    bytes = new Uint8Array(await response.arrayBuffer());
   } catch (error) {
     if (error instanceof ImportError) throw error;
     if (signal.aborted) {
@@ -115,7 +115,86 @@ async function fetchFeed(input: string, options: LoadOptions): Promise<LoadedFee
     const cause = (error as { cause?: { message?: string } }).cause?.message;
     throw new ImportError(`cannot fetch ${source}: ${cause ?? (error as Error).message}`);
   }
-  return { source, value: parseJson(text, source, contentType) };
+  return { source, value: parseJson(decodeFeed(bytes, source, contentType), source, contentType) };
+}
+
+/**
+ * The feed's text. JSON exchanged between systems is UTF-8 (RFC 8259, section 8.1), which is what
+ * every real feed measured was; a byte-order mark is allowed to say otherwise, so UTF-16 with its
+ * mark is read too, as is a feed whose server names another charset in Content-Type (nothing is
+ * lost either way). Bytes that are not UTF-8 are otherwise an error naming the first and where it
+ * is, never replaced: a `£` saved as Windows-1252 (0xA3) would become U+FFFD in every fee.
+ */
+export function decodeFeed(bytes: Uint8Array, source: string, contentType: string | null): string {
+  const declared = /;\s*charset="?([\w.:-]+)"?/i.exec(contentType ?? "")?.[1]?.toLowerCase();
+  const encoding =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? "utf-16le"
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? "utf-16be"
+        : declared && declared !== "utf-8" && declared !== "utf8" && knownEncoding(declared)
+          ? declared
+          : "utf-8";
+  try {
+    // ignoreBOM false (the default): the decoder drops the mark of its own encoding.
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes);
+  } catch {
+    const label = contentType ? ` (Content-Type: ${contentType})` : "";
+    if (encoding !== "utf-8") {
+      const says = encoding.startsWith("utf-16") ? "its byte-order mark" : "its Content-Type";
+      throw new ImportError(`${source}${label} is not ${encoding}, as ${says} says`);
+    }
+    const at = firstInvalidUtf8(bytes);
+    const before = new TextDecoder().decode(bytes.subarray(0, at));
+    const line = before.split("\n").length;
+    const column = before.length - before.lastIndexOf("\n");
+    const byte = bytes[at]!.toString(16).toUpperCase().padStart(2, "0");
+    throw new ImportError(
+      `${source}${label} is not UTF-8: byte 0x${byte} at line ${line}, column ${column}, after ` +
+        `${JSON.stringify(before.slice(-30))}. JSON feeds are UTF-8 (RFC 8259); if this one is ` +
+        `Windows-1252, convert it first: iconv -f WINDOWS-1252 -t UTF-8 feed.json > feed-utf8.json`,
+    );
+  }
+}
+
+/** Whether TextDecoder reads `label` (a charset name, as WHATWG Encoding lists them). */
+function knownEncoding(label: string): boolean {
+  try {
+    new TextDecoder(label);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The offset of the first byte that does not begin or continue a valid UTF-8 sequence. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  for (let i = 0; i < bytes.length;) {
+    const lead = bytes[i]!;
+    // The sequence's length from its first byte (RFC 3629, section 4); 0: no sequence starts so.
+    const length =
+      lead < 0x80
+        ? 1
+        : lead >= 0xc2 && lead <= 0xdf
+          ? 2
+          : lead >= 0xe0 && lead <= 0xef
+            ? 3
+            : lead >= 0xf0 && lead <= 0xf4
+              ? 4
+              : 0;
+    if (length === 0) return i;
+    if (length > 1) {
+      try {
+        // The decoder judges the sequence (overlong forms, surrogates, a cut at the end).
+        strict.decode(bytes.subarray(i, i + length));
+      } catch {
+        return i;
+      }
+    }
+    i += length;
+  }
+  return bytes.length;
 }
 
 function parseJson(text: string, source: string, contentType: string | null): unknown {

@@ -63,6 +63,23 @@ describe("reading the shapes banks serve", () => {
     expect(feed.records).toBe(2);
   });
 
+  // A feed converted from XML gives a list of one item as that item: at `data` (above), at
+  // `Brand`, and at the record list of a brand with one product.
+  it("reads a Brand list served as its one brand object", () => {
+    const feed = readFeed({ data: [{ Brand: { BrandName: "A", ATM: [{}, {}] } }] }, "f", undefined);
+    expect(feed.dataset.id).toBe("atms");
+    expect(feed.brands.map((b) => [b.value.BrandName, b.where])).toEqual([["A", "data/0/Brand/0"]]);
+    expect(feed.records).toBe(2);
+  });
+
+  it("reads a record list served as its one record, and writes it as the list holding it", () => {
+    const loan = { Identification: "L1", Name: "Business Loan" };
+    const feed = readFeed({ data: { Brand: { BrandName: "A", SMELoan: loan } } }, "f", undefined);
+    expect(feed.dataset.id).toBe("unsecured-sme-loans");
+    expect(feed.brands.map((b) => b.value)).toEqual([{ BrandName: "A", SMELoan: [loan] }]);
+    expect(feed.records).toBe(1);
+  });
+
   it("merges Brand objects with one BrandName into one brand, records in feed order", () => {
     const envelope = {
       data: [

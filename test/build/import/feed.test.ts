@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { decodeFeed } from "../../../build/import/feed.js";
+import { ImportError } from "../../../build/import/errors.js";
 import { parseYaml } from "../../../build/read/yaml-source.js";
 import { digestFolder, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 import { atm, envelopeOf, importFeeds } from "../../helpers/import.js";
@@ -124,5 +126,44 @@ describe("importing from a URL", () => {
     expect(run.stderr).toEqual([
       "import: ftp://127.0.0.1/atms.json: only http and https URLs can be fetched; give a file by its path",
     ]);
+  });
+});
+
+describe("reading a feed's bytes", () => {
+  const TEXT = '{"data": [{"Brand": [{"BrandName": "£ Bank"}]}]}';
+
+  it("reads UTF-8, with or without a byte-order mark", () => {
+    expect(decodeFeed(Buffer.from(TEXT), "f", null)).toBe(TEXT);
+    expect(decodeFeed(Buffer.from(`\uFEFF${TEXT}`), "f", null)).toBe(TEXT);
+  });
+
+  it("reads UTF-16 that starts with its byte-order mark, in either byte order", () => {
+    const little = Buffer.from(`\uFEFF${TEXT}`, "utf16le");
+    expect(decodeFeed(little, "f", null)).toBe(TEXT);
+    const big = Buffer.from(little).swap16();
+    expect(big.subarray(0, 2)).toEqual(Buffer.from([0xfe, 0xff]));
+    expect(decodeFeed(big, "f", null)).toBe(TEXT);
+  });
+
+  it("reads the charset a server names in Content-Type", () => {
+    const latin = Buffer.from(TEXT, "latin1");
+    expect(latin).toHaveLength(Buffer.byteLength(TEXT) - 1);
+    expect(decodeFeed(latin, "u", "application/json; charset=ISO-8859-1")).toBe(TEXT);
+    expect(decodeFeed(Buffer.from(TEXT), "u", "application/json; charset=utf-8")).toBe(TEXT);
+  });
+
+  it("refuses bytes that are not UTF-8, naming the first and where it is, instead of replacing them", () => {
+    // Windows-1252 writes £ as the one byte 0xA3, which UTF-8 never starts a character with.
+    const latin = Buffer.from('{\n  "Fee": "£5"\n}', "latin1");
+    expect(() => decodeFeed(latin, "f.json", "application/json")).toThrow(
+      new ImportError(
+        "f.json (Content-Type: application/json) is not UTF-8: byte 0xA3 at line 2, column 11, " +
+          'after "{\\n  \\"Fee\\": \\"". JSON feeds are UTF-8 (RFC 8259); if this one is ' +
+          "Windows-1252, convert it first: iconv -f WINDOWS-1252 -t UTF-8 feed.json > feed-utf8.json",
+      ),
+    );
+    // A character cut short at the end: its first byte is the one named.
+    const cut = Buffer.from('["é"]').subarray(0, 3);
+    expect(() => decodeFeed(cut, "f", null)).toThrow(/byte 0xC3 at line 1, column 3/);
   });
 });
