@@ -41,8 +41,9 @@ or "data": {"Brand": [...]}) as content: content/<data set>/<brand>.yaml, named 
 npm run validate does, and exits 1 if there are problems (fix them in place).
 
   --repair            make the repairs that lose nothing and invent nothing (three-letter language
-                      codes, one value where a list belongs, a currency sign on an amount, spaces
-                      around values, empty optional values); without it they are only listed
+                      codes, one value where a list belongs, a currency sign on an amount, a
+                      number where text belongs, spaces around values, empty optional values);
+                      without it they are only listed
   --verbose           print every problem, not the first few of each kind
   --report FILE       write every repair and every problem, one a line, to FILE
 

@@ -19,6 +19,7 @@ export const REPAIR_KINDS = [
   "wrap",
   "unwrap",
   "currency",
+  "number",
   "whitespace",
   "empty",
 ] as const;
@@ -186,7 +187,8 @@ function proposal(unit: Record<string, unknown>, error: ErrorObject): Repair | u
       if (!wanted.includes("array") && Array.isArray(value) && value.length === 1) {
         return make("unwrap", value[0]);
       }
-      return undefined;
+      const text = typeof value === "number" ? numberText(value) : undefined;
+      return wanted.includes("string") && text !== undefined ? make("number", text) : undefined;
     }
     case "pattern": {
       if (typeof value !== "string") return undefined;
@@ -217,6 +219,19 @@ export function languageCode(code: string): string | undefined {
   const key = code.toLowerCase();
   if (!/^[a-z]{3}$/.test(key)) return undefined;
   return iso6392BTo1[key] ?? iso6392TTo1[key];
+}
+
+/**
+ * A number's decimal text, where the schema wants text (a feed's `"Latitude": 51.5`, an
+ * Identification written as a number): what the number is, in the form the spec's patterns take.
+ * Undefined when the text could differ from what the feed wrote beyond its form: an integer beyond
+ * 2^53, which JSON parsing has already rounded, or a number JavaScript writes with an exponent.
+ */
+export function numberText(value: number): string | undefined {
+  if (!Number.isFinite(value)) return undefined;
+  if (Number.isInteger(value) && !Number.isSafeInteger(value)) return undefined;
+  const text = String(value);
+  return /e/i.test(text) ? undefined : text;
 }
 
 /** Currency signs and the ISO 4217 code each stands for. */

@@ -7,7 +7,12 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, assert, describe, expect, it } from "vitest";
 import { validatorFor } from "../../../build/check/schemas.js";
-import { languageCode, plainAmount, repairBrand } from "../../../build/import/repair.js";
+import {
+  languageCode,
+  numberText,
+  plainAmount,
+  repairBrand,
+} from "../../../build/import/repair.js";
 import { parseYaml } from "../../../build/read/yaml-source.js";
 import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 import { atm as importedAtm, envelopeOf, importFeeds, writeFeed } from "../../helpers/import.js";
@@ -80,6 +85,25 @@ describe("an amount without its currency", () => {
   ];
   it.each(table)("%s with currencies %j is %s", (text, currencies, expected) => {
     expect(plainAmount(text, currencies)).toBe(expected);
+  });
+});
+
+describe("a number where the schema wants text", () => {
+  // [number, its text, or null where the text could differ from what the feed wrote]
+  const table: [number, string | null][] = [
+    [902127, "902127"],
+    [51.5, "51.5"],
+    [-0.127758, "-0.127758"],
+    [0, "0"],
+    // Past 2^53 JSON parsing has already rounded the feed's digits.
+    [2 ** 53, null],
+    [12345678901234567890, null],
+    // JavaScript writes these with an exponent, which no pattern of the spec takes.
+    [1e21, null],
+    [1e-7, null],
+  ];
+  it.each(table)("%d is %j", (value, expected) => {
+    expect(numberText(value)).toBe(expected ?? undefined);
   });
 });
 
@@ -156,6 +180,49 @@ describe("repairing a brand against its schema", () => {
     expect(records.map((r) => r.MinimumPossibleAmount)).toEqual(["10", "£10"]);
     expect(repairs.map((r) => [r.kind, r.pointer])).toEqual([
       ["currency", "/ATM/0/MinimumPossibleAmount"],
+    ]);
+  });
+
+  it("writes a number as its text where the schema wants text, and nowhere else", () => {
+    const brand = brandOf(
+      atm("A", {
+        Identification: 902127,
+        MinimumPossibleAmount: 10,
+        Location: {
+          PostalAddress: {
+            TownName: "Ashcombe",
+            Country: "GB",
+            GeoLocation: { GeographicCoordinates: { Latitude: 51.5, Longitude: -0.127758 } },
+          },
+        },
+      }),
+      atm("B", { Identification: 12345678901234567890 }),
+    );
+    const { value, repairs } = repairBrand(brand, validateAtms, "ATM");
+    const [a, b] = value.ATM as Record<string, unknown>[];
+    expect(a).toMatchObject({ Identification: "902127", MinimumPossibleAmount: "10" });
+    expect(a!.Location).toEqual({
+      PostalAddress: {
+        TownName: "Ashcombe",
+        Country: "GB",
+        GeoLocation: { GeographicCoordinates: { Latitude: "51.5", Longitude: "-0.127758" } },
+      },
+    });
+    // A rounded integer stays as it was, and stays a problem.
+    expect(b!.Identification).toBe(12345678901234567890);
+    expect(repairs.map((r) => [r.kind, r.pointer, r.to])).toEqual([
+      ["number", "/ATM/0/Identification", "902127"],
+      ["number", "/ATM/0/MinimumPossibleAmount", "10"],
+      [
+        "number",
+        "/ATM/0/Location/PostalAddress/GeoLocation/GeographicCoordinates/Latitude",
+        "51.5",
+      ],
+      [
+        "number",
+        "/ATM/0/Location/PostalAddress/GeoLocation/GeographicCoordinates/Longitude",
+        "-0.127758",
+      ],
     ]);
   });
 
