@@ -4,6 +4,7 @@
  * error naming the URL.
  */
 import { readFile } from "node:fs/promises";
+import { gunzipSync } from "node:zlib";
 import { resolve } from "node:path";
 import { DATASETS, openBankingAliases, type DatasetDefinition } from "../core/datasets.js";
 import { ImportError } from "./errors.js";
@@ -71,7 +72,10 @@ export async function loadFeed(input: string, options: LoadOptions): Promise<Loa
           : (error as Error).message;
     throw new ImportError(`cannot read ${input}: ${why}`);
   }
-  return { source: input, value: parseJson(decodeFeed(bytes, input, null), input, null) };
+  return {
+    source: input,
+    value: parseJson(decodeFeed(unzipped(bytes, input), input, null), input, null),
+  };
 }
 
 async function fetchFeed(input: string, options: LoadOptions): Promise<LoadedFeed> {
@@ -116,6 +120,20 @@ async function fetchFeed(input: string, options: LoadOptions): Promise<LoadedFee
     throw new ImportError(`cannot fetch ${source}: ${cause ?? (error as Error).message}`);
   }
   return { source, value: parseJson(decodeFeed(bytes, source, contentType), source, contentType) };
+}
+
+/**
+ * A saved feed's bytes as JSON: gunzipped when they are gzip's (RFC 1952 section 2.3.1: they
+ * start 1F 8B, which no JSON text does), as `curl -o` saves a response it asked gzip for without
+ * `--compressed`. A fetched feed is decompressed by fetch itself.
+ */
+function unzipped(bytes: Uint8Array, source: string): Uint8Array {
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  try {
+    return gunzipSync(bytes);
+  } catch (error) {
+    throw new ImportError(`${source} is gzip but does not decompress: ${(error as Error).message}`);
+  }
 }
 
 /**

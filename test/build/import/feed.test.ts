@@ -1,7 +1,8 @@
 /** `npm run import` of a URL, against a server this test starts on 127.0.0.1 (and nothing else). */
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { decodeFeed } from "../../../build/import/feed.js";
@@ -125,6 +126,29 @@ describe("importing from a URL", () => {
     const run = await importFeeds(["ftp://127.0.0.1/atms.json"], fixture.root);
     expect(run.stderr).toEqual([
       "import: ftp://127.0.0.1/atms.json: only http and https URLs can be fetched; give a file by its path",
+    ]);
+  });
+});
+
+describe("reading a saved feed", () => {
+  it("reads a file saved gzipped (curl -o without --compressed) as the feed inside", async () => {
+    fixture = await sampleFixture();
+    const feed = join(fixture.root, "atms.json");
+    await writeFile(feed, gzipSync(JSON.stringify(FEED)));
+    const run = await importFeeds(["atms.json"], fixture.root);
+    expect(run.stderr).toEqual([]);
+    expect(run.code).toBe(0);
+    const written = await readFile(join(fixture.content, "atms", "fernbrook-bank.yaml"), "utf8");
+    expect(parseYaml("f", written).value).toEqual(FEED.data[0]!.Brand[0]);
+  });
+
+  it("names a gzip file that does not decompress", async () => {
+    fixture = await sampleFixture();
+    await writeFile(join(fixture.root, "atms.json"), gzipSync("{}").subarray(0, 12));
+    const run = await importFeeds(["atms.json"], fixture.root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toEqual([
+      "import: atms.json is gzip but does not decompress: unexpected end of file",
     ]);
   });
 });
