@@ -12,6 +12,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CONTENT_DIR, DIST_DIR, PROJECT_ROOT } from "../core/paths.js";
 import { coalesce, watchContent, type Coalescer, type ContentWatcher } from "./watch.js";
@@ -73,7 +74,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   let url: URL;
   try {
     await session.rebuild();
-    const { unstable_startWorker } = await import("wrangler");
+    const { unstable_startWorker } = loadWrangler();
     worker = await unstable_startWorker({
       config: join(root, "wrangler.toml"),
       entrypoint: join(root, "worker", "preview.ts"),
@@ -148,4 +149,13 @@ async function servedVersion(url: URL, version: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`the Worker did not serve version ${version} within ${SERVE_TIMEOUT_MS} ms`);
+}
+
+/**
+ * wrangler, loaded with require: it is one CommonJS file of about 10 MB, and an ESM import of
+ * CommonJS first runs Node's export lexer over the whole source (about 0.5 s of CPU more per
+ * process here, BENCHMARKS.md "2026-11-28: loading wrangler").
+ */
+function loadWrangler(): typeof import("wrangler") {
+  return createRequire(import.meta.url)("wrangler") as typeof import("wrangler");
 }

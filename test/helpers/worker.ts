@@ -6,6 +6,7 @@
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { cp } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Manifest } from "../../contract/manifest.js";
@@ -66,7 +67,11 @@ export async function startWorkerAt(
   config: string,
   vars: Vars = {},
 ): Promise<{ readonly base: URL; dispose(): Promise<void> }> {
-  const { unstable_startWorker } = await import("wrangler");
+  // With require, not import: an ESM import of wrangler's one 10 MB CommonJS file runs Node's
+  // export lexer over it first (build/preview/serve.ts, loadWrangler).
+  const { unstable_startWorker } = createRequire(import.meta.url)(
+    "wrangler",
+  ) as typeof import("wrangler");
   const bindings = Object.fromEntries(
     Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
   );
