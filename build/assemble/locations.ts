@@ -35,21 +35,34 @@ export function locatedRecords(
   const found: LocatedRecord[] = [];
   for (const { Brand } of envelope.data) {
     for (const brand of Brand) {
+      const brandName = String(brand.BrandName);
       const records = (brand[dataset.recordsKey] ?? []) as unknown[];
       for (const record of records) {
+        const kept = isObject(record) ? located.get(record) : undefined;
+        if (kept && kept.kind === dataset.title && kept.brand === brandName) {
+          found.push(kept);
+          continue;
+        }
         const place = placeOf(record);
         if (!place) continue;
-        found.push({
+        const item = {
           kind: dataset.title,
           record: dataset.recordsKey,
-          brand: String(brand.BrandName),
+          brand: brandName,
           ...place,
-        });
+        };
+        if (isObject(record)) located.set(record, item);
+        found.push(item);
       }
     }
   }
   return found;
 }
+
+// Each located record, by its record: the same object from build to build while the record is
+// unchanged, so what is derived from it (the map's cache key, documents/landing/page.ts) can be
+// kept by it too.
+const located = new WeakMap<object, LocatedRecord>();
 
 /** What a record says of its place: its coordinates and the names the map shows. */
 type Place = Omit<LocatedRecord, "kind" | "record" | "brand">;

@@ -165,5 +165,5 @@ function withMap(page: string, map: Buffer): Buffer {
 async function mapBytes(mapInput: MapInput, cache: BuildCache | undefined): Promise<Buffer> {
   const draw = () => Buffer.from(mapSection(mapInput), "utf8");
   if (!cache) return draw();
-  return cache.through(cache.key("map-section", mapKey(mapInput)), "html", draw);
+  return cache.through(cache.key("map-section", ...mapKey(mapInput)), "html", draw);
 }

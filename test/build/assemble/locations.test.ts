@@ -80,3 +80,27 @@ describe("located records", () => {
     ]);
   });
 });
+
+describe("located records from one build to the next", () => {
+  const record = {
+    Identification: "AA-1",
+    PostalAddress: { TownName: "Lynmoor", ...coordinates("54.30912", "-1.91006") },
+  };
+  const body = (brandName: string) => ({
+    data: [{ Brand: [{ BrandName: brandName, Branch: [record] }] }],
+  });
+  const branches = findDataset("branches")!;
+
+  it("are the same objects while their records are, so what is made from them can be kept", () => {
+    const [first] = locatedRecords(branches, body("Aardvark Bank"));
+    const [again] = locatedRecords(branches, body("Aardvark Bank"));
+    expect(again).toBe(first);
+  });
+
+  it("are made again when the brand they are under is another", () => {
+    const [first] = locatedRecords(branches, body("Aardvark Bank"));
+    const [moved] = locatedRecords(branches, body("Badger Bank"));
+    expect(moved).not.toBe(first);
+    expect(moved).toMatchObject({ brand: "Badger Bank", latitude: 54.30912 });
+  });
+});

@@ -12,6 +12,7 @@ import {
   sampleFixture,
   type Fixture,
 } from "../../../helpers/fixtures.js";
+import { mapKey, type MapInput } from "../../../../build/documents/landing/page.js";
 import { cachePerTest, sampleBuild } from "../../../helpers/sample-build.js";
 import { SPEC_PATHS } from "../../../helpers/spec-values.js";
 
@@ -272,5 +273,38 @@ describe("the examples", () => {
       expect(block).toMatch(/^<span class="origin-note">: "\$\{ORIGIN:\?[^}]+\}"\n<\/span>/);
     }
     expect(page).toContain('curl -si "<span class="origin">$ORIGIN</span>/std/v2.2/branches"');
+  });
+});
+
+describe("the map's cache key", () => {
+  const outline = { scale: 2, translate: [1, 2] as const, uk: "M0,0Z", ireland: "M1,1Z" };
+  const place = (identification: string, latitude: number) => ({
+    kind: "ATMs",
+    record: "ATM",
+    brand: "Aardvark Bank",
+    latitude,
+    longitude: -1.5,
+    identification,
+  });
+  const input = (located: MapInput["located"]) =>
+    ({
+      outline,
+      datasets: [{ dataset: { title: "ATMs", recordsKey: "ATM" }, entry: { totalResults: 3 } }],
+      located,
+    }) as unknown as MapInput;
+
+  it("is the text of everything the map is drawn from, part by part, and changes with any located record", () => {
+    const a = place("A-1", 54.1);
+    const b = place("A-2", 54.2);
+    const key = mapKey(input([a, b]));
+    expect(key).toEqual([
+      '{"scale":2,"translate":[1,2],"uk":"M0,0Z","ireland":"M1,1Z"}',
+      '[["ATMs","ATM",3]]',
+      '{"kind":"ATMs","record":"ATM","brand":"Aardvark Bank","latitude":54.1,"longitude":-1.5,"identification":"A-1"}',
+      '{"kind":"ATMs","record":"ATM","brand":"Aardvark Bank","latitude":54.2,"longitude":-1.5,"identification":"A-2"}',
+    ]);
+    expect(mapKey(input([a, b]))).toEqual(key);
+    expect(mapKey(input([a, place("A-2", 54.3)]))).not.toEqual(key);
+    expect(mapKey(input([b, a]))).not.toEqual(key);
   });
 });
