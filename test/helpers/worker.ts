@@ -17,6 +17,8 @@ import { DIST_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/
 process.env.WRANGLER_SEND_METRICS ??= "false";
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 process.env.WRANGLER_HIDE_BANNER ??= "true";
+// And, as scripts/dev.mjs, no local explorer: a tenth of a second less per Worker started.
+process.env.X_LOCAL_EXPLORER ??= "false";
 
 export interface RunningWorker {
   readonly base: URL;
