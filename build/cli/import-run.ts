@@ -42,8 +42,9 @@ npm run validate does, and exits 1 if there are problems (fix them in place).
 
   --repair            make the repairs that lose nothing and invent nothing (three-letter language
                       codes, one value where a list belongs, a currency sign on an amount, a
-                      number where text belongs, spaces around values, empty optional values);
-                      without it they are only listed
+                      number where text belongs and "true" or "12" where a boolean or number
+                      does, spaces around values, empty optional values); without it they are
+                      only listed
   --verbose           print every problem, not the first few of each kind
   --report FILE       write every repair and every problem, one a line, to FILE
 

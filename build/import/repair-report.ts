@@ -49,8 +49,8 @@ function what(kind: RepairKind, n: number): string {
       return `one-item list${s} into its one value, where the schema wants one value`;
     case "currency":
       return `amount${s} by removing the record's own currency`;
-    case "number":
-      return `number${s} into text, where the schema wants text`;
+    case "scalar":
+      return `value${s} into the type the schema wants: text, a boolean or a number`;
     case "whitespace":
       return `value${s} by removing the spaces around ${n === 1 ? "it" : "them"}`;
     case "empty":

@@ -19,7 +19,7 @@ export const REPAIR_KINDS = [
   "wrap",
   "unwrap",
   "currency",
-  "number",
+  "scalar",
   "whitespace",
   "empty",
 ] as const;
@@ -187,8 +187,8 @@ function proposal(unit: Record<string, unknown>, error: ErrorObject): Repair | u
       if (!wanted.includes("array") && Array.isArray(value) && value.length === 1) {
         return make("unwrap", value[0]);
       }
-      const text = typeof value === "number" ? numberText(value) : undefined;
-      return wanted.includes("string") && text !== undefined ? make("number", text) : undefined;
+      const scalar = scalarAs(value, wanted);
+      return scalar === undefined ? undefined : make("scalar", scalar);
     }
     case "pattern": {
       if (typeof value !== "string") return undefined;
@@ -232,6 +232,31 @@ export function numberText(value: number): string | undefined {
   if (Number.isInteger(value) && !Number.isSafeInteger(value)) return undefined;
   const text = String(value);
   return /e/i.test(text) ? undefined : text;
+}
+
+/**
+ * `value` as the one type of `wanted` it says exactly, or undefined: a number as its text where
+ * the schema wants text; "true" or "false" as the boolean where it wants one; the text of a
+ * number, in JSON's own form, as that number where it wants a number (or an integer, and it is
+ * one). A feed converted from XML writes every value as text; one typed by guessing writes
+ * digits as numbers. Nothing else is converted: "yes", "1" for a boolean, "1,000" or "0x10".
+ */
+export function scalarAs(value: unknown, wanted: readonly string[]): unknown {
+  if (typeof value === "number" && wanted.includes("string")) return numberText(value);
+  if (typeof value !== "string") return undefined;
+  if (wanted.includes("boolean") && (value === "true" || value === "false")) {
+    return value === "true";
+  }
+  const numeric = wanted.includes("number") || wanted.includes("integer");
+  if (!numeric || !/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(value)) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number)) return undefined;
+  if (!wanted.includes("number") && !Number.isInteger(number)) return undefined;
+  // A double holds 15 significant decimal digits whatever they are; past that, digits the feed
+  // wrote would be rounded away.
+  const digits = value.replace(/[eE].*$/, "").replace(/[-.]/g, "").replace(/^0+/, "");
+  if (digits.replace(/0+$/, "").length > 15) return undefined;
+  return number;
 }
 
 /** Currency signs and the ISO 4217 code each stands for. */

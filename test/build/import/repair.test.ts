@@ -12,6 +12,7 @@ import {
   numberText,
   plainAmount,
   repairBrand,
+  scalarAs,
 } from "../../../build/import/repair.js";
 import { parseYaml } from "../../../build/read/yaml-source.js";
 import { buildFixture, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
@@ -107,6 +108,41 @@ describe("a number where the schema wants text", () => {
   ];
   it.each(table)("%d is %j", (value, expected) => {
     expect(numberText(value)).toBe(expected ?? undefined);
+  });
+});
+
+describe("text where the schema wants a boolean or a number", () => {
+  // [text, the type the schema wants, the value, or null where it is left as it is]
+  const table: [string, string, boolean | number | null][] = [
+    ["true", "boolean", true],
+    ["false", "boolean", false],
+    // Only JSON's own words: a person decides what these mean.
+    ["True", "boolean", null],
+    ["yes", "boolean", null],
+    ["1", "boolean", null],
+    ["12", "integer", 12],
+    ["-3", "integer", -3],
+    ["12.0", "integer", 12],
+    ["1.5", "integer", null],
+    ["1.50", "number", 1.5],
+    ["2.5e3", "number", 2500],
+    ["0.012345678901234", "number", 0.012345678901234],
+    // Past 15 significant digits a double rounds what the feed wrote.
+    ["12345678901234567", "integer", null],
+    ["0.1234567890123456", "number", null],
+    // Not JSON's form of a number.
+    ["1,000", "number", null],
+    ["012", "integer", null],
+    ["0x10", "integer", null],
+    [" 12", "integer", null],
+    ["", "number", null],
+  ];
+  it.each(table)("%j where the schema wants %s is %j", (text, type, expected) => {
+    expect(scalarAs(text, [type])).toBe(expected ?? undefined);
+  });
+
+  it("leaves text alone where the schema wants text too", () => {
+    expect(scalarAs("true", ["string"])).toBeUndefined();
   });
 });
 
@@ -214,18 +250,33 @@ describe("repairing a brand against its schema", () => {
     // A rounded integer stays as it was, and stays a problem.
     expect(b!.Identification).toBe(ROUNDED);
     expect(repairs.map((r) => [r.kind, r.pointer, r.to])).toEqual([
-      ["number", "/ATM/0/Identification", "902127"],
-      ["number", "/ATM/0/MinimumPossibleAmount", "10"],
+      ["scalar", "/ATM/0/Identification", "902127"],
+      ["scalar", "/ATM/0/MinimumPossibleAmount", "10"],
       [
-        "number",
+        "scalar",
         "/ATM/0/Location/PostalAddress/GeoLocation/GeographicCoordinates/Latitude",
         "51.5",
       ],
       [
-        "number",
+        "scalar",
         "/ATM/0/Location/PostalAddress/GeoLocation/GeographicCoordinates/Longitude",
         "-0.127758",
       ],
+    ]);
+  });
+
+  it('makes "true" and "false" the booleans where the schema wants one', () => {
+    const brand = brandOf(
+      atm("A", { Access24HoursIndicator: "true" }),
+      atm("B", { Access24HoursIndicator: "false" }),
+      atm("C", { Access24HoursIndicator: "yes" }),
+    );
+    const { value, repairs } = repairBrand(brand, validateAtms, "ATM");
+    const records = value.ATM as { Access24HoursIndicator: unknown }[];
+    expect(records.map((r) => r.Access24HoursIndicator)).toEqual([true, false, "yes"]);
+    expect(repairs.map((r) => [r.kind, r.pointer, r.to])).toEqual([
+      ["scalar", "/ATM/0/Access24HoursIndicator", true],
+      ["scalar", "/ATM/1/Access24HoursIndicator", false],
     ]);
   });
 
