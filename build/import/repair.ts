@@ -254,7 +254,10 @@ export function scalarAs(value: unknown, wanted: readonly string[]): unknown {
   if (!wanted.includes("number") && !Number.isInteger(number)) return undefined;
   // A double holds 15 significant decimal digits whatever they are; past that, digits the feed
   // wrote would be rounded away.
-  const digits = value.replace(/[eE].*$/, "").replace(/[-.]/g, "").replace(/^0+/, "");
+  const digits = value
+    .replace(/[eE].*$/, "")
+    .replace(/[-.]/g, "")
+    .replace(/^0+/, "");
   if (digits.replace(/0+$/, "").length > 15) return undefined;
   return number;
 }
