@@ -175,6 +175,11 @@ function proposal(unit: Record<string, unknown>, error: ErrorObject): Repair | u
   }
   switch (error.keyword) {
     case "type": {
+      // null is JSON's "no value" (what a converter writes for an empty element): an optional
+      // field holding it is dropped, as an empty one is; a required one stays (dropsRequired).
+      if (value === null && segments.length > 0 && isObject(valueAt(unit, segments.slice(0, -1)))) {
+        return make("empty", undefined);
+      }
       const wanted = ([] as string[]).concat((error.params as { type: string | string[] }).type);
       if (
         wanted.includes("array") &&

@@ -292,6 +292,20 @@ describe("repairing a brand against its schema", () => {
     expect(repairs.map((r) => r.kind)).toEqual(["whitespace"]);
   });
 
+  it("drops a null optional value but never a null required one", () => {
+    const brand = brandOf(atm("A", { MinimumPossibleAmount: null }), {
+      ...atm("B"),
+      Identification: null,
+    });
+    const { value, repairs } = repairBrand(brand, validateAtms, "ATM");
+    const [a, b] = value.ATM as Record<string, unknown>[];
+    expect("MinimumPossibleAmount" in a!).toBe(false);
+    expect(b!.Identification).toBeNull();
+    expect(repairs.map((r) => [r.kind, r.pointer, r.to])).toEqual([
+      ["empty", "/ATM/0/MinimumPossibleAmount", undefined],
+    ]);
+  });
+
   it("drops an empty optional value but never an empty required one", () => {
     const brand = brandOf(
       atm("A", { Location: { PostalAddress: { TownName: "", Country: "GB" } } }),
