@@ -162,7 +162,8 @@ export function decodeFeed(bytes: Uint8Array, source: string, contentType: strin
       const says = encoding.startsWith("utf-16") ? "its byte-order mark" : "its Content-Type";
       throw new ImportError(`${source}${label} is not ${encoding}, as ${says} says`);
     }
-    const at = firstInvalidUtf8(bytes);
+    // The decoder refused it, so some byte does not fit; should the scan below miss it, the last.
+    const at = Math.min(firstInvalidUtf8(bytes), bytes.length - 1);
     const before = new TextDecoder().decode(bytes.subarray(0, at));
     const line = before.split("\n").length;
     const column = before.length - before.lastIndexOf("\n");
