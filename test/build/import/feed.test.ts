@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFile, writeFile } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
+import fc from "fast-check";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { decodeFeed } from "../../../build/import/feed.js";
@@ -167,6 +168,32 @@ describe("reading a feed's bytes", () => {
     const big = Buffer.from(little).swap16();
     expect(big.subarray(0, 2)).toEqual(Buffer.from([0xfe, 0xff]));
     expect(decodeFeed(big, "f", null)).toBe(TEXT);
+  });
+
+  it("gives back any text written as UTF-8, and for any bytes either their text or an import error", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme" }), (text) => {
+        expect(decodeFeed(Buffer.from(text, "utf8"), "f", null)).toBe(text.replace(/^\uFEFF/, ""));
+      }),
+      { seed: 20261128, numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        // A UTF-16 byte-order mark says the bytes are UTF-16 (the test above).
+        const utf16 =
+          (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+        fc.pre(!utf16);
+        let strict: string | undefined;
+        try {
+          strict = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+        } catch {
+          strict = undefined;
+        }
+        if (strict !== undefined) expect(decodeFeed(bytes, "f", null)).toBe(strict);
+        else expect(() => decodeFeed(bytes, "f", null)).toThrow(ImportError);
+      }),
+      { seed: 20261128, numRuns: 2000 },
+    );
   });
 
   it("reads the charset a server names in Content-Type", () => {
