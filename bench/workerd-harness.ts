@@ -15,6 +15,7 @@ import { execFile } from "node:child_process";
 import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { PROJECT_ROOT } from "../build/core/paths.js";
+import { loadWrangler } from "../build/preview/serve.js";
 import type { Server } from "./load.js";
 
 const run = promisify(execFile);
@@ -38,9 +39,9 @@ export function setOfflineEnvironment(): void {
   for (const [name, value] of Object.entries(OFFLINE_ENV)) process.env[name] ??= value;
 }
 
-async function wrangler() {
+function wrangler() {
   setOfflineEnvironment();
-  return import("wrangler");
+  return loadWrangler();
 }
 
 /** unstable_startWorker, bundling the entry itself. */
@@ -48,7 +49,7 @@ export function startWorkerHarness(assets: string): Harness {
   return {
     name: "unstable_startWorker",
     async start(entrypoint, vars = {}) {
-      const { unstable_startWorker } = await wrangler();
+      const { unstable_startWorker } = wrangler();
       const worker = await unstable_startWorker({
         config: CONFIG,
         entrypoint,
@@ -93,7 +94,7 @@ export function miniflareHarness(assets: string, bundles: string): Harness {
     name: "Miniflare API",
     async start(entrypoint, vars = {}) {
       const scriptPath = await bundle(entrypoint);
-      const { unstable_getMiniflareWorkerOptions } = await wrangler();
+      const { unstable_getMiniflareWorkerOptions } = wrangler();
       const { workerOptions } = unstable_getMiniflareWorkerOptions(CONFIG, undefined, {
         overrides: { assets: { directory: assets } },
       });

@@ -144,15 +144,13 @@ function unzipped(bytes: Uint8Array, source: string): Uint8Array {
  * is, never replaced: a `£` saved as Windows-1252 (0xA3) would become U+FFFD in every fee.
  */
 export function decodeFeed(bytes: Uint8Array, source: string, contentType: string | null): string {
-  const declared = /;\s*charset="?([\w.:-]+)"?/i.exec(contentType ?? "")?.[1]?.toLowerCase();
+  const declared = /;\s*charset="?([\w.:-]+)"?/i.exec(contentType ?? "")?.[1];
   const encoding =
     bytes[0] === 0xff && bytes[1] === 0xfe
       ? "utf-16le"
       : bytes[0] === 0xfe && bytes[1] === 0xff
         ? "utf-16be"
-        : declared && declared !== "utf-8" && declared !== "utf8" && knownEncoding(declared)
-          ? declared
-          : "utf-8";
+        : (encodingNamed(declared) ?? "utf-8");
   try {
     // ignoreBOM false (the default): the decoder drops the mark of its own encoding.
     return new TextDecoder(encoding, { fatal: true }).decode(bytes);
@@ -176,13 +174,13 @@ export function decodeFeed(bytes: Uint8Array, source: string, contentType: strin
   }
 }
 
-/** Whether TextDecoder reads `label` (a charset name, as WHATWG Encoding lists them). */
-function knownEncoding(label: string): boolean {
+/** The encoding a charset label names, as TextDecoder calls it (`utf8` is `utf-8`); or undefined. */
+function encodingNamed(label: string | undefined): string | undefined {
+  if (label === undefined) return undefined;
   try {
-    new TextDecoder(label);
-    return true;
+    return new TextDecoder(label).encoding;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -218,7 +216,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 
 function parseJson(text: string, source: string, contentType: string | null): unknown {
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ""));
+    // decodeFeed has dropped a byte-order mark.
+    return JSON.parse(text);
   } catch (error) {
     const label = contentType ? ` (Content-Type: ${contentType})` : "";
     const start = JSON.stringify(text.trimStart().slice(0, 40));

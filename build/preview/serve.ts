@@ -154,8 +154,9 @@ async function servedVersion(url: URL, version: string): Promise<void> {
 /**
  * wrangler, loaded with require: it is one CommonJS file of about 10 MB, and an ESM import of
  * CommonJS first runs Node's export lexer over the whole source (about 0.5 s of CPU more per
- * process here, BENCHMARKS.md "2026-11-28: loading wrangler").
+ * process here, BENCHMARKS.md "2026-11-28: loading wrangler"). The tests' and the benchmarks'
+ * Workers load it here too.
  */
-function loadWrangler(): typeof import("wrangler") {
+export function loadWrangler(): typeof import("wrangler") {
   return createRequire(import.meta.url)("wrangler") as typeof import("wrangler");
 }

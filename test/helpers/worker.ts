@@ -6,12 +6,12 @@
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { cp } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { Manifest } from "../../contract/manifest.js";
 import type { Vars } from "../../contract/vars.js";
 import { DIST_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
+import { loadWrangler } from "../../build/preview/serve.js";
 
 // The same settings as scripts/wrangler.mjs: no metrics, no fetch of the cf object.
 process.env.WRANGLER_SEND_METRICS ??= "false";
@@ -69,11 +69,7 @@ export async function startWorkerAt(
   config: string,
   vars: Vars = {},
 ): Promise<{ readonly base: URL; dispose(): Promise<void> }> {
-  // With require, not import: an ESM import of wrangler's one 10 MB CommonJS file runs Node's
-  // export lexer over it first (build/preview/serve.ts, loadWrangler).
-  const { unstable_startWorker } = createRequire(import.meta.url)(
-    "wrangler",
-  ) as typeof import("wrangler");
+  const { unstable_startWorker } = loadWrangler();
   const bindings = Object.fromEntries(
     Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
   );
