@@ -2,7 +2,8 @@
  * Build benchmarks. Generates synthetic content at several sizes and measures,
  * each build in a fresh process: the single-threaded parse-only floor, cold builds (no cache),
  * rebuilds after editing one file, peak memory, and the bytes of each variant against brotli's
- * best quality. Prints Markdown tables; BENCHMARKS.md records a run.
+ * best quality. Prints Markdown tables; `npm run bench` writes them into its run under
+ * bench/results/.
  *
  *   node .out/bench/build-bench.js [--quick] [--runs N]
  */

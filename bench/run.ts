@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: the build, live preview, import, edge, near-me and request metrics benchmarks, printed as one Markdown report
- * headed by the machine and the date, as BENCHMARKS.md records it. Progress goes to stderr.
+ * headed by the machine and the date, and written as the run's own file under bench/results/
+ * (bench/record.ts), from which BENCHMARKS.md's current table takes its figures. Progress goes to stderr.
  *
  *   npm run bench [-- --quick] [-- --runs N] [-- --preview | --edge]
  *
@@ -8,7 +9,6 @@
  * --preview: only the live preview's figures (npm start: save to new ETag served); --edge: only
  * the Worker's (edge, near me, request metrics).
  */
-import { cpus, totalmem } from "node:os";
 import { buildBenchmarks } from "./build-bench.js";
 import { edgeBenchmarks } from "./edge-bench.js";
 import { importBenchmarks } from "./import-bench.js";
@@ -16,6 +16,7 @@ import { metricsBenchmarks } from "./metrics-bench.js";
 import { nearBenchmarks } from "./near-bench.js";
 import { parserBenchmarks } from "./parsers.js";
 import { previewBenchmarks } from "./preview-bench.js";
+import { runHeader, runKind, writeRun } from "./record.js";
 
 function option(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -29,47 +30,49 @@ if (!Number.isInteger(runs) || runs < 1) {
   process.exit(2);
 }
 
-const cpu = cpus();
 const onlyPreview = process.argv.includes("--preview");
 const onlyEdge = process.argv.includes("--edge");
 const command = `npm run bench${quick || option("--runs") || onlyPreview || onlyEdge ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
-console.log(
-  [
-    "# Benchmarks",
-    `- Machine: ${cpu[0]?.model.trim() ?? "unknown CPU"}, ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB memory, Node ${process.version}`,
-    `- Date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
-    `- Command: \`${command}\``,
-    "",
-    "## Build",
-    "",
-  ].join("\n"),
-);
-if (onlyPreview) {
-  process.stderr.write("live preview benchmarks...\n");
-  console.log(await previewBenchmarks({ runs }));
-} else if (onlyEdge) {
-  console.log("## Edge\n");
-  console.log(await edgeBenchmarks({ quick }));
-  console.log("\n## Near me (extension endpoints)\n");
-  console.log(await nearBenchmarks({ quick }));
-  console.log("\n## Request metrics (recordRequest, in process)\n");
-  console.log(metricsBenchmarks({ quick }));
-} else {
-  process.stderr.write("build benchmarks...\n");
-  console.log(await buildBenchmarks({ quick, runs }));
-  process.stderr.write("parser benchmarks...\n");
-  console.log(`\n${await parserBenchmarks({ quick, runs })}`);
-  process.stderr.write("live preview benchmarks...\n");
-  console.log(`\n${await previewBenchmarks({ runs })}`);
-  console.log("\n## Import of a published feed\n");
-  process.stderr.write("import benchmarks...\n");
-  console.log(await importBenchmarks({ quick, runs }));
-  console.log("\n## Edge\n");
-  console.log(await edgeBenchmarks({ quick }));
-  console.log("\n## Near me (extension endpoints)\n");
-  process.stderr.write("near-me benchmarks...\n");
-  console.log(await nearBenchmarks({ quick }));
-  console.log("\n## Request metrics (recordRequest, in process)\n");
-  process.stderr.write("request metrics benchmarks...\n");
-  console.log(metricsBenchmarks({ quick }));
+const started = new Date();
+
+// Every part of the report is printed as it comes and kept for the run's file.
+const report: string[] = [];
+function out(markdown: string): void {
+  console.log(markdown);
+  report.push(markdown);
 }
+
+out(`${runHeader(started, command)}\n`);
+if (onlyPreview) {
+  out("## Live preview\n");
+  process.stderr.write("live preview benchmarks...\n");
+  out(await previewBenchmarks({ runs }));
+} else if (onlyEdge) {
+  out("## Edge\n");
+  out(await edgeBenchmarks({ quick }));
+  out("\n## Near me (extension endpoints)\n");
+  out(await nearBenchmarks({ quick }));
+  out("\n## Request metrics (recordRequest, in process)\n");
+  out(metricsBenchmarks({ quick }));
+} else {
+  out("## Build\n");
+  process.stderr.write("build benchmarks...\n");
+  out(await buildBenchmarks({ quick, runs }));
+  process.stderr.write("parser benchmarks...\n");
+  out(`\n${await parserBenchmarks({ quick, runs })}`);
+  process.stderr.write("live preview benchmarks...\n");
+  out(`\n${await previewBenchmarks({ runs })}`);
+  out("\n## Import of a published feed\n");
+  process.stderr.write("import benchmarks...\n");
+  out(await importBenchmarks({ quick, runs }));
+  out("\n## Edge\n");
+  out(await edgeBenchmarks({ quick }));
+  out("\n## Near me (extension endpoints)\n");
+  process.stderr.write("near-me benchmarks...\n");
+  out(await nearBenchmarks({ quick }));
+  out("\n## Request metrics (recordRequest, in process)\n");
+  process.stderr.write("request metrics benchmarks...\n");
+  out(metricsBenchmarks({ quick }));
+}
+const written = writeRun(started, runKind(process.argv.slice(2)), report.join("\n"));
+process.stderr.write(`written to ${written}: update BENCHMARKS.md's rows from it\n`);

@@ -8,8 +8,6 @@
  * imports: safe for the Worker's bundle.
  */
 
-/** The Worker's binding name for the dataset, as wrangler.toml declares it. */
-export const METRICS_BINDING = "METRICS";
 /** The dataset wrangler.toml binds (Analytics Engine makes it on the first write): the SQL table. */
 export const METRICS_DATASET = "opendata_edge_requests";
 
@@ -74,14 +72,14 @@ export interface MetricsSink {
 }
 
 /**
- * The one index of a point (`index1`), which Analytics Engine samples by: `<asked>:<target>`, so
- * a busy data set is sampled on its own and a quiet one keeps every point. At most 96 bytes.
+ * The one index of a point (SQL column `index1`), which Analytics Engine samples by:
+ * `<asked>:<target>`, so a busy data set is sampled on its own and a quiet one keeps every point.
+ * At most 96 bytes.
  */
-export const METRICS_INDEX_COLUMN = "index1";
 export const METRICS_INDEX_MAX_BYTES = 96;
 
 /** What a request can ask for. */
-export const ASKED_KINDS = ["dataset", "document", "near", "changes", "unknown"] as const;
+const ASKED_KINDS = ["dataset", "document", "near", "changes", "unknown"] as const;
 export type AskedKind = (typeof ASKED_KINDS)[number];
 
 /** The classes of answer, so 304s, 429s and 5xx are counted as such. */

@@ -5,7 +5,7 @@
  * and every file it names) in memory; a request asks once which generation is current, then reads
  * every file it needs from that same generation, so the manifest and the bytes of an answer always
  * come from one build, and a new build needs no new Worker bundle and no reload
- * (docs/decisions.md#the-preview-worker-reads-each-generation-at-run-time). No runtime imports.
+ * (docs/records/2026-11-27-the-preview-worker-reads-each-generation-at-run-time.md). No runtime imports.
  */
 import type { Manifest } from "./manifest.js";
 

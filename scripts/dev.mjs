@@ -12,8 +12,8 @@ process.env.WRANGLER_SEND_METRICS ??= "false";
 process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
 process.env.WRANGLER_HIDE_BANNER ??= "true";
 // Nor wrangler's local explorer (a page for inspecting bindings, on by default): 380 kB more
-// JavaScript for workerd to load on every start, about 0.1 s (BENCHMARKS.md, "wrangler's local
-// explorer").
+// JavaScript for workerd to load on every start (bench/results/2026-11-28-loading-wrangler.md,
+// "wrangler's local explorer").
 process.env.X_LOCAL_EXPLORER ??= "false";
 
 const port = process.env.PORT || "8787";

@@ -2,8 +2,8 @@
 // Runs commands side by side and waits for all of them: `npm test`'s static checks (the type
 // check, the lint, the format check) beside the tests. Each check is one process that keeps about
 // one core busy at times and the tests leave part of a core idle while they wait on child
-// processes, so on two cores they take less than their sum (BENCHMARKS.md, "2026-11-27: the lint"
-// and "the suite side by side with the checks"). Every command runs to its end, so one run
+// processes, so on two cores they take less than their sum (BENCHMARKS.md#tooling, row
+// "the type check, lint and format check beside the tests"). Every command runs to its end, so one run
 // reports every kind of fault. Exits with the first failing command's status, or 0.
 //
 //   node scripts/side-by-side.mjs "tsc -b" "npm run -s lint" [--main "vitest run" [args...]]

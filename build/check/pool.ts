@@ -43,7 +43,8 @@ export interface PoolOptions extends Pick<BuildContext, "ajv" | "threads"> {
 /**
  * A checked file as the pool gives it back: its value as JSON text (what the cache stores, and
  * what crosses from a thread) and, when it was checked on this thread, the file itself, whose
- * value need not be parsed back from that text (28 ms per set P rebuild, BENCHMARKS.md).
+ * value need not be parsed back from that text (bench/results/2026-11-27-typescript-7-and-the-previews-save.md,
+ * "Then the check").
  */
 export type PooledCheck = TransferableCheck & { readonly checked?: CheckedFile };
 

@@ -1,9 +1,9 @@
 /**
  * The schemas' validators compiled ahead of time. ajv turns each schema into JavaScript the first
  * time it is asked for it, which for these schemas (the product schemas inline hundreds of
- * definitions) costs about 1.3 s of CPU in every process and every check thread that needs them
+ * definitions) costs seconds of CPU in every process and every check thread that needs them
  * all: most of a rebuild after one edit, and a sixth of a cold build of a large publisher on two
- * threads (BENCHMARKS.md). `npm run compile` (scripts/compile.mjs, through precompile.ts) writes
+ * threads (bench/results/2026-11-27-precompiled-validators-and-the-previews-rebuild.md). `npm run compile` (scripts/compile.mjs, through precompile.ts) writes
  * that JavaScript once per version of the schemas, with ajv's standalone code, into
  * `.out/validators/<digest>/`, one module per schema file; a process then loads only the
  * modules it uses, in a few milliseconds each.

@@ -208,8 +208,8 @@ export class BuildCache {
     this.used.add(name);
     if (!this.memory) return this.write(name, bytes);
     this.memory.set(name, typeof bytes === "string" ? Buffer.from(bytes, "utf8") : asBuffer(bytes));
-    // Written behind: the build goes on at once (a set P rebuild in the preview waited about
-    // 25 ms for its writes, BENCHMARKS.md). A write that fails costs only a miss later.
+    // Written behind: the build goes on at once, rather than wait for its writes
+    // (bench/results/2026-11-27-precompiled-validators-and-the-previews-rebuild.md, "The preview's cache"). A write that fails costs only a miss later.
     const path = join(this.dir, name);
     const entry = { bytes, done: Promise.resolve() };
     writingBehind.set(path, entry);

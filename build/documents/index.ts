@@ -158,8 +158,8 @@ function withMap(page: string, map: Buffer): Buffer {
 }
 
 /**
- * The map's section as bytes. The map is the page's costliest part (about 200 ms for 13,000
- * marks) and most edits leave it as it was: taken from the cache by what it is drawn from
+ * The map's section as bytes. The map is the page's costliest part
+ * (bench/results/2026-11-27-the-merged-main-idle.md, "The editor's loop") and most edits leave it as it was: taken from the cache by what it is drawn from
  * (page.ts, mapKey), which the live preview holds in memory between rebuilds.
  */
 async function mapBytes(mapInput: MapInput, cache: BuildCache | undefined): Promise<Buffer> {

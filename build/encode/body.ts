@@ -36,8 +36,8 @@ export function serializeBody(body: Envelope, recordsKey: string | null): Serial
 
 // Each record's bytes, by the record: a process that builds again (the live preview, which keeps
 // the values of unchanged files between builds: check/cached-checks.ts) serialises and encodes
-// only the records it has not before, and copies the rest (10,000 ATMs, 6.3 MB: 10.4 → 3.2 ms a
-// build, BENCHMARKS.md "a record's bytes kept"). Values are never changed once parsed.
+// only the records it has not before, and copies the rest (bench/results/2026-11-28-loading-wrangler.md,
+// "A record's bytes kept"). Values are never changed once parsed.
 const texts = new WeakMap<object, Buffer>();
 
 function recordBytes(record: unknown): Buffer | undefined {
@@ -65,7 +65,8 @@ export function piecewise(body: Envelope, recordsKey: string): SerializedBody | 
   const pieces: (string | Buffer)[] = [];
   // Byte offsets as pieces are put: each piece's UTF-8 length is counted as it is put, and the
   // pieces are written into one buffer of the total length at the end. Joining them into one
-  // string and encoding that took 15 times as long on a 5.4 MB body (BENCHMARKS.md).
+  // string and encoding that took many times as long on a large body
+  // (bench/results/2026-11-27-precompiled-validators-and-the-previews-rebuild.md, "Bytes without round trips").
   let at = 0;
   // Appends a piece, returning its byte range.
   const put = (piece: string | Buffer): [number, number] => {

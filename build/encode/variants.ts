@@ -11,10 +11,10 @@ import type { ContentCoding } from "../../contract/manifest.js";
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-// Brotli's best quality (11) is worth its time only on small bodies: measured here it costs about
-// 1.1 s per MB of JSON, while quality 9 takes about 20 ms per MB for output 10-12% larger
-// (quality 10 is within 1% of 9's size and 6 to 17 times slower). Bodies up to this size get 11,
-// larger ones 9, so a large publisher's build stays within its time budget (BENCHMARKS.md).
+// Brotli's best quality (11) is worth its time only on small bodies: it costs about fifty times
+// quality 9's time for output 10-12% smaller (quality 10 is within 1% of 9's size and several times
+// slower). Bodies up to this size get 11, larger ones 9, so a large publisher's build stays within
+// its time budget (BENCHMARKS.md#build, row "brotli's size against quality 11's").
 export const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
 export const BROTLI_LARGE_QUALITY = 9;
 export const BROTLI_BEST_QUALITY = constants.BROTLI_MAX_QUALITY;
@@ -38,8 +38,8 @@ export const PUBLISHED_COMPRESSION: Compression = {
 /**
  * The live preview's (docs/decisions.md#the-preview-compresses-fast): the same three codings,
  * so negotiation, ETags and 304s behave as deployed, at the fastest settings, since nobody
- * downloads over loopback. Brotli at quality 3 took 16 to 40 ms on set P's 5.4 MB ATM body
- * against 520 ms at 9 (output 6.5% of the body, against 4.1%); gzip at level 1 18 ms against 70.
+ * downloads over loopback; what that saves a save, and costs in bytes, is in
+ * docs/records/2026-11-27-the-preview-compresses-fast.md.
  */
 export const PREVIEW_COMPRESSION: Compression = {
   name: "preview",

@@ -153,8 +153,8 @@ async function servedVersion(url: URL, version: string): Promise<void> {
 
 /**
  * wrangler, loaded with require: it is one CommonJS file of about 10 MB, and an ESM import of
- * CommonJS first runs Node's export lexer over the whole source (about 0.5 s of CPU more per
- * process here, BENCHMARKS.md "2026-11-28: loading wrangler"). The tests' and the benchmarks'
+ * CommonJS first runs Node's export lexer over the whole source (BENCHMARKS.md#tooling, row
+ * "loading wrangler in a fresh process"). The tests' and the benchmarks'
  * Workers load it here too.
  */
 export function loadWrangler(): typeof import("wrangler") {

@@ -91,7 +91,8 @@ export interface ContentWatcher {
 // How long a changed file's size must hold still before its change is reported, and how often it
 // is looked at meanwhile. Short: it is there to report the last of several writes, not to wait
 // for a slow one (a rebuild that reads a half-written file is followed by one for the rest). The
-// coalescer's quiet time comes after it: a save starts its rebuild about 40 ms later (BENCHMARKS.md).
+// coalescer's quiet time comes after it (BENCHMARKS.md#live-preview, row "a save to its rebuild
+// starting").
 const SETTLED_MS = 5;
 const POLL_MS = 5;
 
@@ -108,7 +109,7 @@ const POLL_MS = 5;
  * chokidar drops a second change to one file within 50 ms of the first (a throttle with no
  * trailing event), so a save made while a rebuild reads the files would never be rebuilt for.
  * With it, a file's change is reported once its size has held still for a few milliseconds, after
- * the last of several quick writes (docs/decisions.md#the-watcher-is-chokidar).
+ * the last of several quick writes (docs/records/2026-11-25-the-watcher-is-chokidar.md).
  */
 export async function watchContent(
   dir: string,

@@ -1,7 +1,7 @@
 /**
  * The fast reader: js-yaml (4.x, with yaml's core schema from yaml-core-schema.ts) parses a
- * content file about fifteen times as fast as the yaml package's parseDocument (BENCHMARKS.md,
- * "Parsing content"), and its `listener` hands over each node as it is opened and closed. What the
+ * content file many times as fast as the yaml package's parseDocument (BENCHMARKS.md#build, row
+ * "parsing content"), and its `listener` hands over each node as it is opened and closed. What the
  * listener keeps (where each node opens and closes, its kind, value and children) is enough to
  * find, later and only when asked, where the node at a JSON pointer starts, exactly where yaml
  * puts it (yaml-nodes.ts).

@@ -4,12 +4,17 @@ import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
 
 // The documents a reader follows links between: a moved heading or file must fail here.
+// The dated records and benchmark runs link out too.
+const markdownIn = (folder: string): string[] =>
+  readdirSync(join(PROJECT_ROOT, folder))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `${folder}/${name}`);
 const DOCUMENTS = [
   "README.md",
   "BENCHMARKS.md",
-  ...readdirSync(join(PROJECT_ROOT, "docs"))
-    .filter((name) => name.endsWith(".md"))
-    .map((name) => `docs/${name}`),
+  ...markdownIn("docs"),
+  ...markdownIn("docs/records"),
+  ...markdownIn("bench/results"),
 ];
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
@@ -104,6 +109,31 @@ describe("citations of the documents in code", () => {
       }
     }
     expect(files.length).toBeGreaterThan(50);
+    expect(broken).toEqual([]);
+  });
+
+  it("cites only records, benchmark runs and BENCHMARKS.md headings that exist", () => {
+    const broken: string[] = [];
+    const files = CITING.flatMap(filesUnder).filter((f) => /\.(ts|mjs|yml|toml)$/.test(f));
+    const benchmarks = anchorsOf(readFileSync(join(PROJECT_ROOT, "BENCHMARKS.md"), "utf8"));
+    let cited = 0;
+    for (const file of files) {
+      const text = readFileSync(join(PROJECT_ROOT, file), "utf8");
+      const citations = [
+        ...[...text.matchAll(/(?:docs\/records|bench\/results)\/[\w.-]+\.md/g)].map(([path]) => ({
+          citation: path,
+          exists: existsSync(join(PROJECT_ROOT, path)),
+        })),
+        ...[...text.matchAll(/BENCHMARKS\.md#([a-z0-9-]+)/g)].map(([citation, anchor]) => ({
+          citation,
+          exists: benchmarks.has(anchor!),
+        })),
+      ];
+      cited += citations.length;
+      for (const { citation, exists } of citations)
+        if (!exists) broken.push(`${file}: ${citation}`);
+    }
+    expect(cited).toBeGreaterThan(10);
     expect(broken).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ const RECORDED_METHODS: ReadonlySet<string> = new Set(METRICS_METHODS);
  * method and the data center that answered. The arrays are written out in the order of
  * METRICS_BLOBS and METRICS_DOUBLES (test/worker/metrics/record.test.ts reads each position back
  * by its field's name): literal arrays take about a quarter of the time of filling them from the
- * lists per request (BENCHMARKS.md, "Request metrics").
+ * lists per request (bench/results/2026-11-25-request-metrics.md).
  */
 export function dataPoint(
   outcome: Readonly<Outcome>,

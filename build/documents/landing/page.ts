@@ -129,8 +129,9 @@ export type MapInput = Pick<LandingInput, "datasets" | "located" | "outline">;
  * What the map is drawn from, as the parts of its cache key (BuildCache.key hashes them one after
  * another): the outline, each data set's title, record key and count, and every located record.
  * Most edits change none of them (an ATM's opening hours, a product's fee), and drawing thousands
- * of marks is most of the page's time. Parts, not one text: hashing 13,000 short texts one by one
- * took 3 ms where joining them and hashing the 2.2 MB took 20 to 38 (BENCHMARKS.md).
+ * of marks is most of the page's time. Parts, not one text: hashing many short texts one by one
+ * is several times as fast as joining them and hashing the whole
+ * (bench/results/2026-11-28-loading-wrangler.md, "The map's cache key in parts").
  */
 export function mapKey({ datasets, located, outline }: MapInput): string[] {
   const counts = datasets.map(({ dataset, entry }) => [

@@ -143,8 +143,8 @@ export function previewDock(
  * The landing page `html` with the preview's script, its version and, if any, the problems and
  * warnings: the head's additions just before the first `</head>`, the dock just before the first
  * `</body>`. Spliced into the bytes as they are: the page of a large publisher is megabytes (its
- * map), and decoding it to text, replacing and encoding it again took about 110 ms of every rebuild
- * of set P (BENCHMARKS.md). The inserts go in as written, whatever they hold: a problem's message
+ * map), and decoding it to text, replacing and encoding it again was a large part of every
+ * rebuild (bench/results/2026-11-27-typescript-7-and-the-previews-save.md, "Then the preview's page"). The inserts go in as written, whatever they hold: a problem's message
  * quoting `$'` from the content stays those two characters.
  */
 export function previewPage(
