@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ServedFile } from "../../contract/manifest.js";
 import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
-import { startWorker, type RunningWorker } from "../helpers/worker.js";
+import { startWorker, withinOneWindow, type RunningWorker } from "../helpers/worker.js";
 import { request, stableHeaders, type RawResponse } from "./http.js";
 
 let worker: RunningWorker;
@@ -122,5 +122,34 @@ describe("a 304 names the coding of the tag it answers for", () => {
     expect(answer.status).toBe(304);
     expect(answer.headers["content-encoding"]).toBe("br");
     expect(answer.headers["etag"]).toBe(entry.variants.br!.etag);
+  });
+});
+
+describe("a 304 is free", () => {
+  it("leaves the RateLimit remaining where the 200 before it left it", async () => {
+    const entry = manifest.datasets.find((d) => d.path === "/std/v2.2/atms")!;
+    const remaining = (response: RawResponse) =>
+      /;r=(\d+);/.exec(response.headers["ratelimit"]!)![1];
+    const states = await withinOneWindow(async () => {
+      const client = { [CLIENT_ADDRESS_HEADER]: `198.18.255.${nextAddress++ & 255}` };
+      const at = (headers: Record<string, string>) =>
+        request(new URL(entry.path, worker.base), { headers: { ...headers, ...client } });
+      const first = await at({});
+      const revalidated = [
+        await at({ "If-None-Match": first.headers["etag"]! }),
+        await at({ "If-None-Match": first.headers["etag"]! }),
+        await at({ "If-Modified-Since": first.headers["last-modified"]! }),
+      ];
+      const again = await at({});
+      return [first, ...revalidated, again].map((r) => [r.status, remaining(r)]);
+    });
+    // The spec's Default Plan: 145 a minute (wrangler.toml's [vars] keep it).
+    expect(states).toEqual([
+      [200, "144"],
+      [304, "144"],
+      [304, "144"],
+      [304, "144"],
+      [200, "143"],
+    ]);
   });
 });

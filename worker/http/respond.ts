@@ -40,28 +40,58 @@ export async function respond(
   const { body } = representation;
   if (body === undefined) return errorResponse(400);
 
+  // The variant this request would get and its tag are known from the manifest (or, for a made
+  // body, before any byte is made), so the preconditions are read before admission: a 304 is
+  // admitted without spending the quota (docs/decisions.md, "304s are free"). They still take
+  // effect only after 503 and 429, in RFC 9110 section 13.2.1's place.
+  let coding: ContentCoding | undefined;
+  let etag: string | undefined;
+  if (body.kind === "stored") {
+    // Each coding is its own representation with its own strong ETag (RFC 9110 section 8.8.3),
+    // so If-None-Match is compared with the tag of the variant this request would get, and a
+    // 304 names that variant's coding as its 200 would.
+    coding = variantCoding(clientAcceptEncoding(request), representation.mediaType, body.codings);
+    etag = (body.variants[coding] ?? body.variants.identity).etag;
+  } else if (body.kind === "made") {
+    // Identity only: a made body has no stored variants
+    // (docs/decisions.md#filtered-answers-are-not-compressed).
+    coding = "identity";
+    etag = body.etag;
+  }
+  const now = deps.clock.now();
+  const precondition =
+    etag === undefined
+      ? "ok"
+      : evaluatePreconditions(
+          request.headers,
+          { etag, lastModifiedMs: representation.lastModifiedMs },
+          now,
+        );
+
   // Documents (plan null) skip maintenance and quota: they describe the APIs, not their data.
-  const admitted = await admit(request, deps, representation.plan);
+  const admitted = await admit(request, deps, representation.plan, precondition !== "not-modified");
   if (admitted instanceof Response) return admitted;
   const quota = admitted;
-  if (body.kind === "gone") return errorResponse(410, quota);
+  // Only a gone body has no tag.
+  if (body.kind === "gone" || coding === undefined || etag === undefined) {
+    return errorResponse(410, quota);
+  }
+  outcome.coding = coding;
+  if (body.kind === "stored") {
+    outcome.fullBytes = (body.variants[coding] ?? body.variants.identity).length;
+    outcome.identityBytes = body.variants.identity.length;
+  }
+  if (precondition === "failed") return errorResponse(412, quota);
+  const headers = representationFields(representation, etag, coding, now);
+  for (const [name, value] of quota) headers.set(name, value);
+  // RFC 9110 section 15.4.5: a 304 carries the fields its 200 would, but the length
+  // (representationFields); it reads and makes nothing.
+  const notModified = precondition === "not-modified";
 
   try {
     if (body.kind === "stored") {
-      // Each coding is its own representation with its own strong ETag (RFC 9110 section 8.8.3),
-      // so If-None-Match is compared with the tag of the variant this request would get, and a
-      // 304 names that variant's coding as its 200 would.
-      const coding = variantCoding(
-        clientAcceptEncoding(request),
-        representation.mediaType,
-        body.codings,
-      );
       const variant = body.variants[coding] ?? body.variants.identity;
-      outcome.coding = coding;
-      outcome.fullBytes = variant.length;
-      outcome.identityBytes = body.variants.identity.length;
-      const headers = okOrNotModified(request, deps, representation, variant.etag, coding, quota);
-      if (headers instanceof Response) return headers;
+      if (notModified) return new Response(null, { status: 304, headers });
       headers.set("Content-Length", String(variant.length));
       // HEAD is answered from the manifest alone: the same fields as GET (RFC 9110 section
       // 9.3.2), with the length the GET body would have. workerd keeps a Content-Length set by
@@ -74,11 +104,7 @@ export async function respond(
       // the body again to match Content-Encoding.
       return new Response(asset.body, { status: 200, headers, encodeBody: "manual" });
     }
-    // Identity only: a made body has no stored variants
-    // (docs/decisions.md#filtered-answers-are-not-compressed).
-    outcome.coding = "identity";
-    const headers = okOrNotModified(request, deps, representation, body.etag, "identity", quota);
-    if (headers instanceof Response) return headers;
+    if (notModified) return new Response(null, { status: 304, headers });
     // Its length is known once it is made, so HEAD makes it too (and answers the 404 GET would).
     const bytes = await body.make();
     if (bytes === 404) {
@@ -105,31 +131,4 @@ export async function respond(
       error.status === 503 ? [...quota, retryAfter(TRANSIENT_RETRY_AFTER_SECONDS)] : quota;
     return errorResponse(error.status, fields);
   }
-}
-
-/**
- * The 412 when a precondition the request sets fails (If-Match, If-Unmodified-Since), the 304 when
- * they say the client's copy is current, else the fields of the 200 but its length. A 304 carries
- * every one of those fields (representationFields): RFC 9110 section 15.4.5 asks for the
- * validators and caching fields, and a cache updates its stored fields from the 304's (RFC 9111
- * section 4.3.4), so Content-Type and Content-Encoding must be the 200's too. Sent, they also
- * keep a front line that labels a bare 304 with a coding of its own choosing (Miniflare's, under
- * `npm start` and the tests) from writing one that is not the tag's.
- */
-function okOrNotModified(
-  request: Request,
-  deps: Deps,
-  representation: Representation,
-  etag: string,
-  coding: ContentCoding,
-  quota: readonly [string, string][],
-): Headers | Response {
-  const now = deps.clock.now();
-  const validators = { etag, lastModifiedMs: representation.lastModifiedMs };
-  const precondition = evaluatePreconditions(request.headers, validators, now);
-  if (precondition === "failed") return errorResponse(412, quota);
-  const headers = representationFields(representation, etag, coding, now);
-  for (const [name, value] of quota) headers.set(name, value);
-  if (precondition === "not-modified") return new Response(null, { status: 304, headers });
-  return headers;
 }
