@@ -5,6 +5,8 @@
  * "Errors").
  */
 
+import { INVALID_PARAMETER_HEADER } from "./errors.js";
+
 /** open-data-api-v2.2.md, "GET 200 response headers": Cache-Control default. */
 export const CACHE_CONTROL = "max-age=28800";
 /** Every data response depends on the request's Accept-Encoding (encoding.ts). */
@@ -28,11 +30,12 @@ export const ALLOWED_METHODS = "GET, HEAD";
 
 /**
  * Open data is read by browser apps from any origin (Fetch standard, CORS protocol). Without
- * Expose-Headers a script could not read the validators, Retry-After or its quota.
+ * Expose-Headers a script could not read the validators, Retry-After, its quota or what a 400
+ * found wrong.
  */
 export const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": `ETag, Last-Modified, Retry-After, ${RATE_LIMIT_HEADER}, ${RATE_LIMIT_POLICY_HEADER}`,
+  "Access-Control-Expose-Headers": `ETag, Last-Modified, Retry-After, ${RATE_LIMIT_HEADER}, ${RATE_LIMIT_POLICY_HEADER}, ${INVALID_PARAMETER_HEADER}`,
 } as const;
 
 /**

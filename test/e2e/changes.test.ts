@@ -315,15 +315,25 @@ describe("a changes request that cannot be answered", () => {
   const BAD = ["Bad request", "You have sent a request which could not be understood."] as const;
 
   it.each([
-    ["no since", ""],
-    ["a since that is no token", "?since=yesterday"],
-    ["a LastUpdated with milliseconds", "?since=2026-09-21T14:13:20.000Z"],
-    ["a quoted ETag", `?since=%22${"a".repeat(64)}%22`],
-    ["since twice", `?since=${"a".repeat(64)}&since=${"a".repeat(64)}`],
-    ["another parameter", `?since=${"a".repeat(64)}&page=2`],
-  ])("answers 400 with the spec's body to %s", async (_, query) => {
-    expectError(await get(`/x-std/v2.2/atms/changes${query}`), 400, ...BAD);
-  });
+    ["no since", "", "since"],
+    ["a since that is no token", "?since=yesterday", "since"],
+    ["a LastUpdated with milliseconds", "?since=2026-09-21T14:13:20.000Z", "since"],
+    ["a LastUpdated with +00:00", "?since=2026-09-21T14:13:20%2B00:00", "since"],
+    ["a quoted ETag", `?since=%22${"a".repeat(64)}%22`, "since"],
+    ["since twice", `?since=${"a".repeat(64)}&since=${"a".repeat(64)}`, "since"],
+    ["another parameter", `?since=${"a".repeat(64)}&page=2`, "page"],
+  ])(
+    "answers 400 with the spec's body to %s, and names %s in Invalid-Parameter",
+    async (_, query, parameter) => {
+      const response = await get(`/x-std/v2.2/atms/changes${query}`);
+      expectError(response, 400, ...BAD);
+      expect(response.headers["invalid-parameter"]).toMatch(
+        new RegExp(`^"${parameter}";expected="[^"]+"$`),
+      );
+      // A script on another origin can read it.
+      expect(response.headers["access-control-expose-headers"]).toContain("Invalid-Parameter");
+    },
+  );
 
   it.each([
     ["a LastUpdated older than every version", "2020-01-01T00:00:00Z"],

@@ -36,5 +36,6 @@ export function changesRepresentation(
     lastModifiedMs: route.entry.lastModifiedMs,
     headers: NO_HEADERS,
     body,
+    problem: selected.status === 400 ? selected.problem : undefined,
   };
 }

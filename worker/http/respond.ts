@@ -14,7 +14,8 @@ import { AssetError, fetchAsset } from "../assets.js";
 import { admit } from "../rate-limit/admission.js";
 import { evaluatePreconditions } from "./conditional.js";
 import { clientAcceptEncoding, variantCoding } from "./encoding.js";
-import { errorResponse } from "./errors.js";
+import { ERROR_CAUSES } from "../../contract/errors.js";
+import { errorResponse, invalidParameterField } from "./errors.js";
 import { representationFields, retryAfter } from "./headers.js";
 import { methodAnswer } from "./methods.js";
 import type { Representation } from "./representation.js";
@@ -38,7 +39,10 @@ export async function respond(
   const refused = methodAnswer(method);
   if (refused) return refused;
   const { body } = representation;
-  if (body === undefined) return errorResponse(400);
+  if (body === undefined) {
+    const { problem } = representation;
+    return errorResponse(400, problem ? [invalidParameterField(problem)] : undefined);
+  }
 
   // The variant this request would get and its tag are known from the manifest (or, for a made
   // body, before any byte is made), so the preconditions are read before admission: a 304 is
@@ -107,9 +111,9 @@ export async function respond(
     if (notModified) return new Response(null, { status: 304, headers });
     // Its length is known once it is made, so HEAD makes it too (and answers the 404 GET would).
     const bytes = await body.make();
-    if (bytes === 404) {
+    if (typeof bytes === "string") {
       outcome.coding = null;
-      return errorResponse(404, quota);
+      return errorResponse(ERROR_CAUSES[bytes].status, quota, bytes);
     }
     outcome.fullBytes = outcome.identityBytes = bytes.length;
     headers.set("Content-Length", String(bytes.length));
