@@ -241,11 +241,12 @@ describe("the changes since every version of a real history", () => {
 describe("a changes answer behaves as the data do", () => {
   const path = () => `/x-std/v2.2/atms/changes?since=${published[3]!.entry.lastUpdated}`;
 
-  it("carries the data's headers: ETag, Last-Modified, Cache-Control, Vary, security, CORS, quota", async () => {
+  it("carries the data's headers: ETag, Last-Modified, Vary, security, CORS, quota, and a minute's Cache-Control", async () => {
     const response = await get(path());
     const data = worker.manifest.datasets.find((d) => d.dataset === "atms")!;
     expect(response.headers["last-modified"]).toBe(data.lastModified);
-    expect(response.headers["cache-control"]).toBe("max-age=28800");
+    // Not the data set's: an answer since a version changes with every publication.
+    expect(response.headers["cache-control"]).toBe("max-age=60");
     expect(response.headers.vary).toBe("Accept-Encoding");
     expect(response.headers["strict-transport-security"]).toBe("max-age=31536000");
     expect(response.headers["x-frame-options"]).toBe("DENY");

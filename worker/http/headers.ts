@@ -1,5 +1,5 @@
 /** The headers every response starts from (contract/headers.ts names them). */
-import { BASE_HEADERS, CACHE_CONTROL, VARY } from "../../contract/headers.js";
+import { BASE_HEADERS, cacheControl, VARY } from "../../contract/headers.js";
 import type { ContentCoding } from "../../contract/manifest.js";
 import type { Representation } from "./representation.js";
 
@@ -30,7 +30,7 @@ export function representationFields(
       ? new Date(nowMs).toUTCString()
       : representation.lastModified,
   );
-  headers.set("Cache-Control", CACHE_CONTROL);
+  headers.set("Cache-Control", cacheControl(representation.maxAge));
   // The answer depends on Accept-Encoding, so shared caches must key on it.
   headers.set("Vary", VARY);
   headers.set("Content-Type", representation.mediaType);

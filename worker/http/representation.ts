@@ -27,6 +27,8 @@ export interface Representation {
   readonly lastModified: string;
   /** The same moment in ms since the epoch, for If-Modified-Since. */
   readonly lastModifiedMs: number;
+  /** Cache-Control max-age in seconds, of a 200 and a 304 (contract/headers.ts). */
+  readonly maxAge: number;
   /** Fields a 200 carries besides these (the documents' Content-Security-Policy). */
   readonly headers: readonly (readonly [string, string])[];
   /**

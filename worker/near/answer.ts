@@ -43,6 +43,8 @@ export function nearRepresentation(
     mediaType: route.mediaType,
     lastModified: route.entry.lastModified,
     lastModifiedMs: route.entry.lastModifiedMs,
+    // A slice of its data set, reused as long.
+    maxAge: route.maxAge,
     headers: NO_HEADERS,
     body: query === "bad" ? undefined : new NearBody(route, query, deps, origin),
     problem,

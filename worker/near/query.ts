@@ -14,6 +14,7 @@ import {
 } from "../../contract/near.js";
 import { countryCode, normaliseName, postcodeKeys } from "../../contract/place.js";
 import { PARAMETER_FORMS, type Parameter } from "../../contract/errors.js";
+import { DEFAULT_MAX_AGE_SECONDS } from "../../contract/headers.js";
 import { planForPath, type PlanId } from "../../contract/rate-limits.js";
 import type { ParameterProblem } from "../http/errors.js";
 import type { Asked } from "../outcome.js";
@@ -26,6 +27,8 @@ export interface NearRoute {
   readonly mediaType: string;
   /** The data set's own plan: one quota whichever path a client uses. */
   readonly plan: PlanId;
+  /** The data set's Cache-Control max-age, which its slices follow. */
+  readonly maxAge: number;
   /** What a request to it asks for (outcome.ts), by filter: the data set's near-me slices. */
   readonly asked: Readonly<Record<NearFilter, Asked>>;
 }
@@ -65,6 +68,7 @@ export interface NearMatch {
  */
 export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
   const routes = new Map<string, NearRoute>();
+  const maxAge = manifest.cacheMaxAge ?? DEFAULT_MAX_AGE_SECONDS;
   for (const near of manifest.near ?? []) {
     const entry = manifest.datasets.find((d) => d.dataset === near.dataset);
     const plan = entry && planForPath(entry.path);
@@ -76,7 +80,14 @@ export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
     const asked = Object.fromEntries(
       near.filters.map((filter) => [filter, { kind: "near", name: near.dataset, detail: filter }]),
     ) as Record<NearFilter, Asked>;
-    routes.set(NEAR_PREFIX + name, { entry, near, mediaType: entry.mediaType, plan, asked });
+    routes.set(NEAR_PREFIX + name, {
+      entry,
+      near,
+      mediaType: entry.mediaType,
+      plan,
+      maxAge,
+      asked,
+    });
     for (const alias of entry.aliases) {
       if (alias.path === `/open-banking/v2.2/${name}`) {
         routes.set(NEAR_OPEN_BANKING_PREFIX + name, {
@@ -84,6 +95,7 @@ export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
           near,
           mediaType: alias.mediaType,
           plan,
+          maxAge,
           asked,
         });
       }

@@ -16,7 +16,9 @@ import {
 } from "../../../contract/errors.js";
 import {
   ALLOWED_METHODS,
-  CACHE_CONTROL,
+  cacheControl,
+  CHANGES_MAX_AGE_SECONDS,
+  DEFAULT_MAX_AGE_SECONDS,
   ERROR_CACHE_CONTROL,
   RATE_LIMIT_HEADER,
   RATE_LIMIT_POLICY_HEADER,
@@ -232,7 +234,10 @@ export function openApiDocument(input: OpenApiInput): Json {
           "Strong entity tag: the hex SHA-256 of exactly the bytes of this representation (each content coding has its own).",
         ),
         "Last-Modified": header("When the data set last changed (its meta.LastUpdated)."),
-        "Cache-Control": header("How long the response may be reused.", CACHE_CONTROL),
+        "Cache-Control": header(
+          `How long the response may be reused without asking again (RFC 9111 section 5.2.2.1): ${cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS)} for a data set, its near-me answers and the documents; ${cacheControl(CHANGES_MAX_AGE_SECONDS)} for a changes answer and the feed, which change with every publication. Revalidate with If-None-Match (in a browser, fetch with cache: "no-cache"): a 304 is free.`,
+          cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS),
+        ),
         ...Object.fromEntries(
           Object.entries(SECURITY_HEADERS).map(([name, value]) => [
             name,

@@ -36,6 +36,7 @@ function representation(mediaType: string): Representation {
     mediaType,
     lastModified: LAST_MODIFIED,
     lastModifiedMs: LAST_MODIFIED_MS,
+    maxAge: 28800,
     headers: [],
     body: undefined,
   };
