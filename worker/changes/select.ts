@@ -9,7 +9,7 @@ import type { ChangesEntry, Manifest, ServedFile } from "../../contract/manifest
 import { isSinceToken, SINCE_PARAMETER } from "../../contract/changes.js";
 import { PARAMETER_FORMS, UNKNOWN_PARAMETER_FORM } from "../../contract/errors.js";
 import type { PlanId } from "../../contract/rate-limits.js";
-import type { ParameterProblem } from "../http/errors.js";
+import type { ParameterProblem } from "../http/representation.js";
 import type { Asked } from "../outcome.js";
 
 /** One changes path: its data set's endpoint, the media type sent there, and its tokens. */

@@ -10,6 +10,7 @@ import {
 } from "../../contract/errors.js";
 import { ERROR_CACHE_CONTROL } from "../../contract/headers.js";
 import { baseHeaders } from "./headers.js";
+import type { ParameterProblem } from "./representation.js";
 
 /** The exact body of an error response. */
 export function errorBody(status: ErrorStatus): string {
@@ -73,12 +74,6 @@ export function errorResponse(
   const response = new Response(CAUSE_BODIES[cause], { status, headers: h });
   SENT_CAUSE_BYTES.set(response, CAUSE_BYTES[cause]);
   return response;
-}
-
-/** What a 400 says was wrong: the parameter, as the request names it, and the form it wants. */
-export interface ParameterProblem {
-  readonly parameter: string;
-  readonly form: string;
 }
 
 /**

@@ -9,7 +9,6 @@
 import type { ContentCoding, ServedFile } from "../../contract/manifest.js";
 import type { ErrorCause } from "../../contract/errors.js";
 import type { PlanId } from "../../contract/rate-limits.js";
-import type { ParameterProblem } from "./errors.js";
 import type { Asked } from "../outcome.js";
 
 export interface Representation {
@@ -38,6 +37,12 @@ export interface Representation {
   readonly body: BodySource | undefined;
   /** With no body: the parameter at fault, which the 400 names (Invalid-Parameter). */
   readonly problem?: ParameterProblem;
+}
+
+/** What a 400 says was wrong: the parameter, as the request names it, and the form it wants. */
+export interface ParameterProblem {
+  readonly parameter: string;
+  readonly form: string;
 }
 
 export type BodySource = StoredBody | MadeBody | GoneBody;

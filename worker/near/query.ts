@@ -16,7 +16,7 @@ import { countryCode, normaliseName, postcodeKeys } from "../../contract/place.j
 import { PARAMETER_FORMS, type Parameter } from "../../contract/errors.js";
 import { DEFAULT_MAX_AGE_SECONDS } from "../../contract/headers.js";
 import { planForPath, type PlanId } from "../../contract/rate-limits.js";
-import type { ParameterProblem } from "../http/errors.js";
+import type { ParameterProblem } from "../http/representation.js";
 import type { Asked } from "../outcome.js";
 
 /** What the Worker needs to answer one data set's extension paths under one prefix. */
