@@ -264,6 +264,10 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   // 10. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
+    // Said only when site.yaml says it: a manifest without it is served with the specs' default.
+    ...(run.site.CacheMaxAgeSeconds === undefined
+      ? {}
+      : { cacheMaxAge: run.site.CacheMaxAgeSeconds }),
     datasets: results.map((r) => r.entry),
     documents: documents.map((d) => d.entry),
     near: near.indexes.map((n) => n.entry),

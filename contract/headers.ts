@@ -5,8 +5,30 @@
  * "Errors").
  */
 
-/** open-data-api-v2.2.md, "GET 200 response headers": Cache-Control default. */
-export const CACHE_CONTROL = "max-age=28800";
+import { INVALID_PARAMETER_HEADER } from "./errors.js";
+
+/**
+ * How long an answer may be reused, in seconds (Cache-Control max-age, RFC 9111 section 5.2.2.1),
+ * named once for the Worker and the documents:
+ *
+ * - the data sets, their aliases, their near-me slices and the documents about them: the specs'
+ *   default (open-data-api-v2.2.md and service-metrics-api-v1.0.md, "GET 200 response headers"
+ *   and "Limits": `max-age=28800`), or site.yaml's CacheMaxAgeSeconds (the manifest's
+ *   `cacheMaxAge`);
+ * - the changes answers and the publication feed: CHANGES_MAX_AGE_SECONDS, whatever site.yaml
+ *   says, as they change with every publication (docs/decisions.md, "Changes answers and the
+ *   feed are fresh for a minute").
+ */
+export const DEFAULT_MAX_AGE_SECONDS = 28800;
+export const CHANGES_MAX_AGE_SECONDS = 60;
+
+/** The Cache-Control value of a 200 or 304 reusable for `maxAge` seconds. */
+export function cacheControl(maxAge: number): string {
+  return `max-age=${maxAge}`;
+}
+
+/** The specs' default Cache-Control, of the data sets when site.yaml sets none. */
+export const CACHE_CONTROL = cacheControl(DEFAULT_MAX_AGE_SECONDS);
 /** Every data response depends on the request's Accept-Encoding (encoding.ts). */
 export const VARY = "Accept-Encoding";
 /** Errors depend on the moment (quota, maintenance) and must not be stored by caches. */
@@ -28,11 +50,12 @@ export const ALLOWED_METHODS = "GET, HEAD";
 
 /**
  * Open data is read by browser apps from any origin (Fetch standard, CORS protocol). Without
- * Expose-Headers a script could not read the validators, Retry-After or its quota.
+ * Expose-Headers a script could not read the validators, Retry-After, its quota or what a 400
+ * found wrong.
  */
 export const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": `ETag, Last-Modified, Retry-After, ${RATE_LIMIT_HEADER}, ${RATE_LIMIT_POLICY_HEADER}`,
+  "Access-Control-Expose-Headers": `ETag, Last-Modified, Retry-After, ${RATE_LIMIT_HEADER}, ${RATE_LIMIT_POLICY_HEADER}, ${INVALID_PARAMETER_HEADER}`,
 } as const;
 
 /**

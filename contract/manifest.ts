@@ -138,6 +138,12 @@ export interface ChangesEntry {
 
 export interface Manifest {
   readonly formatVersion: typeof MANIFEST_FORMAT_VERSION;
+  /**
+   * Cache-Control max-age in seconds of the data sets, their aliases and near-me slices, and the
+   * documents but the feed: site.yaml's CacheMaxAgeSeconds; absent, the specs' default
+   * (contract/headers.ts).
+   */
+  readonly cacheMaxAge?: number;
   readonly datasets: readonly ManifestEntry[];
   /**
    * Required: the Worker imports the manifest of the very build it is deployed with, so a

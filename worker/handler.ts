@@ -3,7 +3,6 @@
  * (404 when none), then the response path (http/respond.ts), which answers every representation
  * in one order of precedence. Records the request's outcome (outcome.ts) as it goes.
  */
-import type { ErrorStatus } from "../contract/errors.js";
 import type { Deps } from "./deps.js";
 import { errorBodyBytes, errorResponse } from "./http/errors.js";
 import { baseHeaders } from "./http/headers.js";
@@ -41,8 +40,7 @@ export async function handle(
   outcome.status = status;
   // Every status from 400 up is an error response with the spec's body (http/errors.ts); a
   // HEAD's body is dropped by the runtime.
-  if (status >= 400 && request.method !== "HEAD")
-    outcome.bytes = errorBodyBytes(status as ErrorStatus);
+  if (status >= 400 && request.method !== "HEAD") outcome.bytes = errorBodyBytes(response);
   return response;
 }
 

@@ -5,7 +5,12 @@
  */
 import { MANIFEST_FORMAT_VERSION, type Manifest, type ServedFile } from "../contract/manifest.js";
 import { planForPath, type PlanId } from "../contract/rate-limits.js";
-import { DOCUMENT_HEADERS } from "../contract/headers.js";
+import { CHANGES_FEED_PATH } from "../contract/changes.js";
+import {
+  CHANGES_MAX_AGE_SECONDS,
+  DEFAULT_MAX_AGE_SECONDS,
+  DOCUMENT_HEADERS,
+} from "../contract/headers.js";
 import { CODING_PREFERENCE } from "./http/encoding.js";
 import type { Representation } from "./http/representation.js";
 import type { Asked } from "./outcome.js";
@@ -24,6 +29,7 @@ export function routeTable(manifest: Manifest): ReadonlyMap<string, Representati
     );
   }
   const routes = new Map<string, Representation>();
+  const maxAge = manifest.cacheMaxAge ?? DEFAULT_MAX_AGE_SECONDS;
   const add = (
     entry: ServedFile,
     asked: Asked,
@@ -38,6 +44,8 @@ export function routeTable(manifest: Manifest): ReadonlyMap<string, Representati
       mediaType: entry.mediaType,
       lastModified: entry.lastModified,
       lastModifiedMs: entry.lastModifiedMs,
+      // The feed changes with every publication, as the changes answers do.
+      maxAge: entry.path === CHANGES_FEED_PATH ? CHANGES_MAX_AGE_SECONDS : maxAge,
       headers,
       body: { kind: "stored", variants: entry.variants, codings },
     });

@@ -20,6 +20,11 @@ export interface Site {
    * (build/history/; default 100, 0 for the current version only).
    */
   readonly ChangeHistoryVersions?: number;
+  /**
+   * Optional: Cache-Control max-age in seconds of the data sets, their near-me slices and the
+   * documents but the feed (default the specs' 28800; contract/headers.ts).
+   */
+  readonly CacheMaxAgeSeconds?: number;
   /** Optional: whom consumers contact about the data (/openapi.json's info.contact). */
   readonly Contact?: {
     readonly Name?: string;

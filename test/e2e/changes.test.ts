@@ -241,11 +241,12 @@ describe("the changes since every version of a real history", () => {
 describe("a changes answer behaves as the data do", () => {
   const path = () => `/x-std/v2.2/atms/changes?since=${published[3]!.entry.lastUpdated}`;
 
-  it("carries the data's headers: ETag, Last-Modified, Cache-Control, Vary, security, CORS, quota", async () => {
+  it("carries the data's headers: ETag, Last-Modified, Vary, security, CORS, quota, and a minute's Cache-Control", async () => {
     const response = await get(path());
     const data = worker.manifest.datasets.find((d) => d.dataset === "atms")!;
     expect(response.headers["last-modified"]).toBe(data.lastModified);
-    expect(response.headers["cache-control"]).toBe("max-age=28800");
+    // Not the data set's: an answer since a version changes with every publication.
+    expect(response.headers["cache-control"]).toBe("max-age=60");
     expect(response.headers.vary).toBe("Accept-Encoding");
     expect(response.headers["strict-transport-security"]).toBe("max-age=31536000");
     expect(response.headers["x-frame-options"]).toBe("DENY");
@@ -315,15 +316,25 @@ describe("a changes request that cannot be answered", () => {
   const BAD = ["Bad request", "You have sent a request which could not be understood."] as const;
 
   it.each([
-    ["no since", ""],
-    ["a since that is no token", "?since=yesterday"],
-    ["a LastUpdated with milliseconds", "?since=2026-09-21T14:13:20.000Z"],
-    ["a quoted ETag", `?since=%22${"a".repeat(64)}%22`],
-    ["since twice", `?since=${"a".repeat(64)}&since=${"a".repeat(64)}`],
-    ["another parameter", `?since=${"a".repeat(64)}&page=2`],
-  ])("answers 400 with the spec's body to %s", async (_, query) => {
-    expectError(await get(`/x-std/v2.2/atms/changes${query}`), 400, ...BAD);
-  });
+    ["no since", "", "since"],
+    ["a since that is no token", "?since=yesterday", "since"],
+    ["a LastUpdated with milliseconds", "?since=2026-09-21T14:13:20.000Z", "since"],
+    ["a LastUpdated with +00:00", "?since=2026-09-21T14:13:20%2B00:00", "since"],
+    ["a quoted ETag", `?since=%22${"a".repeat(64)}%22`, "since"],
+    ["since twice", `?since=${"a".repeat(64)}&since=${"a".repeat(64)}`, "since"],
+    ["another parameter", `?since=${"a".repeat(64)}&page=2`, "page"],
+  ])(
+    "answers 400 with the spec's body to %s, and names %s in Invalid-Parameter",
+    async (_, query, parameter) => {
+      const response = await get(`/x-std/v2.2/atms/changes${query}`);
+      expectError(response, 400, ...BAD);
+      expect(response.headers["invalid-parameter"]).toMatch(
+        new RegExp(`^"${parameter}";expected="[^"]+"$`),
+      );
+      // A script on another origin can read it.
+      expect(response.headers["access-control-expose-headers"]).toContain("Invalid-Parameter");
+    },
+  );
 
   it.each([
     ["a LastUpdated older than every version", "2020-01-01T00:00:00Z"],

@@ -214,6 +214,17 @@ describe("the other filters over loopback", () => {
     expect(answerRecords(body, "ATM")).toEqual(referenceNear(atms, lat, lon, 5));
   });
 
+  it("answers a postcode as typed, with its space or in lower case, as the postcode without", async () => {
+    const compact = await get("/x-std/v2.2/atms/postcode/WX14AB");
+    expect(compact.status).toBe(200);
+    for (const typed of ["WX1%204AB", "wx1%204ab", "wx14ab"]) {
+      const response = await get(`/x-std/v2.2/atms/postcode/${typed}`);
+      expect(response.status).toBe(200);
+      expect(response.headers["etag"]).toBe(compact.headers["etag"]);
+      expect(response.body.equals(compact.body)).toBe(true);
+    }
+  });
+
   it("answers a branch's sort code", async () => {
     const withCode = branches.find((l) => Array.isArray(l.record.SortCode))!;
     const code = String((withCode.record.SortCode as string[])[0]).replace(/\D/g, "");
@@ -236,20 +247,27 @@ describe("the other filters over loopback", () => {
 describe("extension requests that are not answered with data", () => {
   const error = (status: number) => specErrorBody(status);
   it.each([
-    ["a latitude out of range", "/x-std/v2.2/atms/geo-location/lat/91/long/0"],
-    ["a latitude that is not a number", "/x-std/v2.2/atms/geo-location/lat/north/long/0"],
-    ["a longitude out of range", "/x-std/v2.2/atms/geo-location/lat/51/long/-180.5"],
-    ["a radius below 1", "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=0.5"],
-    ["a radius above 10", "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=11"],
-    ["a radius that is not a number", "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=far"],
-    ["an unknown country", "/x-std/v2.2/branches/country/XX"],
-    ["a malformed postcode", "/x-std/v2.2/branches/postcode/WX1-4AB"],
-    ["an unknown segment", "/x-std/v2.2/personal-current-accounts/segment/Platinum"],
-    ["a sort code that is not six digits", "/x-std/v2.2/branches/sortcode/12345"],
-  ])("answers %s with the spec's 400", async (_, path) => {
+    ["a latitude out of range", "/x-std/v2.2/atms/geo-location/lat/91/long/0", "lat"],
+    ["a latitude that is not a number", "/x-std/v2.2/atms/geo-location/lat/north/long/0", "lat"],
+    ["a longitude out of range", "/x-std/v2.2/atms/geo-location/lat/51/long/-180.5", "long"],
+    ["a radius below 1", "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=0.5", "radius"],
+    ["a radius above 10", "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=11", "radius"],
+    [
+      "a radius that is not a number",
+      "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=far",
+      "radius",
+    ],
+    ["an unknown country", "/x-std/v2.2/branches/country/XX", "country"],
+    ["a malformed postcode", "/x-std/v2.2/branches/postcode/WX1-4AB", "postcode"],
+    ["an unknown segment", "/x-std/v2.2/personal-current-accounts/segment/Platinum", "segment"],
+    ["a sort code that is not six digits", "/x-std/v2.2/branches/sortcode/12345", "sortcode"],
+  ])("answers %s with the spec's 400, naming the parameter", async (_, path, parameter) => {
     const response = await get(path);
     expect(response.status).toBe(400);
     expect(JSON.parse(response.body.toString("utf8"))).toEqual(error(400));
+    expect(response.headers["invalid-parameter"]).toMatch(
+      new RegExp(`^"${parameter}";expected="[^"]+"$`),
+    );
   });
 
   it.each([
@@ -257,10 +275,24 @@ describe("extension requests that are not answered with data", () => {
     ["a data set without extension paths", "/x-std/v1.0/reg-service-metrics/pca/segment/x"],
     ["a path with a segment too many", "/x-std/v2.2/atms/country/GB/town/Wexbury/more"],
     ["the live prefix when OpenBankingPaths is off", "/x-open-banking/v2.2/atms/country/GB"],
-    ["a postcode nothing places", "/x-std/v2.2/atms/postcode/ZZ99ZZ"],
   ])("answers %s with 404", async (_, path) => {
     const response = await get(path);
     expect(response.status).toBe(404);
     expect(JSON.parse(response.body.toString("utf8"))).toEqual(error(404));
+  });
+
+  it("answers a well-formed postcode nothing places with a 404 that says so, not a wrong path's", async () => {
+    for (const path of [
+      "/x-std/v2.2/atms/postcode/ZZ99ZZ",
+      "/x-std/v2.2/atms/postcode/ZZ9%209ZZ",
+    ]) {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      const body = JSON.parse(response.body.toString("utf8")) as Record<string, string>;
+      expect(Object.keys(body)).toEqual(["status", "title", "description"]);
+      expect([body.status, body.title]).toEqual(["404", "Not found"]);
+      expect(body.description).not.toBe(error(404).description);
+      expect(body.description).toMatch(/postcode is well formed but could not be placed/);
+    }
   });
 });

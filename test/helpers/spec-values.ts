@@ -150,7 +150,7 @@ export const DECIDED = {
   cors: {
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Expose-Headers":
-      "ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy",
+      "ETag, Last-Modified, Retry-After, RateLimit, RateLimit-Policy, Invalid-Parameter",
   },
   preflight: {
     "Access-Control-Allow-Methods": "GET, HEAD",

@@ -15,6 +15,7 @@ import {
   EVERY_RESPONSE_HEADERS,
   LIVE_STANDARD_PATHS,
   SPEC_CACHE_CONTROL,
+  SPEC_PATHS,
 } from "../helpers/spec-values.js";
 
 const ALIASES = LIVE_STANDARD_PATHS;
@@ -313,5 +314,29 @@ describe("building the routes", () => {
       ],
     };
     expect(() => routeTable(manifest)).toThrow(`${first!.path} is listed twice in the manifest`);
+  });
+});
+
+describe("the max-age the manifest gives (site.yaml's CacheMaxAgeSeconds)", () => {
+  it("is the data sets' and the documents' Cache-Control, on their 200s and 304s", async () => {
+    const worker = makeWorker({
+      ...withPage,
+      manifest: { ...withPage.manifest, cacheMaxAge: 600 },
+    });
+    for (const path of [SPEC_PATHS.atms, SPEC_PATHS["service-metrics-pca"], "/"]) {
+      const ok = await worker.fetch(path);
+      expect(ok.headers.get("Cache-Control")).toBe("max-age=600");
+      const etag = ok.headers.get("ETag")!;
+      const revalidated = await worker.fetch(path, { headers: { "If-None-Match": etag } });
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.headers.get("Cache-Control")).toBe("max-age=600");
+    }
+  });
+
+  it("is the specs' default when the manifest gives none", async () => {
+    const worker = makeWorker(withPage);
+    expect((await worker.fetch(SPEC_PATHS.atms)).headers.get("Cache-Control")).toBe(
+      SPEC_CACHE_CONTROL,
+    );
   });
 });

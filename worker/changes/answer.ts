@@ -5,6 +5,7 @@
  * answers 410, else the stored answer its token names, served with its codings, ETags, 304 and
  * HEAD as a data set's body is. The selection is select.ts's.
  */
+import { CHANGES_MAX_AGE_SECONDS } from "../../contract/headers.js";
 import { CODING_PREFERENCE } from "../http/encoding.js";
 import type { BodySource, Representation } from "../http/representation.js";
 import { selectChanges, type ChangesRoute } from "./select.js";
@@ -34,7 +35,10 @@ export function changesRepresentation(
     mediaType: route.mediaType,
     lastModified: route.entry.lastModified,
     lastModifiedMs: route.entry.lastModifiedMs,
+    // An answer since a version changes with every publication (contract/headers.ts).
+    maxAge: CHANGES_MAX_AGE_SECONDS,
     headers: NO_HEADERS,
     body,
+    problem: selected.status === 400 ? selected.problem : undefined,
   };
 }

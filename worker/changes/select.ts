@@ -7,7 +7,9 @@
  */
 import type { ChangesEntry, Manifest, ServedFile } from "../../contract/manifest.js";
 import { isSinceToken, SINCE_PARAMETER } from "../../contract/changes.js";
+import { PARAMETER_FORMS, UNKNOWN_PARAMETER_FORM } from "../../contract/errors.js";
 import type { PlanId } from "../../contract/rate-limits.js";
+import type { ParameterProblem } from "../http/representation.js";
 import type { Asked } from "../outcome.js";
 
 /** One changes path: its data set's endpoint, the media type sent there, and its tokens. */
@@ -53,7 +55,7 @@ export function changesRoutes(manifest: Manifest): ReadonlyMap<string, ChangesRo
 
 /** What to answer: 400 and 410 with the spec's error body, or 200 (or 304) with a stored answer. */
 export type ChangesSelection =
-  | { readonly status: 400 }
+  | { readonly status: 400; readonly problem: ParameterProblem }
   | { readonly status: 410 }
   | {
       readonly status: 200;
@@ -64,7 +66,10 @@ export type ChangesSelection =
       readonly file: ServedFile;
     };
 
-const BAD: ChangesSelection = { status: 400 };
+const BAD_SINCE: ChangesSelection = {
+  status: 400,
+  problem: { parameter: SINCE_PARAMETER, form: PARAMETER_FORMS.since },
+};
 const GONE: ChangesSelection = { status: 410 };
 
 /**
@@ -75,10 +80,13 @@ const GONE: ChangesSelection = { status: 410 };
 export function selectChanges(route: ChangesRoute, search: URLSearchParams): ChangesSelection {
   let since: string | undefined;
   for (const [name, value] of search) {
-    if (name !== SINCE_PARAMETER || since !== undefined) return BAD;
+    if (name !== SINCE_PARAMETER) {
+      return { status: 400, problem: { parameter: name, form: UNKNOWN_PARAMETER_FORM } };
+    }
+    if (since !== undefined) return BAD_SINCE;
     since = value;
   }
-  if (since === undefined || !isSinceToken(since)) return BAD;
+  if (since === undefined || !isSinceToken(since)) return BAD_SINCE;
   const file = route.tokens.get(since);
   return file ? { status: 200, file } : GONE;
 }

@@ -59,3 +59,83 @@ export function selectCoding(
   }
   return best;
 }
+
+/**
+ * The media types Cloudflare's front line compresses itself, to suit the client, when a Worker
+ * answers 200 with one of them ("Content compression", developers.cloudflare.com/speed/
+ * optimization/content/compression/). Other types, `application/prs.*+json` among them, pass as
+ * the Worker sent them. Compared without parameters, in lower case.
+ */
+export const FRONT_LINE_COMPRESSED_TYPES: ReadonlySet<string> = new Set([
+  ...["text/html", "text/richtext", "text/plain", "text/css", "text/x-script", "text/x-component"],
+  ...["text/x-java-source", "text/x-markdown", "text/javascript", "text/js", "text/xml"],
+  ...["application/javascript", "application/x-javascript", "application/x-perl"],
+  ...["application/x-httpd-cgi", "application/xml", "application/rss+xml"],
+  ...["application/vnd.api+json", "application/x-protobuf", "application/json"],
+  ...["application/xhtml+xml", "application/vnd.ms-fontobject", "application/ttf"],
+  ...["application/x-ttf", "application/otf", "application/x-otf", "application/truetype"],
+  ...["application/opentype", "application/x-opentype", "application/font-woff"],
+  ...["application/eot", "application/font", "application/font-sfnt", "application/wasm"],
+  ...["application/javascript-binast", "application/manifest+json", "application/ld+json"],
+  ...["application/graphql+json", "application/geo+json", "multipart/bag", "multipart/mixed"],
+  ...["image/x-icon", "image/vnd.microsoft.icon", "image/svg+xml", "font/ttf", "font/otf"],
+  "font/x-woff",
+]);
+
+/** Whether the front line re-encodes a 200 of this Content-Type to suit the client. */
+export function compressedByFrontLine(mediaType: string): boolean {
+  return FRONT_LINE_COMPRESSED_TYPES.has(mediaType.split(";")[0]!.trim().toLowerCase());
+}
+
+/**
+ * The coding the front line sends a 200 of a type it compresses in: of the client's members
+ * with a non-zero weight, highest weight first and in the client's order among equal weights,
+ * the first that is gzip or br; identity when identity comes first or neither is named (the
+ * front line ignores `*`). The order matters here, where RFC 9110 section 12.5.3 gives it no
+ * meaning: `gzip, br` gets gzip. No field, or one with no member, leaves the Worker's choice
+ * alone: undefined.
+ */
+export function frontLineCoding(acceptEncoding: string | null): ContentCoding | undefined {
+  if (!acceptEncoding) return undefined;
+  const members: { coding: string; weight: number }[] = [];
+  for (const member of acceptEncoding.split(",")) {
+    const [name = "", ...params] = member.split(";");
+    const coding = name.trim().toLowerCase();
+    if (!coding) continue;
+    let weight = 1;
+    for (const param of params) {
+      const [key = "", value = ""] = param.split("=");
+      if (key.trim().toLowerCase() === "q") weight = Number(value.trim());
+    }
+    if (!Number.isNaN(weight)) members.push({ coding, weight });
+  }
+  if (members.length === 0) return undefined;
+  // Array.prototype.sort is stable: equal weights keep the client's order.
+  members.sort((a, b) => b.weight - a.weight);
+  for (const { coding, weight } of members) {
+    if (weight === 0) continue;
+    if (coding === "gzip" || coding === "br") return coding;
+    if (coding === "identity") return "identity";
+  }
+  return "identity";
+}
+
+/**
+ * The coding of the variant to send, which is also the coding of the ETag a conditional request
+ * is compared with (RFC 9110 section 8.8.3: each coding is its own representation). For a type
+ * the front line compresses, the front line's choice, so the bytes the client gets are the ones
+ * the tag names and the front line has nothing to re-encode; for any other type, ours
+ * (selectCoding). A front-line coding the build did not store (the preview's landing page is
+ * identity only) falls back to identity, which the front line then compresses itself.
+ */
+export function variantCoding(
+  acceptEncoding: string | null,
+  mediaType: string,
+  available: readonly ContentCoding[],
+): ContentCoding {
+  if (compressedByFrontLine(mediaType)) {
+    const coding = frontLineCoding(acceptEncoding);
+    if (coding !== undefined) return available.includes(coding) ? coding : "identity";
+  }
+  return selectCoding(acceptEncoding, available);
+}

@@ -7,6 +7,7 @@
  * answer is a new way to make a Representation, answered by the same path.
  */
 import type { ContentCoding, ServedFile } from "../../contract/manifest.js";
+import type { ErrorCause } from "../../contract/errors.js";
 import type { PlanId } from "../../contract/rate-limits.js";
 import type { Asked } from "../outcome.js";
 
@@ -25,6 +26,8 @@ export interface Representation {
   readonly lastModified: string;
   /** The same moment in ms since the epoch, for If-Modified-Since. */
   readonly lastModifiedMs: number;
+  /** Cache-Control max-age in seconds, of a 200 and a 304 (contract/headers.ts). */
+  readonly maxAge: number;
   /** Fields a 200 carries besides these (the documents' Content-Security-Policy). */
   readonly headers: readonly (readonly [string, string])[];
   /**
@@ -32,6 +35,14 @@ export interface Representation {
    * (a near-me parameter out of range), which is answered 400.
    */
   readonly body: BodySource | undefined;
+  /** With no body: the parameter at fault, which the 400 names (Invalid-Parameter). */
+  readonly problem?: ParameterProblem;
+}
+
+/** What a 400 says was wrong: the parameter, as the request names it, and the form it wants. */
+export interface ParameterProblem {
+  readonly parameter: string;
+  readonly form: string;
 }
 
 export type BodySource = StoredBody | MadeBody | GoneBody;
@@ -62,8 +73,9 @@ export interface MadeBody {
   /** Strong entity tag of the bytes, known before they are made, so a 304 makes none. */
   readonly etag: string;
   /**
-   * The bytes; 404 when what the parameters ask for is nowhere (a postcode no index places).
-   * Throws AssetError (assets.ts) when a stored file it reads cannot be read.
+   * The bytes; a cause (contract/errors.ts) when what the parameters ask for is nowhere (a
+   * postcode no index places), answered with that cause's status and body. Throws AssetError
+   * (assets.ts) when a stored file it reads cannot be read.
    */
-  make(): Promise<Uint8Array | 404>;
+  make(): Promise<Uint8Array | ErrorCause>;
 }

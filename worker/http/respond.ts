@@ -13,11 +13,13 @@ import type { Deps } from "../deps.js";
 import { AssetError, fetchAsset } from "../assets.js";
 import { admit } from "../rate-limit/admission.js";
 import { evaluatePreconditions } from "./conditional.js";
-import { clientAcceptEncoding, selectCoding } from "./encoding.js";
-import { errorResponse } from "./errors.js";
-import { retryAfter, validatorHeaders } from "./headers.js";
+import { clientAcceptEncoding, variantCoding } from "./encoding.js";
+import { ERROR_CAUSES } from "../../contract/errors.js";
+import { errorResponse, invalidParameterField } from "./errors.js";
+import { representationFields, retryAfter } from "./headers.js";
 import { methodAnswer } from "./methods.js";
 import type { Representation } from "./representation.js";
+import type { ContentCoding } from "../../contract/manifest.js";
 
 /** Retry-After of a 503 caused by the assets binding failing (transient by nature). */
 export const TRANSIENT_RETRY_AFTER_SECONDS = 10;
@@ -37,27 +39,64 @@ export async function respond(
   const refused = methodAnswer(method);
   if (refused) return refused;
   const { body } = representation;
-  if (body === undefined) return errorResponse(400);
+  if (body === undefined) {
+    const { problem } = representation;
+    return errorResponse(400, problem ? [invalidParameterField(problem)] : undefined);
+  }
+
+  // The variant this request would get and its tag are known from the manifest (or, for a made
+  // body, before any byte is made), so the preconditions are read before admission: a 304 is
+  // admitted without spending the quota (docs/decisions.md, "304s are free"). They still take
+  // effect only after 503 and 429, in RFC 9110 section 13.2.1's place.
+  let coding: ContentCoding | undefined;
+  let etag: string | undefined;
+  if (body.kind === "stored") {
+    // Each coding is its own representation with its own strong ETag (RFC 9110 section 8.8.3),
+    // so If-None-Match is compared with the tag of the variant this request would get, and a
+    // 304 names that variant's coding as its 200 would.
+    coding = variantCoding(clientAcceptEncoding(request), representation.mediaType, body.codings);
+    etag = (body.variants[coding] ?? body.variants.identity).etag;
+  } else if (body.kind === "made") {
+    // Identity only: a made body has no stored variants
+    // (docs/decisions.md#filtered-answers-are-not-compressed).
+    coding = "identity";
+    etag = body.etag;
+  }
+  const now = deps.clock.now();
+  const precondition =
+    etag === undefined
+      ? "ok"
+      : evaluatePreconditions(
+          request.headers,
+          { etag, lastModifiedMs: representation.lastModifiedMs },
+          now,
+        );
 
   // Documents (plan null) skip maintenance and quota: they describe the APIs, not their data.
-  const admitted = await admit(request, deps, representation.plan);
+  const admitted = await admit(request, deps, representation.plan, precondition !== "not-modified");
   if (admitted instanceof Response) return admitted;
   const quota = admitted;
-  if (body.kind === "gone") return errorResponse(410, quota);
+  // Only a gone body has no tag.
+  if (body.kind === "gone" || coding === undefined || etag === undefined) {
+    return errorResponse(410, quota);
+  }
+  outcome.coding = coding;
+  if (body.kind === "stored") {
+    outcome.fullBytes = (body.variants[coding] ?? body.variants.identity).length;
+    outcome.identityBytes = body.variants.identity.length;
+  }
+  if (precondition === "failed") return errorResponse(412, quota);
+  const headers = representationFields(representation, etag, coding, now);
+  for (const [name, value] of quota) headers.set(name, value);
+  // RFC 9110 section 15.4.5: a 304 carries the fields its 200 would, but the length
+  // (representationFields); it reads and makes nothing.
+  const notModified = precondition === "not-modified";
 
   try {
     if (body.kind === "stored") {
-      // Each coding is its own representation with its own strong ETag (RFC 9110 section 8.8.3),
-      // so If-None-Match is compared with the tag of the variant this request would get.
-      const coding = selectCoding(clientAcceptEncoding(request), body.codings);
       const variant = body.variants[coding] ?? body.variants.identity;
-      outcome.coding = coding;
-      outcome.fullBytes = variant.length;
-      outcome.identityBytes = body.variants.identity.length;
-      const headers = okOrNotModified(request, deps, representation, variant.etag, quota);
-      if (headers instanceof Response) return headers;
+      if (notModified) return new Response(null, { status: 304, headers });
       headers.set("Content-Length", String(variant.length));
-      if (coding !== "identity") headers.set("Content-Encoding", coding);
       // HEAD is answered from the manifest alone: the same fields as GET (RFC 9110 section
       // 9.3.2), with the length the GET body would have. workerd keeps a Content-Length set by
       // the Worker on a body-less response (checked through wrangler dev and
@@ -69,16 +108,12 @@ export async function respond(
       // the body again to match Content-Encoding.
       return new Response(asset.body, { status: 200, headers, encodeBody: "manual" });
     }
-    // Identity only: a made body has no stored variants
-    // (docs/decisions.md#filtered-answers-are-not-compressed).
-    outcome.coding = "identity";
-    const headers = okOrNotModified(request, deps, representation, body.etag, quota);
-    if (headers instanceof Response) return headers;
+    if (notModified) return new Response(null, { status: 304, headers });
     // Its length is known once it is made, so HEAD makes it too (and answers the 404 GET would).
     const bytes = await body.make();
-    if (bytes === 404) {
+    if (typeof bytes === "string") {
       outcome.coding = null;
-      return errorResponse(404, quota);
+      return errorResponse(ERROR_CAUSES[bytes].status, quota, bytes);
     }
     outcome.fullBytes = outcome.identityBytes = bytes.length;
     headers.set("Content-Length", String(bytes.length));
@@ -100,36 +135,4 @@ export async function respond(
       error.status === 503 ? [...quota, retryAfter(TRANSIENT_RETRY_AFTER_SECONDS)] : quota;
     return errorResponse(error.status, fields);
   }
-}
-
-/**
- * The 412 when a precondition the request sets fails (If-Match, If-Unmodified-Since), the 304 when
- * they say the client's copy is current, else the fields of the 200 so far: validators, caching,
- * quota, media type and the representation's own fields.
- */
-function okOrNotModified(
-  request: Request,
-  deps: Deps,
-  representation: Representation,
-  etag: string,
-  quota: readonly [string, string][],
-): Headers | Response {
-  const now = deps.clock.now();
-  // RFC 9110 section 8.8.2.1: never a Last-Modified later than the answer's Date (handler.ts). A
-  // content date ahead of this clock (a commit made on a clock that runs fast) is sent as now
-  // until then; preconditions still compare with the date the content has, so no 304 is early.
-  const lastModified =
-    representation.lastModifiedMs > now ? new Date(now).toUTCString() : representation.lastModified;
-  const headers = validatorHeaders(etag, lastModified);
-  for (const [name, value] of quota) headers.set(name, value);
-  const validators = { etag, lastModifiedMs: representation.lastModifiedMs };
-  const precondition = evaluatePreconditions(request.headers, validators, now);
-  if (precondition === "failed") return errorResponse(412, quota);
-  if (precondition === "not-modified") {
-    // RFC 9110 section 15.4.5: a 304 carries the validators and caching fields a 200 would.
-    return new Response(null, { status: 304, headers });
-  }
-  headers.set("Content-Type", representation.mediaType);
-  for (const [name, value] of representation.headers) headers.set(name, value);
-  return headers;
 }

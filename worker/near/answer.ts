@@ -5,6 +5,7 @@
  * index. The ETag is known before any byte is read, so a 304 and a bad request never touch the
  * index (docs/decisions.md#the-etag-of-a-filtered-answer).
  */
+import type { ErrorCause } from "../../contract/errors.js";
 import type { Manifest } from "../../contract/manifest.js";
 import { NEAR_FORMAT_VERSION } from "../../contract/near.js";
 import type { Deps, NearDeps } from "../deps.js";
@@ -32,7 +33,7 @@ const NO_HEADERS: Representation["headers"] = [];
 
 /** The representation a request `matchNear` matched asks for; no body for a bad parameter. */
 export function nearRepresentation(
-  { route, filter, query }: NearMatch,
+  { route, filter, query, problem }: NearMatch,
   deps: Deps,
   origin: string,
 ): Representation {
@@ -42,8 +43,11 @@ export function nearRepresentation(
     mediaType: route.mediaType,
     lastModified: route.entry.lastModified,
     lastModifiedMs: route.entry.lastModifiedMs,
+    // A slice of its data set, reused as long.
+    maxAge: route.maxAge,
     headers: NO_HEADERS,
     body: query === "bad" ? undefined : new NearBody(route, query, deps, origin),
+    problem,
   };
 }
 
@@ -61,10 +65,10 @@ class NearBody implements MadeBody {
     this.etag = nearEntityTag(route.near.index.etag, query);
   }
 
-  async make(): Promise<Uint8Array | 404> {
+  async make(): Promise<Uint8Array | ErrorCause> {
     const loaded = await this.deps.near!.store.load(this.route.near, this.deps.assets, this.origin);
     const records = selectRecords(loaded, this.query);
     // A postcode the index cannot place (docs/decisions.md#a-postcode-that-cannot-be-placed).
-    return records === "unplaced" ? 404 : answerBytes(loaded, records);
+    return records === "unplaced" ? "postcode-not-placed" : answerBytes(loaded, records);
   }
 }

@@ -13,7 +13,10 @@ import {
   type NearFilter,
 } from "../../contract/near.js";
 import { countryCode, normaliseName, postcodeKeys } from "../../contract/place.js";
+import { PARAMETER_FORMS, type Parameter } from "../../contract/errors.js";
+import { DEFAULT_MAX_AGE_SECONDS } from "../../contract/headers.js";
 import { planForPath, type PlanId } from "../../contract/rate-limits.js";
+import type { ParameterProblem } from "../http/representation.js";
 import type { Asked } from "../outcome.js";
 
 /** What the Worker needs to answer one data set's extension paths under one prefix. */
@@ -24,6 +27,8 @@ export interface NearRoute {
   readonly mediaType: string;
   /** The data set's own plan: one quota whichever path a client uses. */
   readonly plan: PlanId;
+  /** The data set's Cache-Control max-age, which its slices follow. */
+  readonly maxAge: number;
   /** What a request to it asks for (outcome.ts), by filter: the data set's near-me slices. */
   readonly asked: Readonly<Record<NearFilter, Asked>>;
 }
@@ -46,11 +51,15 @@ export type NearQuery =
   | { readonly filter: "sortcode"; readonly sortcode: string }
   | { readonly filter: "segment"; readonly segment: string };
 
-/** A matched extension path: its route, its filter, and its query or "bad" (400). */
+/**
+ * A matched extension path: its route, its filter, and its query or "bad" (400), with, when bad,
+ * the parameter at fault and the form it wants.
+ */
 export interface NearMatch {
   readonly route: NearRoute;
   readonly filter: NearFilter;
   readonly query: NearQuery | "bad";
+  readonly problem?: ParameterProblem;
 }
 
 /**
@@ -59,6 +68,7 @@ export interface NearMatch {
  */
 export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
   const routes = new Map<string, NearRoute>();
+  const maxAge = manifest.cacheMaxAge ?? DEFAULT_MAX_AGE_SECONDS;
   for (const near of manifest.near ?? []) {
     const entry = manifest.datasets.find((d) => d.dataset === near.dataset);
     const plan = entry && planForPath(entry.path);
@@ -70,7 +80,14 @@ export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
     const asked = Object.fromEntries(
       near.filters.map((filter) => [filter, { kind: "near", name: near.dataset, detail: filter }]),
     ) as Record<NearFilter, Asked>;
-    routes.set(NEAR_PREFIX + name, { entry, near, mediaType: entry.mediaType, plan, asked });
+    routes.set(NEAR_PREFIX + name, {
+      entry,
+      near,
+      mediaType: entry.mediaType,
+      plan,
+      maxAge,
+      asked,
+    });
     for (const alias of entry.aliases) {
       if (alias.path === `/open-banking/v2.2/${name}`) {
         routes.set(NEAR_OPEN_BANKING_PREFIX + name, {
@@ -78,6 +95,7 @@ export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
           near,
           mediaType: alias.mediaType,
           plan,
+          maxAge,
           asked,
         });
       }
@@ -91,7 +109,8 @@ export function nearRoutes(manifest: Manifest): ReadonlyMap<string, NearRoute> {
 const DECIMAL = /^-?\d{1,3}(?:\.\d{1,15})?$/;
 const RADIUS = /^\d{1,2}(?:\.\d{1,15})?$/;
 const SORTCODE = /^\d{6}$/;
-const ALPHANUMERIC = /^[A-Za-z0-9]+$/;
+// A postcode as people write it: letters and digits, with a space (percent-encoded) or none.
+const POSTCODE_AS_TYPED = /^[A-Za-z0-9]+(?: [A-Za-z0-9]+)?$/;
 
 function decode(segment: string): string | undefined {
   try {
@@ -130,16 +149,22 @@ export function matchNear(
   }
   const shape = (...words: (string | null)[]) =>
     rest.length === words.length && words.every((w, i) => w === null || rest[i] === w);
-  const match = (query: NearQuery | "bad" | undefined): NearMatch | undefined =>
+  const match = (query: NearQuery | undefined): NearMatch | undefined =>
     query === undefined ? undefined : { route, filter: filter as NearFilter, query };
+  const bad = (parameter: Parameter, form: string = PARAMETER_FORMS[parameter]): NearMatch => ({
+    route,
+    filter: filter as NearFilter,
+    query: "bad",
+    problem: { parameter, form },
+  });
   switch (filter) {
     case "country": {
       if (!shape(null) && !shape(null, "town", null)) return undefined;
       const country = countryCode(rest[0]!);
-      if (country === undefined) return match("bad");
+      if (country === undefined) return bad("country");
       if (rest.length === 1) return match({ filter, country });
       const town = decode(rest[2]!);
-      if (town === undefined || normaliseName(town) === "") return match("bad");
+      if (town === undefined || normaliseName(town) === "") return bad("town");
       return match({ filter, country, town: normaliseName(town) });
     }
     case "geo-location": {
@@ -148,31 +173,38 @@ export function matchNear(
       const longitude = coordinate(rest[3]!, 180);
       const radii = search.getAll("radius");
       const radius = radii.length === 0 ? RADIUS_MILES.default : Number(radii[0]);
+      if (latitude === undefined) return bad("lat");
+      if (longitude === undefined) return bad("long");
       if (
-        latitude === undefined ||
-        longitude === undefined ||
         radii.length > 1 ||
         (radii.length === 1 && !RADIUS.test(radii[0]!)) ||
         !(radius >= RADIUS_MILES.min && radius <= RADIUS_MILES.max)
       ) {
-        return match("bad");
+        return bad("radius");
       }
       return match({ filter, latitude, longitude, radius });
     }
     case "postcode": {
       if (!shape(null)) return undefined;
-      const keys = ALPHANUMERIC.test(rest[0]!) ? postcodeKeys(rest[0]!) : undefined;
-      return match(keys ? { filter, ...keys } : "bad");
+      // As typed: `WX1%204AB` (its space encoded), `WX14AB` or `wx14ab` ask the same
+      // (postcodeKeys folds case and spaces), and so share one answer and one ETag.
+      const postcode = decode(rest[0]!);
+      const keys =
+        postcode !== undefined && POSTCODE_AS_TYPED.test(postcode)
+          ? postcodeKeys(postcode)
+          : undefined;
+      return keys ? match({ filter, ...keys }) : bad("postcode");
     }
     case "sortcode": {
       if (!shape(null)) return undefined;
-      return match(SORTCODE.test(rest[0]!) ? { filter, sortcode: rest[0]! } : "bad");
+      return SORTCODE.test(rest[0]!) ? match({ filter, sortcode: rest[0]! }) : bad("sortcode");
     }
     case "segment": {
       if (!shape(null)) return undefined;
       const wanted = rest[0]!.toLowerCase();
       const segment = route.near.segments.find((s) => s.toLowerCase() === wanted);
-      return match(segment ? { filter, segment } : "bad");
+      if (segment) return match({ filter, segment });
+      return bad("segment", `${PARAMETER_FORMS.segment}: ${route.near.segments.join(", ")}`);
     }
     default:
       return undefined;

@@ -12,12 +12,16 @@ import { quotaHeaders } from "./limiter.js";
 
 /**
  * Maintenance and quota for a request counted under `plan` (null: the documents, which skip
- * both). The 503 or 429 to answer, or the quota fields the answer carries.
+ * both). The 503 or 429 to answer, or the quota fields the answer carries. A request that will be
+ * answered 304 is admitted as any other, but not counted (`count` false): a revalidation that
+ * finds the copy current spends none of the quota, so polling with ETags is rewarded
+ * (docs/decisions.md, "304s are free"). A client whose quota is spent still gets the 429.
  */
 export async function admit(
   request: Request,
   deps: Deps,
   plan: PlanId | null,
+  count = true,
 ): Promise<Response | [string, string][]> {
   if (plan === null) return [];
   const { config } = deps;
@@ -25,7 +29,7 @@ export async function admit(
     return errorResponse(503, [retryAfter(config.maintenanceRetryAfterSeconds)]);
   }
   const client = clientBucket(request.headers.get(CLIENT_ADDRESS_HEADER));
-  const decision = deps.limiter.check(plan, client, config, deps);
+  const decision = deps.limiter.check(plan, client, config, deps, count);
   const quota = quotaHeaders(decision);
   if (!decision.allowed) return errorResponse(429, [...quota, retryAfter(decision.resetSeconds)]);
   return quota;

@@ -79,8 +79,18 @@ export class RateLimiter {
 
   constructor(private readonly maxCounters = MAX_TRACKED_COUNTERS) {}
 
-  /** Counts the request of `client` under `plan` if it is within the limit, and says whether it is. */
-  check(plan: PlanId, client: string, config: Config, platform: RateLimitPlatform): LimitDecision {
+  /**
+   * Counts the request of `client` under `plan` if it is within the limit, and says whether it
+   * is. With `count` false (a 304) it only says: nothing is counted, so nothing is shared either
+   * and `remaining` is what is left before it.
+   */
+  check(
+    plan: PlanId,
+    client: string,
+    config: Config,
+    platform: RateLimitPlatform,
+    count = true,
+  ): LimitDecision {
     const limit = config.limits[plan];
     const now = platform.clock.now();
     const window = Math.floor(now / WINDOW_MS);
@@ -95,6 +105,7 @@ export class RateLimiter {
     const used = counter.remote + counter.unshared;
     // A refused request is not counted: it changes nothing until the window ends.
     if (used >= limit) return { allowed: false, plan, limit, remaining: 0, resetSeconds };
+    if (!count) return { allowed: true, plan, limit, remaining: limit - used, resetSeconds };
     counter.unshared += 1;
     if (!counter.syncing && shareDue(counter)) {
       counter.syncing = true;

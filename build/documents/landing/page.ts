@@ -17,7 +17,7 @@ import { ORIGIN, shellExample } from "./origin.js";
 import { nearSection } from "./near.js";
 import type { NearEntry } from "../../../contract/near.js";
 import type { PlanId } from "../../../contract/rate-limits.js";
-import { CACHE_CONTROL } from "../../../contract/headers.js";
+import { freshnessParagraphs } from "../freshness.js";
 import { changesSection, FEED_LINK, type ChangesSectionInput } from "./changes.js";
 
 /** Where the page's stylesheet is served. */
@@ -278,6 +278,14 @@ function inSentence(title: string): string {
   return /^[A-Z][a-z]/.test(title) ? title[0]!.toLowerCase() + title.slice(1) : title;
 }
 
+// A paragraph of the documents' shared text (freshness.ts) as HTML: escaped, then its **bold**
+// and `code` marked up.
+function prose(paragraph: string): string {
+  return text(paragraph)
+    .replace(/\*\*(.+?)\*\*/g, "<strong>$1</strong>")
+    .replace(/`([^`]+)`/g, "<code>$1</code>");
+}
+
 // "a", "a and b", "a, b and c".
 function and(parts: readonly string[]): string {
   return parts.length <= 1
@@ -308,7 +316,11 @@ function fetchSection({ datasets, limits, planOf, site }: LandingInput): string 
   return [
     '<section aria-labelledby="fetch">',
     '<h2 id="fetch">How to fetch</h2>',
-    `<p>Every path answers <code>GET</code> and <code>HEAD</code> with the whole data set. Ask with <code>Accept-Encoding: br</code> or <code>gzip</code> to get it compressed. Each response has a strong <code>ETag</code> and a <code>Last-Modified</code>: send them back in <code>If-None-Match</code> or <code>If-Modified-Since</code> and an unchanged data set costs a 304 with no body. Each coding (identity, br, gzip) has its own ETag. Responses may be reused as <code>Cache-Control: ${CACHE_CONTROL}</code> says.</p>`,
+    `<p>Every path answers <code>GET</code> and <code>HEAD</code> with the whole data set. Ask with <code>Accept-Encoding: br</code> or <code>gzip</code> to get it compressed. Each response has a strong <code>ETag</code> and a <code>Last-Modified</code>: send them back in <code>If-None-Match</code> or <code>If-Modified-Since</code> and an unchanged data set costs a 304 with no body. Each coding (identity, br, gzip) has its own ETag.</p>`,
+    '<h3 id="freshness">How fresh an answer is</h3>',
+    ...freshnessParagraphs(site.CacheMaxAgeSeconds).map(
+      (paragraph) => `<p>${prose(paragraph)}</p>`,
+    ),
     example ? shellExample(curl, site.PublicOrigin) : "",
     '<h3 id="polling">Polling with curl</h3>',
     "<p>To follow a data set from a script, keep its ETag between runs: curl sends it back (<code>--etag-compare</code>) and saves the new one (<code>--etag-save</code>), so a run that finds nothing changed costs a 304 and no body. Every five minutes is plenty: the data changes a few times a day at most.</p>",

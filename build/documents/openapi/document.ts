@@ -6,14 +6,19 @@
 import type { AnySchemaObject } from "ajv";
 import { planForPath } from "../../../contract/rate-limits.js";
 import {
+  ERROR_CAUSES,
   ERRORS,
+  INVALID_PARAMETER_HEADER,
+  PARAMETER_FORMS,
   ERROR_MEDIA_TYPE,
   STATUS_CODE_HEADER,
   type ErrorStatus,
 } from "../../../contract/errors.js";
 import {
   ALLOWED_METHODS,
-  CACHE_CONTROL,
+  cacheControl,
+  CHANGES_MAX_AGE_SECONDS,
+  DEFAULT_MAX_AGE_SECONDS,
   ERROR_CACHE_CONTROL,
   RATE_LIMIT_HEADER,
   RATE_LIMIT_POLICY_HEADER,
@@ -229,7 +234,10 @@ export function openApiDocument(input: OpenApiInput): Json {
           "Strong entity tag: the hex SHA-256 of exactly the bytes of this representation (each content coding has its own).",
         ),
         "Last-Modified": header("When the data set last changed (its meta.LastUpdated)."),
-        "Cache-Control": header("How long the response may be reused.", CACHE_CONTROL),
+        "Cache-Control": header(
+          `How long the response may be reused without asking again (RFC 9111 section 5.2.2.1): ${cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS)} for a data set, its near-me answers and the documents; ${cacheControl(CHANGES_MAX_AGE_SECONDS)} for a changes answer and the feed, which change with every publication. Revalidate with If-None-Match (in a browser, fetch with cache: "no-cache"): a 304 is free.`,
+          cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS),
+        ),
         ...Object.fromEntries(
           Object.entries(SECURITY_HEADERS).map(([name, value]) => [
             name,
@@ -250,7 +258,17 @@ export function openApiDocument(input: OpenApiInput): Json {
           "The HTTP status again (the specs' `Status Code` header, under a valid field name).",
         ),
         Allow: header("The methods the path supports.", ALLOWED_METHODS),
-        "Content-Encoding": header("br or gzip when a compressed variant is sent."),
+        "Content-Encoding": header(
+          "br or gzip when a compressed variant is sent; on a 304, the coding of the variant whose ETag matched.",
+        ),
+        [INVALID_PARAMETER_HEADER]: header(
+          `On a 400 caused by one parameter: its name and the form it wants, as an RFC 9651 String with an expected parameter; the body stays the specs' own. The forms: ${Object.entries(
+            PARAMETER_FORMS,
+          )
+            .map(([name, form]) => `${name}: ${form}`)
+            .join("; ")}.`,
+          `"since";expected="${PARAMETER_FORMS.since}"`,
+        ),
       },
       responses: errorResponses,
     },
@@ -400,8 +418,8 @@ function operation(
       "200": ok,
       "304": {
         description:
-          "Not modified: the representation is unchanged (RFC 9110 section 15.4.5). No body.",
-        headers: headers(COMMON_200_HEADERS),
+          "Not modified: the representation is unchanged (RFC 9110 section 15.4.5). Every field the 200 would carry but Content-Length, Content-Type and the matched variant's Content-Encoding included; no body. Not counted against the quota.",
+        headers: headers([...COMMON_200_HEADERS, "Content-Encoding"]),
       },
       ...Object.fromEntries(
         [...DOCUMENTED_ERRORS, ...(near?.errors ?? [])]
@@ -414,6 +432,7 @@ function operation(
 
 // Fields each error adds to the common ones (docs/consumers.md#the-apis).
 const ERROR_HEADERS: Partial<Record<ErrorStatus, readonly string[]>> = {
+  400: [INVALID_PARAMETER_HEADER],
   405: ["Allow"],
   429: ["Retry-After", RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER],
   503: ["Retry-After"],
@@ -426,8 +445,13 @@ function errorResponse(status: ErrorStatus): Json {
     ...Object.keys(SECURITY_HEADERS),
     ...(ERROR_HEADERS[status] ?? []),
   ];
+  // Causes that share the status, with their own description in the same shape.
+  const causes = Object.values(ERROR_CAUSES)
+    .filter((cause) => cause.status === status)
+    .map((cause) => ` Or, with the same title: "${cause.description}"`)
+    .join("");
   return {
-    description: `${title}. Never cached (Cache-Control: ${ERROR_CACHE_CONTROL}).`,
+    description: `${title}. Never cached (Cache-Control: ${ERROR_CACHE_CONTROL}).${causes}`,
     headers: Object.fromEntries(names.map((name) => [name, ref("headers", name)])),
     content: {
       [ERROR_MEDIA_TYPE]: {

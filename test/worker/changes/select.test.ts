@@ -70,24 +70,31 @@ describe("the changes paths", () => {
 describe("a changes request's query", () => {
   describe("answers 400 when it cannot be understood", () => {
     it.each([
-      ["no query", ""],
-      ["since empty", "since="],
-      ["since without a value", "since"],
-      ["since given twice", "since=2026-11-20T09:30:00Z&since=2026-11-20T09:30:00Z"],
-      ["another parameter beside since", "since=2026-11-20T09:30:00Z&radius=2"],
-      ["another parameter alone", "from=2026-11-20T09:30:00Z"],
-      ["a parameter named in another case", "Since=2026-11-20T09:30:00Z"],
-      ["milliseconds", "since=2026-11-20T09:30:00.000Z"],
-      ["an offset instead of Z", "since=2026-11-20T09:30:00%2B00:00"],
-      ["a date alone", "since=2026-11-20"],
-      ["a month 13", "since=2026-13-20T09:30:00Z"],
-      ["an hour 24", "since=2026-11-20T24:00:00Z"],
-      ["an ETag in quotes", `since=%22${hex("2")}%22`],
-      ["a weak ETag", `since=W/%22${hex("2")}%22`],
-      ["upper-case hex", `since=${hex("A")}`],
-      ["63 hex digits", `since=${hex("2").slice(1)}`],
-    ])("%s", (_, query) => {
-      expect(select(query)).toEqual({ status: 400 });
+      ["no query", "", "since"],
+      ["since empty", "since=", "since"],
+      ["since without a value", "since", "since"],
+      ["since given twice", "since=2026-11-20T09:30:00Z&since=2026-11-20T09:30:00Z", "since"],
+      ["another parameter beside since", "since=2026-11-20T09:30:00Z&radius=2", "radius"],
+      ["another parameter alone", "from=2026-11-20T09:30:00Z", "from"],
+      ["a parameter named in another case", "Since=2026-11-20T09:30:00Z", "Since"],
+      ["milliseconds", "since=2026-11-20T09:30:00.000Z", "since"],
+      ["an offset instead of Z", "since=2026-11-20T09:30:00%2B00:00", "since"],
+      ["a date alone", "since=2026-11-20", "since"],
+      ["a month 13", "since=2026-13-20T09:30:00Z", "since"],
+      ["an hour 24", "since=2026-11-20T24:00:00Z", "since"],
+      ["an ETag in quotes", `since=%22${hex("2")}%22`, "since"],
+      ["a weak ETag", `since=W/%22${hex("2")}%22`, "since"],
+      ["upper-case hex", `since=${hex("A")}`, "since"],
+      ["63 hex digits", `since=${hex("2").slice(1)}`, "since"],
+    ])("%s, naming the parameter at fault", (_, query, parameter) => {
+      const selected = select(query);
+      expect(selected.status).toBe(400);
+      const problem = selected.status === 400 ? selected.problem : undefined;
+      expect(problem?.parameter).toBe(parameter);
+      // The form wanted: since's, or none at all for a parameter the path does not take.
+      expect(problem?.form).toMatch(
+        parameter === "since" ? /UTC with whole seconds and Z.*without its quotes/ : /leave it out/,
+      );
     });
   });
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { ErrorStatus } from "../../../contract/errors.js";
-import { errorBody, errorResponse } from "../../../worker/http/errors.js";
+import {
+  errorBody,
+  errorBodyBytes,
+  errorResponse,
+  invalidParameterField,
+} from "../../../worker/http/errors.js";
 import {
   DECIDED_ERROR_HEADERS,
   SPEC_ERRORS,
@@ -42,5 +47,27 @@ describe("errorResponse", () => {
       title: "Not found",
       description: "There is no resource at this path.",
     });
+  });
+});
+
+describe("invalidParameterField (an RFC 9651 String Item with an expected String parameter)", () => {
+  it.each([
+    [{ parameter: "since", form: "Z, not +00:00" }, '"since";expected="Z, not +00:00"'],
+    [{ parameter: 'a"b\\c', form: "x" }, '"a\\"b\\\\c";expected="x"'],
+    [{ parameter: "caf\u00e9\n", form: "x" }, '"caf";expected="x"'],
+  ])("writes %j as %s", (problem, field) => {
+    expect(invalidParameterField(problem)).toEqual(["Invalid-Parameter", field]);
+  });
+});
+
+describe("a cause's error body", () => {
+  it("keeps the status's title and the body's shape, with the cause's own description", async () => {
+    const response = errorResponse(404, [], "postcode-not-placed");
+    const text = await response.clone().text();
+    const body = JSON.parse(text) as Record<string, string>;
+    expect(Object.keys(body)).toEqual(["status", "title", "description"]);
+    expect([body.status, body.title]).toEqual(["404", "Not found"]);
+    expect(body.description).not.toBe("There is no resource at this path.");
+    expect(errorBodyBytes(response)).toBe(new TextEncoder().encode(text).length);
   });
 });

@@ -79,7 +79,13 @@ describe("whole requests to an extension path", () => {
     expect(district.status).toBe(200);
     const unknown = await fetch("/x-std/v2.2/atms/postcode/ZZ99ZZ");
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual(specErrorBody(404));
+    // The 404 body's shape and title, with words of its own: not a wrong path's.
+    const body = await unknown.json<Record<string, string>>();
+    expect(body).not.toEqual(specErrorBody(404));
+    expect(Object.keys(body)).toEqual(["status", "title", "description"]);
+    expect(body.status).toBe("404");
+    expect(body.title).toBe("Not found");
+    expect(body.description).toMatch(/^The postcode is well formed but could not be placed/);
   });
 
   it("reads the index and body once per isolate", async () => {
@@ -96,7 +102,9 @@ describe("whole requests to an extension path", () => {
     const { fetch, worker } = make();
     const bad = await fetch("/x-std/v2.2/atms/geo-location/lat/91/long/0");
     expect(bad.status).toBe(400);
+    // The spec's body, word for word; what was wrong is in a field beside it.
     expect(await bad.json()).toEqual(specErrorBody(400));
+    expect(bad.headers.get("Invalid-Parameter")).toMatch(/^"lat";expected="[^"]*-90 to 90[^"]*"$/);
     const etag = nearEntityTag('"index-of-atms"', {
       filter: "geo-location",
       latitude: 54.1,

@@ -22,7 +22,7 @@ describe("the extension paths, parsed", () => {
     const u = new URL(url, ORIGIN);
     const match = matchNear(u.pathname, u.searchParams, routes);
     if (!match) return "404";
-    return match.query === "bad" ? "400" : queryKey(match.query);
+    return match.query === "bad" ? `400 ${match.problem?.parameter}` : queryKey(match.query);
   };
 
   describe("normalise what they ask", () => {
@@ -40,6 +40,8 @@ describe("the extension paths, parsed", () => {
       ["/x-std/v2.2/atms/geo-location/lat/-90/long/180?radius=10", "geo-location/-90/180/10"],
       ["/x-std/v2.2/atms/geo-location/lat/0/long/0?radius=1.5&other=x", "geo-location/0/0/1.5"],
       ["/x-std/v2.2/branches/postcode/wx14ab", "postcode/WX14AB"],
+      ["/x-std/v2.2/branches/postcode/WX1%204AB", "postcode/WX14AB"],
+      ["/x-std/v2.2/branches/postcode/wx1%204ab", "postcode/WX14AB"],
       ["/x-std/v2.2/branches/postcode/SW1A1AA", "postcode/SW1A1AA"],
       ["/x-std/v2.2/branches/sortcode/401234", "sortcode/401234"],
       ["/x-std/v2.2/personal-current-accounts/segment/basic", "segment/Basic"],
@@ -50,31 +52,31 @@ describe("the extension paths, parsed", () => {
 
   describe("answer 400 to a parameter out of its range", () => {
     it.each([
-      "/x-std/v2.2/atms/geo-location/lat/90.0001/long/0",
-      "/x-std/v2.2/atms/geo-location/lat/0/long/-181",
-      "/x-std/v2.2/atms/geo-location/lat/1e1/long/0",
-      "/x-std/v2.2/atms/geo-location/lat/NaN/long/0",
-      "/x-std/v2.2/atms/geo-location/lat/+51/long/0",
-      "/x-std/v2.2/atms/geo-location/lat//long/0",
-      "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=0",
-      "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=0.99",
-      "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=10.01",
-      "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=-2",
-      "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=",
-      "/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=2&radius=3",
-      "/x-std/v2.2/atms/country/XX",
-      "/x-std/v2.2/atms/country/GBR",
-      "/x-std/v2.2/atms/country/",
-      "/x-std/v2.2/atms/country/GB/town/%20",
-      "/x-std/v2.2/atms/country/GB/town/%E0%A4%A",
-      "/x-std/v2.2/atms/postcode/WX1%204AB",
-      "/x-std/v2.2/atms/postcode/WX1",
-      "/x-std/v2.2/atms/postcode/12345",
-      "/x-std/v2.2/branches/sortcode/40-12-34",
-      "/x-std/v2.2/branches/sortcode/1234567",
-      "/x-std/v2.2/personal-current-accounts/segment/Platinum",
-    ])("%s", (url) => {
-      expect(parse(url)).toBe("400");
+      ["/x-std/v2.2/atms/geo-location/lat/90.0001/long/0", "lat"],
+      ["/x-std/v2.2/atms/geo-location/lat/0/long/-181", "long"],
+      ["/x-std/v2.2/atms/geo-location/lat/1e1/long/0", "lat"],
+      ["/x-std/v2.2/atms/geo-location/lat/NaN/long/0", "lat"],
+      ["/x-std/v2.2/atms/geo-location/lat/+51/long/0", "lat"],
+      ["/x-std/v2.2/atms/geo-location/lat//long/0", "lat"],
+      ["/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=0", "radius"],
+      ["/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=0.99", "radius"],
+      ["/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=10.01", "radius"],
+      ["/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=-2", "radius"],
+      ["/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=", "radius"],
+      ["/x-std/v2.2/atms/geo-location/lat/51/long/0?radius=2&radius=3", "radius"],
+      ["/x-std/v2.2/atms/country/XX", "country"],
+      ["/x-std/v2.2/atms/country/GBR", "country"],
+      ["/x-std/v2.2/atms/country/", "country"],
+      ["/x-std/v2.2/atms/country/GB/town/%20", "town"],
+      ["/x-std/v2.2/atms/country/GB/town/%E0%A4%A", "town"],
+      ["/x-std/v2.2/atms/postcode/WX1%20%204AB", "postcode"],
+      ["/x-std/v2.2/atms/postcode/WX1", "postcode"],
+      ["/x-std/v2.2/atms/postcode/12345", "postcode"],
+      ["/x-std/v2.2/branches/sortcode/40-12-34", "sortcode"],
+      ["/x-std/v2.2/branches/sortcode/1234567", "sortcode"],
+      ["/x-std/v2.2/personal-current-accounts/segment/Platinum", "segment"],
+    ])("%s, naming %s", (url, parameter) => {
+      expect(parse(url)).toBe(`400 ${parameter}`);
     });
   });
 

@@ -128,20 +128,48 @@ describe("plans", () => {
 });
 
 describe("what counts", () => {
-  it("counts HEAD requests and 304 responses", async () => {
-    const worker = makeWorker(fixture, { vars: { OPEN_DATA_LIMIT_PER_MINUTE: "4" } });
+  it("counts HEAD requests, and not 304 responses", async () => {
+    const worker = makeWorker(fixture, { vars: { OPEN_DATA_LIMIT_PER_MINUTE: "3" } });
     const entry = fixture.manifest.datasets.find((d) => d.path === BRANCHES)!;
     const client = "203.0.113.1";
     expect((await worker.fetch(BRANCHES, from(client, { method: "HEAD" }))).status).toBe(200);
     const conditional = from(client, {
       headers: { "If-None-Match": entry.variants.identity.etag },
     });
-    expect((await worker.fetch(BRANCHES, conditional)).status).toBe(304);
-    expect((await worker.fetch(BRANCHES, conditional)).status).toBe(304);
+    expect(await statuses(worker, 5, BRANCHES, conditional)).toEqual([304, 304, 304, 304, 304]);
     expect((await worker.fetch(BRANCHES, from(client))).status).toBe(200);
+    expect((await worker.fetch(BRANCHES, from(client, { method: "HEAD" }))).status).toBe(200);
+    // The quota spent by the 200s and the HEAD refuses even a request that would be 304.
     expect((await worker.fetch(BRANCHES, conditional)).status).toBe(429);
-    expect((await worker.fetch(BRANCHES, from(client, { method: "HEAD" }))).status).toBe(429);
   });
+
+  it.each<[string, Record<string, string>, number, string]>([
+    ["a 200", {}, 200, "r=144"],
+    ["a 304 to If-None-Match", { "If-None-Match": "TAG" }, 304, "r=145"],
+    ["a 304 to If-Modified-Since", { "If-Modified-Since": "LAST" }, 304, "r=145"],
+    ["a 412 to If-Match of another tag", { "If-Match": '"other"' }, 412, "r=144"],
+  ])(
+    "leaves the RateLimit remaining as it was after %s only if it was a 304",
+    async (_name, conditions, status, remaining) => {
+      const worker = makeWorker(fixture);
+      const entry = fixture.manifest.datasets.find((d) => d.path === BRANCHES)!;
+      const headers = Object.fromEntries(
+        Object.entries(conditions).map(([name, value]) => [
+          name,
+          value === "TAG"
+            ? entry.variants.identity.etag
+            : value === "LAST"
+              ? entry.lastModified
+              : value,
+        ]),
+      );
+      const response = await worker.fetch(BRANCHES, from("203.0.113.9", { headers }));
+      expect(response.status).toBe(status);
+      expect(response.headers.get(DECIDED.rateLimitHeader)).toMatch(
+        new RegExp(`^"open-data";${remaining};t=`),
+      );
+    },
+  );
 
   it("does not count preflights or 405s", async () => {
     const worker = makeWorker(fixture, { vars: { OPEN_DATA_LIMIT_PER_MINUTE: "1" } });
@@ -223,6 +251,19 @@ describe("sharing counts through KV", () => {
   it("costs no KV operation while a client stays far below its limit", async () => {
     const worker = makeWorker(fixture);
     await statuses(worker, firstShare - 1, BRANCHES, from("203.0.113.1"));
+    await worker.clock.advance(5_000);
+    expect(counterWrites(worker)).toEqual([]);
+    expect(worker.kv.reads.filter((r) => r.key.startsWith(DECIDED.counterKeyPrefix))).toEqual([]);
+  });
+
+  it("costs no KV operation for 304s, however many: they are not counted, so never shared", async () => {
+    const worker = makeWorker(fixture);
+    const entry = fixture.manifest.datasets.find((d) => d.path === BRANCHES)!;
+    const conditional = from("203.0.113.1", {
+      headers: { "If-None-Match": entry.variants.identity.etag },
+    });
+    const answers = await statuses(worker, LIMITS["open-data"] * 2, BRANCHES, conditional);
+    expect(answers.every((status) => status === 304)).toBe(true);
     await worker.clock.advance(5_000);
     expect(counterWrites(worker)).toEqual([]);
     expect(worker.kv.reads.filter((r) => r.key.startsWith(DECIDED.counterKeyPrefix))).toEqual([]);
