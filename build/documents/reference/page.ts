@@ -87,10 +87,10 @@ export function markdown(source: string): string {
     .join("\n");
 }
 
-// Marks a pattern as code in schemaWords' text, for schemaHtml (never in a schema's own text).
+// Marks a pattern or a value as code in schemaWords' text, for schemaHtml (never in a schema's own text).
 const CODE = "\u0000";
 
-/** schemaWords' text as HTML, a pattern as code. */
+/** schemaWords' text as HTML, patterns and values as code. */
 const schemaHtml = (schema: Json) =>
   text(schemaWords(schema))
     .split(CODE)
@@ -102,7 +102,8 @@ function schemaWords(schema: Json): string {
   const words: string[] = [];
   if (schema.$ref !== undefined) words.push(refName(schema));
   if (typeof schema.type === "string") words.push(schema.type);
-  if (Array.isArray(schema.enum)) words.push(`one of ${schema.enum.map(scalar).join(", ")}`);
+  if (Array.isArray(schema.enum))
+    words.push(`one of ${schema.enum.map((v) => CODE + scalar(v) + CODE).join(", ")}`);
   if (schema.minimum !== undefined && schema.maximum !== undefined) {
     words.push(`${scalar(schema.minimum)} to ${scalar(schema.maximum)}`);
   }
