@@ -143,7 +143,7 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
       near: new Map(
         (input.nearIndexes ?? []).map(({ entry, bytes }) => [
           entry.dataset,
-          JSON.parse(bytes.toString("utf8")) as NearIndex,
+          { index: JSON.parse(bytes.toString("utf8")) as NearIndex, segments: entry.segments },
         ]),
       ),
       changes: input.changes ?? [],

@@ -15,7 +15,8 @@ import {
   RADIUS_MILES,
   type NearIndex,
 } from "../../../contract/near.js";
-import { distanceMiles, postcodeKeys } from "../../../contract/place.js";
+import { distanceMiles, normaliseName, postcodeKeys } from "../../../contract/place.js";
+import { ERRORS, ERROR_MEDIA_TYPE } from "../../../contract/errors.js";
 import { LAST_UPDATED_TOKEN, SINCE_PARAMETER } from "../../../contract/changes.js";
 import type { DatasetDefinition } from "../../core/datasets.js";
 import { servedPaths } from "../served-paths.js";
@@ -44,13 +45,19 @@ export interface ExampleInput {
     /** The identity body as published. */
     readonly body: Buffer;
   }[];
-  /** Each near-me index as written, by data set id. */
-  readonly near: ReadonlyMap<string, NearIndex>;
+  /** Each near-me index as written, and the segment codes its data set's schema allows, by data set id. */
+  readonly near: ReadonlyMap<string, NearData>;
   readonly changes: readonly ChangesEntry[];
   /** The identity bytes of each stored change answer, by its identity asset. */
   readonly answers: ReadonlyMap<string, Buffer>;
   /** The documents' bytes, by path, with their media types. */
   readonly documents: ReadonlyMap<string, { readonly mediaType: string; readonly bytes: Buffer }>;
+}
+
+/** A data set's near-me index, and the segment codes its schema allows (contract/near.ts). */
+export interface NearData {
+  readonly index: NearIndex;
+  readonly segments: readonly string[];
 }
 
 /** Cut from a list: every item after the first stands as this one mark. */
@@ -81,19 +88,37 @@ export function abbreviate(value: unknown): unknown {
 // A list or object that fits in this many characters is written on one line.
 const ONE_LINE = 64;
 
-// JSON on one line, a space after each comma and colon.
-function oneLine(value: unknown): string {
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(oneLine).join(", ")}]`;
-  return `{${Object.entries(value)
-    .map(([k, v]) => `${JSON.stringify(k)}: ${oneLine(v)}`)
-    .join(", ")}}`;
+/**
+ * JSON on one line, a space after each comma and colon, if it takes at most `budget` characters;
+ * undefined as soon as it would take more, so a large value costs no more than its first part.
+ */
+function oneLine(value: unknown, budget: number): string | undefined {
+  if (value === null || typeof value !== "object") {
+    const text = JSON.stringify(value);
+    return text.length <= budget ? text : undefined;
+  }
+  const entries: [string | undefined, unknown][] = Array.isArray(value)
+    ? value.map((v) => [undefined, v])
+    : Object.entries(value);
+  const parts: string[] = [];
+  let used = 2;
+  for (const [key, item] of entries) {
+    const name = key === undefined ? "" : `${JSON.stringify(key)}: `;
+    const text = oneLine(item, budget - used - name.length);
+    if (text === undefined) return undefined;
+    parts.push(name + text);
+    used += name.length + text.length + 2;
+  }
+  if (used - (parts.length > 0 ? 2 : 0) > budget) return undefined;
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  return open + parts.join(", ") + close;
 }
 
 /** JSON, two spaces an indent, each list or object short enough on one line of its own. */
 export function compactJson(value: unknown, indent = ""): string {
-  const flat = oneLine(value);
-  if (value === null || typeof value !== "object" || flat.length <= ONE_LINE) return flat;
+  const flat = oneLine(value, ONE_LINE);
+  if (flat !== undefined) return flat;
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
   const inner = `${indent}  `;
   const items = Array.isArray(value)
     ? value.map((v) => inner + compactJson(v, inner))
@@ -178,36 +203,51 @@ const coordinate = (n: number) => String(Number(n.toFixed(6)));
 interface NearExample {
   readonly tail: string;
   readonly values: Record<string, string>;
-  readonly records: readonly number[];
+  /** The records answered, in answer order; "unplaced" for a postcode the index cannot place. */
+  readonly records: readonly number[] | "unplaced";
 }
 
+/**
+ * What a filter asks for when no record published has a value of it (an empty data set, records
+ * without coordinates): a well-formed value, answered with no records (or, for a postcode, as one
+ * that cannot be placed).
+ */
+const NO_VALUE = {
+  country: "GB",
+  town: "London",
+  sortcode: "000000",
+  latitude: "51.5074",
+  longitude: "-0.1278",
+  postcode: "SW1A1AA",
+} as const;
+
 /** The request of one filter's path (its tail after the data set's name), and the records it gets. */
-function nearExample(template: string, index: NearIndex): NearExample | undefined {
+function nearExample(template: string, { index, segments }: NearData): NearExample | undefined {
   switch (template) {
     case "/country/{country}": {
-      const found = firstList(index.country);
-      if (!found) return undefined;
-      return { tail: `/country/${found[0]}`, values: { country: found[0] }, records: found[1] };
+      const [country, records] = firstList(index.country) ?? [NO_VALUE.country, []];
+      return { tail: `/country/${country}`, values: { country }, records };
     }
     case "/country/{country}/town/{town}": {
       const found = firstList(index.town);
-      if (!found) return undefined;
-      const [country, town] = [found[0].slice(0, 2), found[0].slice(3)];
+      const [country, town] = found
+        ? [found[0].slice(0, 2), found[0].slice(3)]
+        : [NO_VALUE.country, NO_VALUE.town];
       return {
         tail: `/country/${country}/town/${encodeURIComponent(town)}`,
         values: { country, town },
-        records: found[1],
+        records: found?.[1] ?? index.town[`${country}/${normaliseName(town)}`] ?? [],
       };
     }
     case "/sortcode/{sortcode}": {
-      const found = firstList(index.sortcode);
-      if (!found) return undefined;
-      return { tail: `/sortcode/${found[0]}`, values: { sortcode: found[0] }, records: found[1] };
+      const [sortcode, records] = firstList(index.sortcode) ?? [NO_VALUE.sortcode, []];
+      return { tail: `/sortcode/${sortcode}`, values: { sortcode }, records };
     }
     case "/segment/{segment}": {
       const found = firstList(index.segment);
-      if (!found) return undefined;
-      return { tail: `/segment/${found[0]}`, values: { segment: found[0] }, records: found[1] };
+      const segment = found?.[0] ?? segments[0];
+      if (segment === undefined) return undefined;
+      return { tail: `/segment/${segment}`, values: { segment }, records: found?.[1] ?? [] };
     }
     case "/geo-location/lat/{latitude}/long/{longitude}": {
       // The first record with coordinates, in publication order: the point is where it is.
@@ -215,11 +255,10 @@ function nearExample(template: string, index: NearIndex): NearExample | undefine
       for (let i = 0; i < index.located.length; i += 3) {
         if (at < 0 || index.located[i + 2]! < index.located[at + 2]!) at = i;
       }
-      if (at < 0) return undefined;
-      const [latitude, longitude] = [
-        coordinate(index.located[at]!),
-        coordinate(index.located[at + 1]!),
-      ];
+      const [latitude, longitude] =
+        at < 0
+          ? [NO_VALUE.latitude, NO_VALUE.longitude]
+          : [coordinate(index.located[at]!), coordinate(index.located[at + 1]!)];
       return {
         tail: `/geo-location/lat/${latitude}/long/${longitude}`,
         values: { latitude, longitude },
@@ -228,14 +267,13 @@ function nearExample(template: string, index: NearIndex): NearExample | undefine
     }
     case "/postcode/{postcode}": {
       // The first postcode the index places at its unit; the Worker reads it with postcodeKeys.
-      const postcode = Object.keys(index.postcodes.unit)[0];
-      const keys = postcode === undefined ? undefined : postcodeKeys(postcode);
-      if (postcode === undefined || keys === undefined) return undefined;
-      const [latitude, longitude] = index.postcodes.unit[keys.unit]!;
+      const postcode = Object.keys(index.postcodes.unit)[0] ?? NO_VALUE.postcode;
+      const keys = postcodeKeys(postcode);
+      const at = keys && index.postcodes.unit[keys.unit];
       return {
         tail: `/postcode/${postcode}`,
         values: { postcode },
-        records: within(index, latitude, longitude, POSTCODE_RADIUS_MILES),
+        records: at ? within(index, at[0], at[1], POSTCODE_RADIUS_MILES) : "unplaced",
       };
     }
     default:
@@ -277,16 +315,17 @@ export function examplesFor(paths: readonly string[], input: ExampleInput): Map<
 function datasetExample(
   path: string,
   served: ReadonlyMap<string, { mediaType: string; dataset: ExampleInput["datasets"][number] }>,
-  near: ReadonlyMap<string, NearIndex>,
+  near: ReadonlyMap<string, NearData>,
 ): Example | undefined {
   const found = served.get(path);
   if (!found) return undefined;
   const { dataset, entry, body } = found.dataset;
-  const index = near.get(entry.dataset);
+  const index = near.get(entry.dataset)?.index;
   // Where the data set has an index, only its first record's bytes are parsed (a body may be tens
-  // of megabytes); the service metrics have none, and are a few records per brand.
+  // of megabytes); the service metrics have none, and are a few records per brand. A body with no
+  // record is parsed whole: it is small, and shows its brands as they are.
   const envelope =
-    index && dataset.recordsKey
+    index && dataset.recordsKey && index.records.length > 0
       ? nearEnvelope(
           index,
           body,
@@ -344,7 +383,7 @@ function documentExample(path: string, documents: ExampleInput["documents"]): Ex
 function nearPathExample(
   path: string,
   served: ReadonlyMap<string, { mediaType: string; dataset: ExampleInput["datasets"][number] }>,
-  near: ReadonlyMap<string, NearIndex>,
+  near: ReadonlyMap<string, NearData>,
 ): Example | undefined {
   for (const [prefix, standard] of [
     [NEAR_PREFIX, NEAR_STANDARD_PREFIX],
@@ -354,20 +393,25 @@ function nearPathExample(
     const rest = path.slice(prefix.length);
     const name = rest.split("/")[0]!;
     const found = served.get(standard + name);
-    const index = found && near.get(found.dataset.entry.dataset);
+    const data = found && near.get(found.dataset.entry.dataset);
     const key = found?.dataset.dataset.recordsKey;
-    if (!found || !index || !key) return undefined;
-    const example = nearExample(rest.slice(name.length), index);
+    if (!found || !data || !key) return undefined;
+    const example = nearExample(rest.slice(name.length), data);
     if (!example) return undefined;
-    return {
-      url: prefix + name + example.tail,
-      values: example.values,
-      answer: {
-        status: 200,
-        mediaType: found.mediaType,
-        shown: shownJson(nearEnvelope(index, found.dataset.body, key, example.records)),
-      },
-    };
+    // A postcode no record places (no record has one) is a 404 with the specs' error body.
+    const answer: ExampleAnswer =
+      example.records === "unplaced"
+        ? {
+            status: 404,
+            mediaType: ERROR_MEDIA_TYPE,
+            shown: compactJson({ status: "404", ...ERRORS[404] }),
+          }
+        : {
+            status: 200,
+            mediaType: found.mediaType,
+            shown: shownJson(nearEnvelope(data.index, found.dataset.body, key, example.records)),
+          };
+    return { url: prefix + name + example.tail, values: example.values, answer };
   }
   return undefined;
 }

@@ -241,7 +241,7 @@ function operationArticle(input: ReferenceInput, o: Operation): string {
     return `<figure class="sample" data-language="${language}"><figcaption>${text(label)}</figcaption>${code}</figure>`;
   });
   const answer = [
-    `${example.answer.status} OK`,
+    `${example.answer.status} ${example.answer.status === 200 ? "OK" : "Not Found"}`,
     `Content-Type: ${example.answer.mediaType}`,
     "",
     o.method === "head" ? "(no body: the headers a GET would get)" : example.answer.shown,

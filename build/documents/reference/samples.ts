@@ -28,9 +28,9 @@ export interface SampleRequest {
 const NO_ORIGIN = `first set ${ORIGIN_VARIABLE} to the origin of this page, https:// and its host`;
 
 /**
- * The curl sample, with ORIGIN standing for the origin (landing/origin.ts writes it out, or the
- * shell variable and its guard). `-i` prints the status line and the header fields before the
- * body; `-I` sends HEAD.
+ * The curl sample, with ORIGIN standing for the origin (documents/landing/origin.ts writes it
+ * out, or the shell variable and its guard). `-i` prints the status line and the header fields
+ * before the body; `-I` sends HEAD.
  */
 function curl({ method, url }: SampleRequest): string {
   return `curl -s${method === "head" ? "I" : "i"} "${ORIGIN}${url}"`;
@@ -88,8 +88,9 @@ function python({ method, url, json }: SampleRequest, origin: string | undefined
 }
 
 /**
- * The three samples of one request, as plain text. In curl's, ORIGIN (landing/origin.ts) stands
- * for the origin, to be written as shellExample writes it; the others name it themselves.
+ * The three samples of one request, as plain text. In curl's, ORIGIN
+ * (documents/landing/origin.ts) stands for the origin, to be written as shellExample writes it;
+ * the others name it themselves.
  */
 export function samples(
   request: SampleRequest,

@@ -19,8 +19,11 @@ import { referencePage } from "../../../../build/documents/reference/page.js";
 import {
   abbreviate,
   compactJson,
+  examplesFor,
   type Example,
 } from "../../../../build/documents/reference/examples.js";
+import { DATASETS } from "../../../../build/core/datasets.js";
+import type { NearIndex } from "../../../../contract/near.js";
 
 async function built(variant: SampleVariant) {
   const sample = sampleBuild(variant);
@@ -242,5 +245,81 @@ describe("an answer as the reference shows it", () => {
     expect(compactJson({ long: "x".repeat(60), n: 1 })).toBe(
       `{\n  "long": "${"x".repeat(60)}",\n  "n": 1\n}`,
     );
+  });
+});
+
+describe("the examples of a data set with no records", () => {
+  // An ATMs body with no record, and its index: every list empty.
+  const body = Buffer.from(
+    '{"meta":{"LastUpdated":"2026-11-01T00:00:00Z","TotalResults":0},"data":[]}',
+  );
+  const head = body.indexOf('"TotalResults":') + '"TotalResults":'.length;
+  const index: NearIndex = {
+    formatVersion: 1,
+    dataset: "atms",
+    body: { asset: "/std/v2.2/atms.json", etag: "0".repeat(64), length: body.length },
+    head: [0, head],
+    metaTail: [head + 1, body.indexOf('"data":') + '"data":'.length],
+    brands: [],
+    records: [],
+    located: [],
+    country: {},
+    town: {},
+    sortcode: {},
+    segment: {},
+    postcodes: { unit: {}, sector: {}, district: {} },
+  };
+  const atms = DATASETS.find((d) => d.id === "atms")!;
+  const entry = {
+    dataset: "atms",
+    path: "/std/v2.2/atms",
+    mediaType: "application/prs.std.opendata.v2.2+json",
+    aliases: [],
+  } as unknown as Manifest["datasets"][number];
+  const examples = examplesFor(
+    [
+      "/std/v2.2/atms",
+      "/x-std/v2.2/atms/country/{country}",
+      "/x-std/v2.2/atms/geo-location/lat/{latitude}/long/{longitude}",
+      "/x-std/v2.2/atms/postcode/{postcode}",
+    ],
+    {
+      datasets: [{ dataset: atms, entry, body }],
+      near: new Map([["atms", { index, segments: [] }]]),
+      changes: [],
+      answers: new Map(),
+      documents: new Map(),
+    },
+  );
+
+  it("asks for a well-formed value and shows the empty answer the Worker gives", () => {
+    expect(examples.get("/x-std/v2.2/atms/country/{country}")).toEqual({
+      url: "/x-std/v2.2/atms/country/GB",
+      values: { country: "GB" },
+      answer: {
+        status: 200,
+        mediaType: "application/prs.std.opendata.v2.2+json",
+        shown:
+          '{\n  "meta": {"LastUpdated": "2026-11-01T00:00:00Z", "TotalResults": 0},\n  "data": []\n}',
+      },
+    });
+    expect(examples.get("/x-std/v2.2/atms/geo-location/lat/{latitude}/long/{longitude}")!.url).toBe(
+      "/x-std/v2.2/atms/geo-location/lat/51.5074/long/-0.1278",
+    );
+    expect(examples.get("/std/v2.2/atms")!.answer.shown).toBe(
+      '{\n  "meta": {"LastUpdated": "2026-11-01T00:00:00Z", "TotalResults": 0},\n  "data": []\n}',
+    );
+  });
+
+  it("shows a postcode no record places as the 404 with the specs' error body", () => {
+    expect(examples.get("/x-std/v2.2/atms/postcode/{postcode}")!.answer).toEqual({
+      status: 404,
+      mediaType: "application/json",
+      shown: compactJson({
+        status: "404",
+        title: "Not found",
+        description: "There is no resource at this path.",
+      }),
+    });
   });
 });
