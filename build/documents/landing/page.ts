@@ -62,6 +62,7 @@ export function landingPage(input: LandingInput): string {
     "<header>",
     `<h1>${text(publisher)}</h1>`,
     '<p class="lead">Regulated open banking data, published as the read-only JSON APIs the standards define: branches, ATMs, products and service quality metrics. Free to use under the licence below.</p>',
+    `<p class="lead">Every path and operation, with requests in curl, JavaScript and Python: <a href="${REFERENCE_PATH}">the API reference</a>.</p>`,
     "</header>",
     "<main>",
     datasetsSection(input),

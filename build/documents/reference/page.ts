@@ -9,7 +9,7 @@
 import { escapeAttribute as attr, escapeHtml as text } from "../landing/html.js";
 import { shellExample } from "../landing/origin.js";
 import { STYLESHEET_PATH } from "../landing/page.js";
-import type { Example } from "./examples.js";
+import { compactJson, type Example } from "./examples.js";
 import { SAMPLE_LANGUAGES, samples } from "./samples.js";
 
 type Json = Record<string, unknown>;
@@ -193,10 +193,11 @@ function overview({ openapi, origin }: ReferenceInput): string {
     '<section aria-labelledby="overview">',
     '<h2 id="overview">Overview</h2>',
     markdown(asString(info.description)),
+    '<h3 id="deployment">This deployment</h3>',
     "<ul>",
     ...servers.map(
       (s) =>
-        `<li>Server: <code>${text(asString(s.url))}</code>, ${text(asString(s.description))}</li>`,
+        `<li>Server: <code>${text(asString(s.url))}</code> (${text(asString(s.description))})</li>`,
     ),
     "<li>Authentication: none; every operation is public.</li>",
     license.url
@@ -378,10 +379,11 @@ function errorsSection(openapi: Json): string {
       .join(", ");
     const [mediaType, media] = Object.entries(asJson(response.content))[0] ?? ["", {}];
     const example = asJson(media).example;
+    const title = asString(asJson(example).title);
     return [
-      `<h3 id="error-${attr(status)}">${text(status)}</h3>`,
+      `<h3 id="error-${attr(status)}">${text(`${status} ${title}`)}</h3>`,
       `<p>${text(asString(response.description))} Header fields: ${headers}.</p>`,
-      `<pre class="answer" data-status="${attr(status)}"><code>${text(`${status}\nContent-Type: ${mediaType}\n\n${JSON.stringify(example, null, 2)}`)}</code></pre>`,
+      `<pre class="answer" data-status="${attr(status)}"><code>${text(`${status} ${title}\nContent-Type: ${mediaType}\n\n${compactJson(example)}`)}</code></pre>`,
     ].join("\n");
   });
   return [
