@@ -1,8 +1,8 @@
 /**
- * Step 9, the documents about the APIs, built after the data sets: the landing page at /, its stylesheet,
- * /openapi.json, the directory entry /participant_store.json and the publication feed
- * /x-std/changes.atom. Each is encoded like a data set (identity, br, gzip, each with its strong
- * ETag) and listed in the manifest's `documents`, so the Worker serves it with no work per request.
+ * Step 9, the documents about the APIs, built after the data sets: the landing page at /, its
+ * stylesheet, /openapi.json, the API reference /reference made from it, the directory entry
+ * /participant_store.json and the publication feed /x-std/changes.atom. Each is encoded like a
+ * data set (identity, br, gzip, each with its strong ETag) and listed in the manifest's `documents`, so the Worker serves it with no work per request.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,6 +30,11 @@ import {
   PARTICIPANT_STORE_PATH,
 } from "./participant-store.js";
 import { PROJECT_ROOT } from "../core/paths.js";
+import type { NearIndex } from "../../contract/near.js";
+import type { ChangeAnswer } from "../../contract/manifest.js";
+import { examplesFor } from "./reference/examples.js";
+import { referencePage } from "./reference/page.js";
+import { REFERENCE_PATH } from "./reference/path.js";
 
 // The landing page's path: the site's root.
 const LANDING_PATH = "/";
@@ -43,6 +48,8 @@ export interface DocumentInput {
   readonly datasets: readonly {
     readonly dataset: DatasetDefinition;
     readonly entry: ManifestEntry;
+    /** The body as published, for the API reference's examples. */
+    readonly encoded: { readonly identity: { readonly bytes: Buffer } };
   }[];
   readonly located: readonly LocatedRecord[];
   /** Every brand the data sets publish, for the directory entry. */
@@ -56,6 +63,13 @@ export interface DocumentInput {
   readonly near?: readonly NearEntry[];
   /** The manifest's changes endpoints, for /openapi.json, the feed and the landing page. */
   readonly changes?: readonly ChangesEntry[];
+  /** Each near-me index's bytes as written (build/near/), for the API reference's examples. */
+  readonly nearIndexes?: readonly { readonly entry: NearEntry; readonly bytes: Buffer }[];
+  /** Each stored change answer (build/history/), for the API reference's examples. */
+  readonly changeAnswers?: readonly {
+    readonly entry: ChangeAnswer;
+    readonly encoded: { readonly identity: { readonly bytes: Buffer } };
+  }[];
   /** Every data set's publications, newest first (build/history/), for the feed and the page. */
   readonly publications?: readonly Publication[];
   /**
@@ -71,8 +85,10 @@ export interface DocumentResult {
   readonly encoded: Pick<EncodedBody, "identity"> & Partial<EncodedBody>;
 }
 
-// The asset file a document's identity bytes are stored in; "/" has no file name of its own.
-const assetOf = (path: string) => (path === LANDING_PATH ? "/index.html" : path);
+// The asset file a document's identity bytes are stored in; "/" has no file name of its own, and
+// /reference is stored as HTML by name (never served by that name: the Worker routes by path).
+const assetOf = (path: string) =>
+  path === LANDING_PATH ? "/index.html" : path === REFERENCE_PATH ? "/reference.html" : path;
 
 /** Every document, generated and encoded. */
 export async function makeDocuments(input: DocumentInput): Promise<DocumentResult[]> {
@@ -115,11 +131,45 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     site: input.site,
     updated: new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"),
   });
+  const storeText = JSON.stringify(store);
+  const reference = referencePage({
+    openapi,
+    examples: examplesFor(Object.keys(openapi.paths as object), {
+      datasets: input.datasets.map(({ dataset, entry, encoded }) => ({
+        dataset,
+        entry,
+        body: encoded.identity.bytes,
+      })),
+      near: new Map(
+        (input.nearIndexes ?? []).map(({ entry, bytes }) => [
+          entry.dataset,
+          { index: JSON.parse(bytes.toString("utf8")) as NearIndex, segments: entry.segments },
+        ]),
+      ),
+      changes: input.changes ?? [],
+      answers: new Map(
+        (input.changeAnswers ?? []).map((a) => [
+          a.entry.variants.identity.asset,
+          a.encoded.identity.bytes,
+        ]),
+      ),
+      documents: new Map([
+        [
+          PARTICIPANT_STORE_PATH,
+          { mediaType: PARTICIPANT_STORE_MEDIA_TYPE, bytes: Buffer.from(storeText) },
+        ],
+        [CHANGES_FEED_PATH, { mediaType: CHANGES_FEED_MEDIA_TYPE, bytes: Buffer.from(feed) }],
+      ]),
+    }),
+    origin: input.site.PublicOrigin,
+    openapiPath: OPENAPI_PATH,
+  });
   const sources: [path: string, mediaType: string, text: string | Buffer][] = [
     [LANDING_PATH, HTML_MEDIA_TYPE, withMap(page, map)],
     [STYLESHEET_PATH, CSS_MEDIA_TYPE, readFileSync(STYLESHEET_FILE, "utf8")],
     [OPENAPI_PATH, OPENAPI_MEDIA_TYPE, JSON.stringify(openapi)],
-    [PARTICIPANT_STORE_PATH, PARTICIPANT_STORE_MEDIA_TYPE, JSON.stringify(store)],
+    [REFERENCE_PATH, HTML_MEDIA_TYPE, reference],
+    [PARTICIPANT_STORE_PATH, PARTICIPANT_STORE_MEDIA_TYPE, storeText],
     [CHANGES_FEED_PATH, CHANGES_FEED_MEDIA_TYPE, feed],
   ];
   return Promise.all(

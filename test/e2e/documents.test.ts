@@ -1,6 +1,7 @@
 /**
- * The landing page, its stylesheet and /openapi.json through the real Worker on loopback: the
- * stored bytes, the media types, the CSP, validators and variants, and no quota spent.
+ * The landing page, its stylesheet, /openapi.json and the API reference through the real Worker
+ * on loopback: the stored bytes, the media types, the CSP, validators and variants, and no quota
+ * spent.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +20,7 @@ const MEDIA_TYPES: [path: string, mediaType: string][] = [
   ["/", "text/html; charset=utf-8"],
   ["/style.css", "text/css; charset=utf-8"],
   ["/openapi.json", "application/vnd.oai.openapi+json;version=3.1"],
+  ["/reference", "text/html; charset=utf-8"],
   ["/participant_store.json", "application/json"],
 ];
 const POLICY =
@@ -92,7 +94,7 @@ describe.each(MEDIA_TYPES)("%s", (path, mediaType) => {
 describe("the documents and the quota", () => {
   it("serves more requests from one client than any plan allows, with no quota fields", async () => {
     // 145 per minute is the default of both plans (service-metrics-api-v1.0.md, "Limits").
-    for (const path of ["/", "/participant_store.json"]) {
+    for (const path of ["/", "/reference", "/participant_store.json"]) {
       for (let i = 0; i < 150; i++) {
         const response = await get(path, { "CF-Connecting-IP": "198.51.100.7" }, "HEAD");
         expect(response.status).toBe(200);
@@ -103,12 +105,18 @@ describe("the documents and the quota", () => {
 });
 
 describe("paths beside the documents", () => {
-  it.each(["/index.html", "/index.html.br", "/openapi.json.gz", "/openapi.json/", "/style.css/"])(
-    "returns 404 on %s",
-    async (path) => {
-      expect((await get(path)).status).toBe(404);
-    },
-  );
+  it.each([
+    "/index.html",
+    "/index.html.br",
+    "/openapi.json.gz",
+    "/openapi.json/",
+    "/style.css/",
+    "/reference.html",
+    "/reference/",
+    "/reference.html.br",
+  ])("returns 404 on %s", async (path) => {
+    expect((await get(path)).status).toBe(404);
+  });
 });
 
 describe("the landing page's examples, pasted into a shell", () => {

@@ -90,9 +90,9 @@ describe("verify against a Worker serving the same build", () => {
     const run = await verify([same.worker.base.href, "--manifest", same.manifest, "--wait", "0"]);
     const perPath = run.lines.slice(0, -1);
     expect(perPath.filter((line) => !line.startsWith("same "))).toEqual([]);
-    // 8 data sets, 10 live-standard aliases, 5 documents (the feed among them), 6 near-me
-    // queries, 6 changes endpoints and their 6 aliases.
-    expect(perPath).toHaveLength(41);
+    // 8 data sets, 10 live-standard aliases, 6 documents (the feed and the API reference among
+    // them), 6 near-me queries, 6 changes endpoints and their 6 aliases.
+    expect(perPath).toHaveLength(42);
     for (const path of [
       "/std/v2.2/atms  (data set atms)",
       "/open-banking/v2.2/atms  (data set atms, alias)",
@@ -106,7 +106,7 @@ describe("verify against a Worker serving the same build", () => {
       expect(perPath).toContain(`same         ${path}`);
     }
     expect(run.lines.at(-1)).toMatch(
-      /^verify: all 41 paths at http:\/\/127\.0\.0\.1:\d+ are the same as /,
+      /^verify: all 42 paths at http:\/\/127\.0\.0\.1:\d+ are the same as /,
     );
     expect(run.code).toBe(0);
   });
@@ -134,20 +134,22 @@ describe("verify against a Worker serving a build of other content", () => {
       ["different", "/open-banking/v2.2/atms"],
       // The landing page shows what the data sets hold, so it changes with them.
       ["different", "/"],
+      // So does the API reference, whose ATM examples are cut from the ATMs published.
+      ["different", "/reference"],
       ["different", "/x-std/v2.2/atms/country/GB"],
     ]);
     // Same date (one fixed epoch), other bytes: the tag and the body hash differ.
     expect(notSame[0]).toMatch(
       /: ETag "[0-9a-f]{24}…", not "[0-9a-f]{24}…"; body SHA-256 [0-9a-f]{24}…, not [0-9a-f]{24}…$/,
     );
-    expect(notSame[3]).toMatch(
+    expect(notSame[4]).toMatch(
       /: ETag "near\.1\.[0-9a-f]{17}…", not one starting "near\.1\.[0-9a-f]{17}…$/,
     );
     expect(run.lines.at(-1)).toMatch(
-      /are not the same as .*\(4 different, 0 unreachable\); data sets: atms$/,
+      /are not the same as .*\(5 different, 0 unreachable\); data sets: atms$/,
     );
     expect(run.stderr[0]).toMatch(
-      /^verify: 4 of 41 paths not the same yet; asking again in 0\.4 s/,
+      /^verify: 5 of 42 paths not the same yet; asking again in 0\.4 s/,
     );
     expect(run.code).toBe(1);
   });
@@ -161,9 +163,9 @@ describe("verify against a Worker serving a build of other content", () => {
       { cwd: PROJECT_ROOT },
     );
     expect(run.code).toBe(1);
-    expect(run.stdout.trim().split("\n")).toHaveLength(42);
+    expect(run.stdout.trim().split("\n")).toHaveLength(43);
     const markdown = await readFile(summary, "utf8");
-    expect(markdown).toContain("4 of 41 paths at http://127.0.0.1:");
+    expect(markdown).toContain("5 of 42 paths at http://127.0.0.1:");
     expect(markdown).toContain("| `/std/v2.2/atms` | data set atms | different: ETag");
   });
 });

@@ -7,6 +7,7 @@ import type { DatasetDefinition } from "../../core/datasets.js";
 import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import { OPENAPI_PATH } from "../openapi/document.js";
+import { REFERENCE_PATH } from "../reference/path.js";
 import { PARTICIPANT_STORE_PATH } from "../participant-store.js";
 import { servedPaths } from "../served-paths.js";
 import { escapeAttribute as attr, escapeHtml as text, formatCount } from "./html.js";
@@ -61,6 +62,7 @@ export function landingPage(input: LandingInput): string {
     "<header>",
     `<h1>${text(publisher)}</h1>`,
     '<p class="lead">Regulated open banking data, published as the read-only JSON APIs the standards define: branches, ATMs, products and service quality metrics. Free to use under the licence below.</p>',
+    `<p class="lead">Every path and operation, with requests in curl, JavaScript and Python: <a href="${REFERENCE_PATH}">the API reference</a>.</p>`,
     "</header>",
     "<main>",
     datasetsSection(input),
@@ -346,6 +348,7 @@ function describeSection(): string {
     '<section aria-labelledby="openapi">',
     '<h2 id="openapi">Machine-readable description</h2>',
     `<p><a href="${OPENAPI_PATH}"><code>${OPENAPI_PATH}</code></a> is an OpenAPI 3.1 document describing every path above: its headers, the response schemas, the errors and the rate limits. Generate a client from it with any OpenAPI 3.1 tool, or validate what you receive against its schemas.</p>`,
+    `<p><a href="${REFERENCE_PATH}">The API reference</a> shows every path and operation it describes, in a browser: the parameters, header fields, statuses and error bodies, and for each operation a request in curl, JavaScript (<code>fetch</code>) and Python (<code>urllib</code>) with the answer it gets from this deployment.</p>`,
     `<p><a href="${PARTICIPANT_STORE_PATH}"><code>${PARTICIPANT_STORE_PATH}</code></a> lists this publisher the way the open banking participant directory does (<code>baseUrl</code> and, per API, its versions): a client that reads that directory can be pointed at this one file.</p>`,
     "</section>",
   ].join("\n");
