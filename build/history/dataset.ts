@@ -32,10 +32,10 @@ import {
   bodyRecords,
   slicedRecords,
   changeCount,
-  changeCounts,
   changesBetween,
+  recordChanges,
   recordLabel,
-  type BrandChange,
+  type PublishedRecord,
   type VersionRecords,
 } from "./records.js";
 import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
@@ -284,6 +284,8 @@ async function compute(
     const changes = changesBetween(older, records);
     const bytes = answerBytes(dataset, meta(since), changes);
     if (total + bytes.length > limit || bytes.length > input.maxFileBytes) {
+      // The answer is not kept, but the publication of the version after it is told still.
+      publications.push(publication(dataset, newer, { lastUpdated: since, records: older }));
       reachedFirst = false;
       break;
     }
@@ -460,37 +462,25 @@ function publication(
   newer: { lastUpdated: string; records: VersionRecords },
   older: { lastUpdated: string; records: VersionRecords } | undefined,
 ): Publication {
-  const changes: BrandChange[] = changesBetween(older?.records ?? [], newer.records);
-  const counts = changeCounts(changes);
-  const firstOf = (id: string, version: VersionRecords) => {
-    for (const brand of version) for (const r of brand.records) if (r.id === id) return r.json;
-    return undefined;
-  };
-  const label = (id: string, version: VersionRecords) => {
-    const json = firstOf(id, version);
-    return json === undefined ? id : recordLabel(json);
-  };
-  const added: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
-  const oldIds = new Set(older?.records.flatMap((b) => b.records.map((r) => `${b.name}\0${r.id}`)));
-  for (const change of changes) {
-    for (const record of change.listed) {
-      const list = oldIds.has(`${change.name}\0${record.id}`) ? changed : added;
+  const { added, changed, removed } = recordChanges(older?.records ?? [], newer.records);
+  const named = (records: readonly PublishedRecord[]) => {
+    const names: string[] = [];
+    for (const record of records) {
+      if (names.length === NAMED_PER_KIND) break;
       const text = recordLabel(record.json);
-      if (list.length < NAMED_PER_KIND && !list.includes(text)) list.push(text);
+      if (!names.includes(text)) names.push(text);
     }
-    for (const id of change.removed) {
-      if (removed.length < NAMED_PER_KIND) removed.push(label(id, older!.records));
-    }
-  }
+    return names;
+  };
   return {
     dataset: dataset.id,
     lastUpdated: newer.lastUpdated,
     before: older?.lastUpdated,
     brands: [...new Set(newer.records.map((b) => b.name))],
-    ...counts,
-    named: { added, changed, removed },
+    added: added.length,
+    changed: changed.length,
+    removed: removed.length,
+    named: { added: named(added), changed: named(changed), removed: named(removed) },
   };
 }
 
