@@ -14,16 +14,9 @@ import { SITE_FILE } from "../read/content.js";
 import type { Site } from "../read/site.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
 import { datasetHistory, type Publication, type StoredAnswer } from "./dataset.js";
-import {
-  datingAt,
-  objectsAt,
-  readHistory,
-  repoPath,
-  touches,
-  type Commit,
-  type History,
-  type Repository,
-} from "./git.js";
+import { objectsAt, readHistory, repoPath, type History, type Repository } from "./git.js";
+import { dataVersions } from "./data-versions.js";
+import { dataDigest } from "../encode/data-digest.js";
 import { HistoryStore } from "./store.js";
 import type { VersionCommit, VersionRef } from "./version.js";
 
@@ -70,8 +63,6 @@ export function changesDatasets(): readonly DatasetDefinition[] {
   return DATASETS.filter((d) => d.recordsKey !== null);
 }
 
-const DATING_KIND = "history-dating";
-
 export async function buildHistory(input: HistoryInput): Promise<HistoryResult> {
   const keep = input.site.ChangeHistoryVersions ?? DEFAULT_CHANGE_HISTORY_VERSIONS;
   const results = changesDatasets().flatMap((dataset) => {
@@ -90,8 +81,10 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     note =
       "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
   }
-  const versions = repo ? await versionsOf(repo, read!, results, keep, input.cache) : undefined;
   const store = repo ? new HistoryStore(repo, input.cache) : undefined;
+  const versions = repo
+    ? await versionsOf(repo, read!, results, keep, input.cache, store!)
+    : undefined;
 
   const changes: ChangesEntry[] = [];
   const answers = new Map<string, StoredAnswer>();
@@ -156,33 +149,40 @@ interface Versions {
 }
 
 /**
- * Every data set's versions, from what readHistory read for all of them (the log, the work
- * tree's changes), with one more git process per merge commit the cache has not dated yet, and
- * one batch of object lookups for all of them, made only when a data set's answers are not in
- * the cache.
+ * Every data set's versions (data-versions.ts: the commits where its Data changed), from what
+ * readHistory read for all of them, and one batch of object lookups for all of them, made only
+ * when a data set's answers are not in the cache. The newest is the current version when the
+ * body this build made has its Data.
  */
 async function versionsOf(
   repo: Repository,
-  { log, changed }: History,
+  { log }: History,
   results: readonly DatasetResult[],
   keep: number,
   cache: BuildCache | undefined,
+  store: HistoryStore,
 ): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
   const found = new Map<string, FoundVersions>();
-  for (const { dataset } of results) {
-    const paths = [folder(dataset), site];
+  for (const { dataset, entry, encoded } of results) {
     // One more than kept: the newest may be the current version itself.
-    const commits = log.filter((c) => touches(c.paths, paths)).slice(0, keep + 1);
-    const versions: VersionCommit[] = [];
-    for (const commit of commits) {
-      versions.push({ commit: commit.commit, seconds: await dated(repo, commit, paths, cache) });
-    }
-    const clean = !touches(changed, paths);
-    const seed = clean ? versions[0] : undefined;
-    const past = (seed ? versions.slice(1) : versions).slice(0, keep);
-    found.set(dataset.id, { past, complete: commits.length <= keep, seed });
+    const { versions, complete } = await dataVersions({
+      repo,
+      log,
+      dataset,
+      cache,
+      store,
+      want: keep + 1,
+    });
+    const newest = versions[0];
+    const current =
+      newest?.seconds === entry.lastModifiedMs / 1000 &&
+      newest.digest === dataDigest(encoded.identity.bytes);
+    const seed = current ? newest : undefined;
+    const older = seed ? versions.slice(1) : versions;
+    const past = older.slice(0, keep);
+    found.set(dataset.id, { past, complete: complete && older.length <= keep, seed });
   }
   let looked: Promise<Map<string, VersionRef>> | undefined;
   const lookUp = async () => {
@@ -209,20 +209,4 @@ async function versionsOf(
       return versions.map((v) => refs.get(`${dataset.id}\0${v.commit}`)!);
     },
   };
-}
-
-/** A version's LastUpdated: what the build at that commit dated the data set (git.ts, datingAt). */
-async function dated(
-  repo: Repository,
-  commit: Commit,
-  paths: readonly string[],
-  cache: BuildCache | undefined,
-): Promise<number> {
-  if (!commit.merge) return commit.seconds;
-  const key = cache?.key(DATING_KIND, commit.commit, ...paths);
-  const hit = key ? await cache!.get(key, DATING_KIND) : undefined;
-  if (hit) return Number(hit.toString("utf8"));
-  const seconds = await datingAt(repo, commit.commit, paths);
-  if (key) await cache!.set(key, DATING_KIND, String(seconds));
-  return seconds;
 }
