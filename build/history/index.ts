@@ -58,9 +58,12 @@ export interface HistoryResult {
   readonly work: { readonly datasets: number; readonly parsed: number; readonly rebuilt: number };
 }
 
-/** The data sets with changes endpoints: those whose records have an Identification. */
+/**
+ * The data sets with changes endpoints: every one. A record is identified by its Identification,
+ * or, in the service metrics, where the brand object is the record, by its BrandName.
+ */
 export function changesDatasets(): readonly DatasetDefinition[] {
-  return DATASETS.filter((d) => d.recordsKey !== null);
+  return DATASETS;
 }
 
 export async function buildHistory(input: HistoryInput): Promise<HistoryResult> {

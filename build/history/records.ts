@@ -58,6 +58,7 @@ export function slicedRecords(
   bytes: Buffer,
   slices: BodySlices,
 ): VersionRecords {
+  if (dataset.recordsKey === null) return bodyRecords(dataset, bytes);
   const brands = body.data.flatMap((d) => d.Brand);
   const records: PublishedRecord[][] = brands.map(() => []);
   let at = 0;
@@ -73,12 +74,16 @@ export function slicedRecords(
   return brands.map((brand, b) => ({ name: String(brand.BrandName), records: records[b]! }));
 }
 
-/** A brand object's records (its BrandName and its `dataset.recordsKey` list). */
+/**
+ * A brand object's records (its BrandName and its `dataset.recordsKey` list). In the service
+ * metrics (no records key) the brand object is the one record, identified by its BrandName.
+ */
 export function brandRecords(
   dataset: DatasetDefinition,
   brand: Readonly<Record<string, unknown>>,
 ): BrandRecords {
-  const list = (brand[dataset.recordsKey!] ?? []) as Record<string, unknown>[];
+  if (dataset.recordsKey === null) return wholeBrand(brand);
+  const list = (brand[dataset.recordsKey] ?? []) as Record<string, unknown>[];
   return {
     name: String(brand.BrandName),
     records: list.map((record) => ({
@@ -86,6 +91,12 @@ export function brandRecords(
       json: JSON.stringify(record),
     })),
   };
+}
+
+/** A service metrics brand object as its one record, identified by its BrandName. */
+export function wholeBrand(brand: Readonly<Record<string, unknown>>): BrandRecords {
+  const name = String(brand.BrandName);
+  return { name, records: [{ id: name, json: JSON.stringify(brand) }] };
 }
 
 /**
@@ -238,7 +249,14 @@ export function answerBytes(
     TermsOfUse: meta.termsOfUse,
   });
   const key = JSON.stringify(dataset.recordsKey);
-  const brands = changes.map((c) => {
+  const brands = changes.flatMap((c) => {
+    // The service metrics: each brand added or changed whole, as in the full list; a brand gone
+    // as its BrandName with Removed true.
+    if (dataset.recordsKey === null) {
+      return c.listed.length > 0
+        ? c.listed.map((r) => r.json)
+        : [`{"BrandName":${JSON.stringify(c.name)},"${REMOVED_FIELD}":true}`];
+    }
     const parts = [`{"BrandName":${JSON.stringify(c.name)}`];
     if (c.listed.length > 0) parts.push(`,${key}:[${c.listed.map((r) => r.json).join(",")}]`);
     if (c.removed.length > 0) parts.push(`,"${REMOVED_FIELD}":${JSON.stringify(c.removed)}`);
@@ -259,6 +277,6 @@ export function recordLabel(json: string): string {
     v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {};
   const address = object(record.PostalAddress ?? object(record.Location).PostalAddress);
   const what = address.TownName ?? record.Name;
-  const id = String(record.Identification);
+  const id = String(record.Identification ?? record.BrandName);
   return typeof what === "string" && what.trim() !== "" ? `${id} (${what.trim()})` : id;
 }

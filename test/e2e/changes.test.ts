@@ -340,7 +340,6 @@ describe("a changes request that cannot be answered", () => {
   });
 
   it.each([
-    "/x-std/v1.0/reg-service-metrics/pca/changes?since=2026-09-21T14:13:20Z",
     "/x-std/v2.2/service-metrics-pca/changes?since=2026-09-21T14:13:20Z",
     "/x-std/v2.2/atms/changes/?since=2026-09-21T14:13:20Z",
     "/x-std/v2.2/ATMS/changes?since=2026-09-21T14:13:20Z",

@@ -411,6 +411,8 @@ describe("the history without git", () => {
       "business-current-accounts",
       "unsecured-sme-loans",
       "commercial-credit-cards",
+      "service-metrics-pca",
+      "service-metrics-bca",
     ]);
     const atms = built.manifest.datasets.find((d) => d.dataset === "atms")!;
     const [only, ...more] = changes.find((c) => c.dataset === "atms")!.answers;
@@ -473,7 +475,7 @@ describe("the history through the cache", () => {
     // it parsed site.yaml and the files of the two newest commits: left is one.yaml as the first
     // commit wrote it. Rebuilt: the first commit's body, to learn its Data, and both past bodies
     // to learn their ETags; every data set's answers made.
-    expect(first.work.datasets).toBe(6);
+    expect(first.work.datasets).toBe(8);
     expect(first.work.parsed).toBe(1);
     expect(first.work.rebuilt).toBe(3);
 
