@@ -1,6 +1,6 @@
 /**
- * Step 8, history: each v2.2 data set's changes endpoint, from its versions in git (every commit
- * on HEAD's first-parent line touching its folder or site.yaml), and the publications the feed
+ * Step 8, history: each data set's changes endpoint, from its versions in git (every commit on
+ * HEAD's first-parent line where its Data changed, data-versions.ts), and the publications the feed
  * and the landing page tell. Versions are read from git objects, never checked out; a build
  * whose history has not moved takes each data set's answers whole from the cache. Without git
  * history only the current version is known, and the build says so once.
@@ -42,7 +42,7 @@ export interface HistoryInput {
 }
 
 export interface HistoryResult {
-  /** The manifest's `changes`, one per v2.2 data set, in DATASETS order. */
+  /** The manifest's `changes`, one per data set, in DATASETS order. */
   readonly changes: ChangesEntry[];
   /** Every stored answer, each asset once. */
   readonly answers: StoredAnswer[];

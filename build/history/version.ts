@@ -18,7 +18,7 @@ import {
 } from "./records.js";
 import type { HistoryStore } from "./store.js";
 
-/** A version: a commit on HEAD's first-parent line touching the data set's folder or site.yaml. */
+/** A version: a commit on HEAD's first-parent line where the data set's Data changed (data-versions.ts). */
 export interface VersionCommit {
   readonly commit: string;
   /** Its meta.LastUpdated, in seconds: what the build of that commit dated it. */
