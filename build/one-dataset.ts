@@ -65,10 +65,11 @@ export async function assembleOrReuse(
   return step.timed(async () => {
     const dating = await datasetDating(input, step.cache);
     const made = await assembleAt(input, step, dating.updated);
-    // An uncommitted edit that leaves the Data as the newest version's is that version.
-    const { unless } = dating;
-    if (!made.ok || !unless || dataDigest(made.identity) !== unless.digest) return made;
-    return assembleAt(input, step, unless.updated);
+    if (!made.ok || !dating.settle) return made;
+    // Dated by the version its Data is (history/dating.ts): again only when that moves it.
+    const updated = await dating.settle(dataDigest(made.identity));
+    if (updated.seconds === made.updated.seconds) return { ...made, updated };
+    return assembleAt(input, step, updated);
   });
 }
 

@@ -48,6 +48,11 @@ export interface DataVersionsInput {
   readonly store: HistoryStore;
   /** How many versions, newest first. */
   readonly want: number;
+  /**
+   * A commit whose Data digest the caller knows: the newest commit touching the data set when the
+   * work tree holds its content, whose body the build has just made (no need to rebuild it).
+   */
+  readonly known?: { readonly commit: string; readonly digest: string } | undefined;
 }
 
 const DIGEST_KIND = "history-data";
@@ -84,6 +89,10 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
       keep.add(`${key}\0${DIGEST_KIND}`);
       const cached = await cache!.get(key, DIGEST_KIND);
       if (cached) return cached.length === 0 ? undefined : cached.toString("utf8");
+    }
+    if (commit.commit === input.known?.commit) {
+      if (key) await cache!.set(key, DIGEST_KIND, input.known.digest);
+      return input.known.digest;
     }
     // The hashes of this commit's content and the next few's, in one git process.
     const batch = commits.slice(index, index + LOOKUP_BATCH);

@@ -2,8 +2,11 @@
  * meta.LastUpdated in git, by the Data (build step 5 asks, before it assembles a data set): the
  * commit time of the data set's newest version (data-versions.ts), not of the newest commit that
  * touched its files. Uncommitted edits under its folder or site.yaml count as before, by their
- * modification time, but only when they change the Data: the caller assembles the body at that
- * time, and if its Data is the newest version's after all, assembles it again at the version's.
+ * modification time, but only when they change the Data. The caller assembles the body at the
+ * date the files alone give (last-updated.ts), then settles it by the body's Data digest and
+ * assembles it again only when that moves it: in the common case (the newest commit changed the
+ * data, or an edit did) once, and the newest commit's content is never rebuilt from git, since
+ * the work tree holds it.
  * Outside git, and where git holds no version that can be built, assemble/last-updated.ts decides
  * alone.
  */
@@ -14,17 +17,17 @@ import { datasetUpdated, type AssembleInput } from "../assemble/dataset.js";
 import type { LastUpdated } from "../assemble/last-updated.js";
 import { SITE_FILE } from "../read/content.js";
 import { dataVersions } from "./data-versions.js";
-import { readHistory } from "./git.js";
+import { readHistory, repoPath, touches, type LoggedCommit, type Repository } from "./git.js";
 import { HistoryStore } from "./store.js";
 
 export interface Dating {
-  /** The LastUpdated to assemble the body at. */
+  /** The LastUpdated to assemble the body at first. */
   readonly updated: LastUpdated;
   /**
-   * When `updated` is an uncommitted edit's time: the newest version's Data digest and date. A
-   * body whose Data has that digest is that version, and takes its date.
+   * In git: the LastUpdated of the body assembled, given its Data digest. When it is not
+   * `updated`, the caller assembles the body again at it.
    */
-  readonly unless?: { readonly digest: string; readonly updated: LastUpdated };
+  readonly settle?: (digest: string) => Promise<LastUpdated>;
 }
 
 export async function datasetDating(
@@ -37,24 +40,37 @@ export async function datasetDating(
   if (!state) return { updated: touched };
   const { repo, log } = await readHistory(input.contentDir, { log: true }, state);
   if (!("top" in repo)) return { updated: touched };
-  const store = new HistoryStore(repo, cache);
-  let newest;
-  try {
-    ({
-      versions: [newest],
-    } = await dataVersions({ repo, log, dataset: input.dataset, cache, store, want: 1 }));
-  } finally {
-    store.close();
-  }
-  if (!newest) return { updated: touched };
-  const committed: LastUpdated = { seconds: newest.seconds, source: "git" };
   const { contentDir, dataset } = input;
   const paths = [join(contentDir, dataset.contentDir), join(contentDir, SITE_FILE)];
-  if (changesUnder(state, paths).length === 0) return { updated: committed };
-  // An edit is never dated before the version it edits: Last-Modified only moves forward.
-  const edited: LastUpdated = {
-    seconds: Math.max(touched.seconds, newest.seconds),
-    source: "git+worktree",
+  const edited = changesUnder(state, paths).length > 0;
+  const settle = async (digest: string): Promise<LastUpdated> => {
+    // A clean work tree holds the newest commit's content: its digest is the body's.
+    const newestCommit = edited ? undefined : newestTouching(repo, log, dataset);
+    const known = newestCommit ? { commit: newestCommit, digest } : undefined;
+    const store = new HistoryStore(repo, cache);
+    let newest;
+    try {
+      ({
+        versions: [newest],
+      } = await dataVersions({ repo, log, dataset, cache, store, want: 1, known }));
+    } finally {
+      store.close();
+    }
+    if (!newest) return touched;
+    const committed: LastUpdated = { seconds: newest.seconds, source: "git" };
+    if (!edited || digest === newest.digest) return committed;
+    // An edit is never dated before the version it edits: Last-Modified only moves forward.
+    return { seconds: Math.max(touched.seconds, newest.seconds), source: "git+worktree" };
   };
-  return { updated: edited, unless: { digest: newest.digest, updated: committed } };
+  return { updated: touched, settle };
+}
+
+// The newest commit of the log touching the data set's folder or site.yaml.
+function newestTouching(
+  repo: Repository,
+  log: readonly LoggedCommit[],
+  dataset: AssembleInput["dataset"],
+): string | undefined {
+  const paths = [repoPath(repo, dataset.contentDir), repoPath(repo, SITE_FILE)];
+  return log.find((c) => touches(c.paths, paths))?.commit;
 }
