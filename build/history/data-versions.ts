@@ -61,24 +61,45 @@ const DATING_KIND = "history-dating";
 // How many commits' object hashes one git process looks up at a time, when digests are missing.
 const LOOKUP_BATCH = 64;
 
-/** The data set's newest `want` versions. */
-export async function dataVersions(input: DataVersionsInput): Promise<DataVersions> {
+/** The data set's newest `want` versions, as a build before found them, if one did. */
+export async function cachedDataVersions(
+  input: Omit<DataVersionsInput, "store" | "known">,
+): Promise<DataVersions | undefined> {
+  const { commits, listKey } = listOf(input);
+  if (commits.length === 0 || input.want <= 0) {
+    return { versions: [], complete: commits.length === 0 };
+  }
+  const hit = listKey ? await input.cache!.get(listKey, LIST_KIND) : undefined;
+  if (!hit) return undefined;
+  const cached = JSON.parse(hit.toString("utf8")) as DataVersions & { keep: string[] };
+  for (const entry of cached.keep) {
+    const [k, kind] = entry.split("\0");
+    input.cache!.keep(k!, kind!);
+  }
+  return { versions: cached.versions, complete: cached.complete };
+}
+
+// The commits touching the data set, newest first, and the cache key of its versions' list: the
+// newest of them names the whole line before it.
+function listOf(input: Omit<DataVersionsInput, "store" | "known">) {
   const { repo, dataset, cache, want } = input;
   const folder = repoPath(repo, dataset.contentDir);
   const site = repoPath(repo, SITE_FILE);
   const paths = [folder, site];
   const commits = input.log.filter((c) => touches(c.paths, paths));
-  if (commits.length === 0 || want <= 0) return { versions: [], complete: commits.length === 0 };
-  const listKey = cache?.key(LIST_KIND, dataset.id, commits[0]!.commit, String(want), ...paths);
-  const hit = listKey ? await cache!.get(listKey, LIST_KIND) : undefined;
-  if (hit) {
-    const cached = JSON.parse(hit.toString("utf8")) as DataVersions & { keep: string[] };
-    for (const entry of cached.keep) {
-      const [k, kind] = entry.split("\0");
-      cache!.keep(k!, kind!);
-    }
-    return { versions: cached.versions, complete: cached.complete };
-  }
+  const listKey =
+    commits.length > 0
+      ? cache?.key(LIST_KIND, dataset.id, commits[0]!.commit, String(want), ...paths)
+      : undefined;
+  return { folder, site, paths, commits, listKey };
+}
+
+/** The data set's newest `want` versions. */
+export async function dataVersions(input: DataVersionsInput): Promise<DataVersions> {
+  const { repo, dataset, cache, want } = input;
+  const cached = await cachedDataVersions(input);
+  if (cached) return cached;
+  const { folder, site, paths, commits, listKey } = listOf(input);
 
   const keep = new Set<string>();
   const reader = new VersionReader(input.store, dataset);

@@ -2,11 +2,11 @@
  * meta.LastUpdated in git, by the Data (build step 5 asks, before it assembles a data set): the
  * commit time of the data set's newest version (data-versions.ts), not of the newest commit that
  * touched its files. Uncommitted edits under its folder or site.yaml count as before, by their
- * modification time, but only when they change the Data. The caller assembles the body at the
- * date the files alone give (last-updated.ts), then settles it by the body's Data digest and
- * assembles it again only when that moves it: in the common case (the newest commit changed the
- * data, or an edit did) once, and the newest commit's content is never rebuilt from git, since
- * the work tree holds it.
+ * modification time, but only when they change the Data. When a build before found the newest
+ * version (its list is cached by the newest commit touching the data set), the body is assembled
+ * once, at its date. Otherwise the caller assembles it at the date the files alone give
+ * (last-updated.ts), settles it by the body's Data digest and assembles it again only when that
+ * moves it; the newest commit's content is never rebuilt from git, since the work tree holds it.
  * Outside git, and where git holds no version that can be built, assemble/last-updated.ts decides
  * alone.
  */
@@ -16,7 +16,7 @@ import { changesUnder } from "../core/git.js";
 import { datasetUpdated, type AssembleInput } from "../assemble/dataset.js";
 import type { LastUpdated } from "../assemble/last-updated.js";
 import { SITE_FILE } from "../read/content.js";
-import { dataVersions } from "./data-versions.js";
+import { cachedDataVersions, dataVersions } from "./data-versions.js";
 import { readHistory, repoPath, touches, type LoggedCommit, type Repository } from "./git.js";
 import { HistoryStore } from "./store.js";
 
@@ -43,6 +43,21 @@ export async function datasetDating(
   const { contentDir, dataset } = input;
   const paths = [join(contentDir, dataset.contentDir), join(contentDir, SITE_FILE)];
   const edited = changesUnder(state, paths).length > 0;
+  // The newest version as a build before found it: the body is assembled once, at its date.
+  const [known] =
+    (await cachedDataVersions({ repo, log, dataset, cache, want: 1 }))?.versions ?? [];
+  if (known && !edited) return { updated: { seconds: known.seconds, source: "git" } };
+  if (known) {
+    const updated: LastUpdated = {
+      seconds: Math.max(touched.seconds, known.seconds),
+      source: "git+worktree",
+    };
+    const committed: LastUpdated = { seconds: known.seconds, source: "git" };
+    return {
+      updated,
+      settle: (digest) => Promise.resolve(digest === known.digest ? committed : updated),
+    };
+  }
   const settle = async (digest: string): Promise<LastUpdated> => {
     // A clean work tree holds the newest commit's content: its digest is the body's.
     const newestCommit = edited ? undefined : newestTouching(repo, log, dataset);
