@@ -61,6 +61,11 @@ export interface DatasetHistoryInput {
   readonly past: readonly VersionCommit[];
   /** `past` goes back to the data set's first version: git has nothing older. */
   readonly complete: boolean;
+  /**
+   * The version just older than the oldest kept, when git has one beyond the count kept: the
+   * oldest kept version's publication is told against it.
+   */
+  readonly beyond?: VersionCommit | undefined;
   /** The commit whose content is the current version's, when the work tree is clean. */
   readonly seed: VersionCommit | undefined;
   /** The hashes of versions' content (one batch of git lookups), wanted only on a cache miss. */
@@ -135,6 +140,7 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
     current.entry.variants.identity.etag,
     String(input.maxFileBytes),
     String(input.complete),
+    input.beyond ? `beyond ${input.beyond.commit}:${input.beyond.seconds}` : "",
     ...input.past.map((v) => `${v.commit}:${v.seconds}`),
   );
   const cached = key ? await readSummary(cache!, key) : undefined;
@@ -276,6 +282,7 @@ async function compute(
     records,
   };
   let reachedFirst = input.complete;
+  let within = true;
   for (const ref of reader ? past : []) {
     const older = await reader!.records(ref);
     // Content that could not be built was never published: no one holds it.
@@ -287,6 +294,7 @@ async function compute(
       // The answer is not kept, but the publication of the version after it is told still.
       publications.push(publication(dataset, newer, { lastUpdated: since, records: older }));
       reachedFirst = false;
+      within = false;
       break;
     }
     total += bytes.length;
@@ -301,6 +309,14 @@ async function compute(
   }
   // The first version ever, against nothing, when it is within reach.
   if (reachedFirst && reader) publications.push(publication(dataset, newer, undefined));
+  // The oldest kept version against the one before it, which the count leaves out.
+  const [beyond] = within && reader && input.beyond ? await input.resolve([input.beyond]) : [];
+  const older = beyond && (await reader!.records(beyond));
+  if (beyond && older) {
+    publications.push(
+      publication(dataset, newer, { lastUpdated: toRfc3339(beyond.seconds), records: older }),
+    );
+  }
 
   const compression = compressionOf(input);
   const encoded = await mapLimit(made, 2, (m, i) =>

@@ -106,6 +106,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
         past: found?.past ?? [],
         complete: found?.complete ?? false,
         seed: found?.seed,
+        beyond: found?.beyond,
         resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
         maxFileBytes: input.maxFileBytes,
         cache: input.cache,
@@ -143,6 +144,8 @@ interface FoundVersions {
   readonly complete: boolean;
   /** The newest commit version when its content is the work tree's (the current version). */
   readonly seed: VersionCommit | undefined;
+  /** The version just older than the oldest in `past`, when the count left it out. */
+  readonly beyond: VersionCommit | undefined;
 }
 
 /** Every data set's versions, and the hashes of their content when a data set wants them. */
@@ -169,14 +172,15 @@ async function versionsOf(
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
   const found = new Map<string, FoundVersions>();
   for (const { dataset, entry, encoded } of results) {
-    // One more than kept: the newest may be the current version itself.
+    // Two more than kept: the newest may be the current version itself, and the one beyond the
+    // oldest kept tells that one's publication.
     const { versions, complete } = await dataVersions({
       repo,
       log,
       dataset,
       cache,
       store,
-      want: keep + 1,
+      want: keep + 2,
     });
     const newest = versions[0];
     const current =
@@ -185,13 +189,21 @@ async function versionsOf(
     const seed = current ? newest : undefined;
     const older = seed ? versions.slice(1) : versions;
     const past = older.slice(0, keep);
-    found.set(dataset.id, { past, complete: complete && older.length <= keep, seed });
+    found.set(dataset.id, {
+      past,
+      complete: complete && older.length <= keep,
+      seed,
+      beyond: older[keep],
+    });
   }
   let looked: Promise<Map<string, VersionRef>> | undefined;
   const lookUp = async () => {
     const wanted = results.flatMap(({ dataset }) => {
       const f = found.get(dataset.id)!;
-      return [...(f.seed ? [f.seed] : []), ...f.past].map((v) => ({ dataset, v }));
+      return [...(f.seed ? [f.seed] : []), ...f.past, ...(f.beyond ? [f.beyond] : [])].map((v) => ({
+        dataset,
+        v,
+      }));
     });
     const names = wanted.flatMap(({ dataset, v }) => [
       `${v.commit}:${folder(dataset)}`,

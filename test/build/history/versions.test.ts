@@ -154,3 +154,54 @@ describe("a version of a data set", () => {
     await repo.git("checkout", "--", "content");
   }, 120_000);
 });
+
+describe("the publications of a data set with more versions than kept", () => {
+  let own: ScratchRepo;
+  afterAll(async () => {
+    await own?.cleanup();
+  });
+
+  it("tell the oldest kept version's publication against the one before it, and no older one", async () => {
+    own = await scratchRepo();
+    await own.commitAll(
+      [0, 1, 2, 3, 4].map((i) => ({
+        seconds: T0 + i * 3600,
+        files: {
+          ...(i === 0 ? { "site.yaml": siteYaml("ChangeHistoryVersions: 2\n") } : {}),
+          "atms/fernbrook.yaml": atmBrandFile("Fernbrook Bank", [atm("F-1", 10 + i), atm("F-2")]),
+        },
+      })),
+    );
+    const built = await runBuild({
+      compression: PREVIEW_COMPRESSION,
+      contentDir: own.content,
+      cwd: own.root,
+      write: false,
+      history: true,
+      cacheDir: false,
+    });
+    assert(built.ok);
+    const accepted = built.manifest.changes!.find((c) => c.dataset === "atms")!.answers;
+    expect(accepted.map((a) => a.since)).toEqual([
+      "2026-09-21T18:13:20Z",
+      "2026-09-21T17:13:20Z",
+      "2026-09-21T16:13:20Z",
+    ]);
+    const feed = Buffer.from(
+      built.files.find((f) => f.path === "x-std/changes.atom")!.bytes,
+    ).toString("utf8");
+    const atms = [...feed.matchAll(/<title>ATMs: ([^<]*)<\/title><updated>([^<]*)</g)].map((m) => [
+      m[2],
+      m[1],
+    ]);
+    expect(atms).toEqual([
+      ["2026-09-21T18:13:20Z", "1 changed"],
+      ["2026-09-21T17:13:20Z", "1 changed"],
+      ["2026-09-21T16:13:20Z", "1 changed"],
+    ]);
+    // The oldest kept version's entry links the data set: the one before it is not kept.
+    expect(feed).toContain(
+      '<updated>2026-09-21T16:13:20Z</updated><link rel="alternate" type="application/prs.std.opendata.v2.2+json" href="/std/v2.2/atms"/>',
+    );
+  }, 120_000);
+});
