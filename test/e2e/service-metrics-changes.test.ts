@@ -3,7 +3,8 @@
  * /x-std/v1.0/reg-service-metrics/pca/changes (and /bca), in the v2.2 changes' shape, where the
  * brand object is the record: each brand added or changed listed whole, each brand gone as its
  * BrandName with Removed true; both token kinds; the live standard's alias; the feed's entries;
- * /openapi.json. The brand files are the repository's own fictional sample content.
+ * /openapi.json. A last commit changes only Contact in site.yaml: no data set's LastUpdated or
+ * ETag moves. The brand files are the repository's own fictional sample content.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -48,6 +49,15 @@ const VERSIONS: TestVersion[] = [
   {
     seconds: T0 + 10_800,
     files: { "service-metrics-pca/thistlecombe-bank.yaml": `# reviewed\n${changedNotes}` },
+  },
+  // Contact only, which no body holds: no version of any data set.
+  {
+    seconds: T0 + 14_400,
+    files: {
+      "site.yaml": siteYaml(
+        'OpenBankingPaths: true\nContact:\n  Name: "Data desk"\n  Email: "data@example.invalid"\n',
+      ),
+    },
   },
 ];
 const V10 = "application/prs.std.opendata.v1.0+json";
@@ -158,5 +168,24 @@ describe("the service metrics' changes", () => {
         "/x-open-banking/v1.0/fca-service-metrics/pca/changes",
       ]),
     );
+  });
+});
+
+describe("a commit that changes only Contact in site.yaml", () => {
+  it("changes no data set's ETag or Last-Modified: each is its last version's", async () => {
+    // The oracle built the service metrics' versions alone, outside git: its newest is the
+    // Worker's body, byte for byte, so its ETags too.
+    const pca = await get("/std/v1.0/reg-service-metrics/pca");
+    expect(pca.headers.etag).toBe(published[0]!.entry.variants.identity.etag);
+    expect(pca.headers["last-modified"]).toBe("Mon, 21 Sep 2026 16:13:20 GMT");
+    // Every other data set was last changed by the first commit (the empty ones, by its
+    // site.yaml): dated by it, not by the Contact commit.
+    for (const entry of worker.manifest.datasets) {
+      if (entry.dataset === "service-metrics-pca") continue;
+      const response = await get(entry.path);
+      expect(response.status).toBe(200);
+      expect(response.headers["last-modified"], entry.path).toBe("Mon, 21 Sep 2026 14:13:20 GMT");
+      expect(json(response.body).meta.LastUpdated, entry.path).toBe("2026-09-21T14:13:20Z");
+    }
   });
 });
