@@ -23,7 +23,7 @@ type Json = Record<string, unknown>;
 /** The tag of the changes endpoints and the feed, and what it says. */
 export const CHANGES_TAG = "Changes (extension)";
 export const CHANGES_TAG_DESCRIPTION =
-  "What changed since a version a consumer holds: every record added or changed, whole, and the Identifications removed, so a copy stays in sync without downloading the whole list. Answers are stored at build time like the data (ETag, 304, br and gzip). The feed lists each publication.";
+  "What changed since a version a consumer holds: every record added or changed, whole, and the Identifications removed (in the service metrics, every brand added or changed, whole, and the brands removed), so a copy stays in sync without downloading the whole list. Answers are stored at build time like the data (ETag, 304, br and gzip). The feed lists each publication.";
 
 const COMPONENTS = "#/components/schemas/";
 
