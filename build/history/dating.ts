@@ -61,13 +61,13 @@ export async function datasetDating(
   const settle = async (digest: string): Promise<LastUpdated> => {
     // A clean work tree holds the newest commit's content: its digest is the body's.
     const newestCommit = edited ? undefined : newestTouching(repo, log, dataset);
-    const known = newestCommit ? { commit: newestCommit, digest } : undefined;
+    const seeded = newestCommit ? { commit: newestCommit, digest } : undefined;
     const store = new HistoryStore(repo, cache);
     let newest;
     try {
       ({
         versions: [newest],
-      } = await dataVersions({ repo, log, dataset, cache, store, want: 1, known }));
+      } = await dataVersions({ repo, log, dataset, cache, store, want: 1, known: seeded }));
     } finally {
       store.close();
     }
