@@ -68,6 +68,9 @@ export async function datasetDating(
       ({
         versions: [newest],
       } = await dataVersions({ repo, log, dataset, cache, store, want: 1, known: seeded }));
+    } catch {
+      // Git could not give a past version's objects: dated by the newest commit touching its files.
+      return touched;
     } finally {
       store.close();
     }
