@@ -6,7 +6,9 @@
  * rebuild after one edit therefore assembles only the data set that was edited. `build` encodes
  * the bytes next (step 6); `validate` stops here, with the counts and the size.
  */
-import { assembleDataset, datasetUpdated, type AssembleInput } from "./assemble/dataset.js";
+import { assembleDataset, type AssembleInput } from "./assemble/dataset.js";
+import { datasetDating } from "./history/dating.js";
+import { dataDigest } from "./encode/data-digest.js";
 import type { BodySummary } from "./encode/manifest-entry.js";
 import { serializeBody, type BodySlices } from "./encode/body.js";
 import { entityTag } from "./encode/variants.js";
@@ -61,7 +63,22 @@ export async function assembleOrReuse(
   step: DatasetStep,
 ): Promise<AssembledDataset> {
   return step.timed(async () => {
-    const updated = await datasetUpdated(input);
+    const dating = await datasetDating(input, step.cache);
+    const made = await assembleAt(input, step, dating.updated);
+    if (!made.ok || !dating.settle) return made;
+    // Dated by the version its Data is (history/dating.ts): again only when that moves it.
+    const updated = await dating.settle(dataDigest(made.identity));
+    if (updated.seconds === made.updated.seconds) return { ...made, updated };
+    return assembleAt(input, step, updated);
+  });
+}
+
+async function assembleAt(
+  input: AssembleInput,
+  step: DatasetStep,
+  updated: LastUpdated,
+): Promise<AssembledDataset> {
+  {
     const key = datasetKey(input, updated, step);
     const hit = key ? await readCached(step.cache!, key) : undefined;
     if (hit) {
@@ -91,7 +108,7 @@ export async function assembleOrReuse(
     }
     const made = { body: assembled.body, slices: serialized.slices };
     return { ok: true, identity, etag, updated, summary, located, brandNames, made };
-  });
+  }
 }
 
 const BODY_KIND = "body";

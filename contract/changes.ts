@@ -23,17 +23,24 @@ export const REMOVED_FIELD = "Removed";
 export const CHANGES_PREFIX = NEAR_PREFIX;
 export const CHANGES_OPEN_BANKING_PREFIX = NEAR_OPEN_BANKING_PREFIX;
 
-/** Where a data set's own path and its live-standard alias start, for its changes path. */
+/**
+ * Where a data set's own path and its live-standard alias start, for its changes path: the
+ * extension's `x-` before the API's own prefix, as the near-me paths have it. The service
+ * metrics' unversioned alias (`/open-banking/fca-service-metrics/`) has none: its versioned one
+ * does (docs/decisions-new-hist.md, "The service metrics' changes paths").
+ */
 const SERVED_PREFIXES: readonly (readonly [served: string, changes: string])[] = [
   [NEAR_STANDARD_PREFIX, CHANGES_PREFIX],
   ["/open-banking/v2.2/", CHANGES_OPEN_BANKING_PREFIX],
+  ["/std/v1.0/", "/x-std/v1.0/"],
+  ["/open-banking/v1.0/", "/x-open-banking/v1.0/"],
 ];
 
 /**
  * The changes path of a data set served at `path`: `/std/v2.2/atms` has
  * `/x-std/v2.2/atms/changes`, its alias `/open-banking/v2.2/atms` has
- * `/x-open-banking/v2.2/atms/changes`. Undefined outside v2.2 (the service metrics, whose records
- * have no Identification).
+ * `/x-open-banking/v2.2/atms/changes`; `/std/v1.0/reg-service-metrics/pca` has
+ * `/x-std/v1.0/reg-service-metrics/pca/changes`. Undefined for any other path.
  */
 export function changesPathOf(path: string): string | undefined {
   for (const [served, changes] of SERVED_PREFIXES) {

@@ -45,8 +45,12 @@ export function escapeXml(text: string): string {
     .replace(/"/g, "&quot;");
 }
 
-/** The link of a publication: its data set's changes since the publication before. */
-export function changesLink(entry: ChangesEntry, before: string): string {
+/**
+ * The link of a publication: its data set's changes since the publication before, when that
+ * version is still kept (the oldest kept version's publication is told against one that is not).
+ */
+export function changesLink(entry: ChangesEntry, before: string): string | undefined {
+  if (!entry.answers.some((a) => a.since === before)) return undefined;
   // A LastUpdated has only digits, "-", "T", ":" and "Z", all allowed in a query (RFC 3986).
   return `${entry.path}?${SINCE_PARAMETER}=${before}`;
 }
@@ -109,8 +113,9 @@ export function changesFeed(input: FeedInput): string {
   const entries = input.publications.slice(0, FEED_ENTRIES).map((p) => {
     const dataset = byId.get(p.dataset)!;
     const changes = input.changes.find((c) => c.dataset === p.dataset);
-    const link = p.before !== undefined && changes ? changesLink(changes, p.before) : dataset.path;
-    const type = p.before !== undefined && changes ? changes.mediaType : dataset.mediaType;
+    const since = p.before !== undefined && changes ? changesLink(changes, p.before) : undefined;
+    const link = since ?? dataset.path;
+    const type = since !== undefined ? changes!.mediaType : dataset.mediaType;
     const id = nameUuid(`${dataset.path}@${p.lastUpdated}#${[...p.brands].sort().join("\n")}`);
     return [
       "<entry>",

@@ -32,10 +32,10 @@ import {
   bodyRecords,
   slicedRecords,
   changeCount,
-  changeCounts,
   changesBetween,
+  recordChanges,
   recordLabel,
-  type BrandChange,
+  type PublishedRecord,
   type VersionRecords,
 } from "./records.js";
 import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
@@ -61,6 +61,11 @@ export interface DatasetHistoryInput {
   readonly past: readonly VersionCommit[];
   /** `past` goes back to the data set's first version: git has nothing older. */
   readonly complete: boolean;
+  /**
+   * The version just older than the oldest kept, when git has one beyond the count kept: the
+   * oldest kept version's publication is told against it.
+   */
+  readonly beyond?: VersionCommit | undefined;
   /** The commit whose content is the current version's, when the work tree is clean. */
   readonly seed: VersionCommit | undefined;
   /** The hashes of versions' content (one batch of git lookups), wanted only on a cache miss. */
@@ -135,6 +140,7 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
     current.entry.variants.identity.etag,
     String(input.maxFileBytes),
     String(input.complete),
+    input.beyond ? `beyond ${input.beyond.commit}:${input.beyond.seconds}` : "",
     ...input.past.map((v) => `${v.commit}:${v.seconds}`),
   );
   const cached = key ? await readSummary(cache!, key) : undefined;
@@ -276,6 +282,7 @@ async function compute(
     records,
   };
   let reachedFirst = input.complete;
+  let within = true;
   for (const ref of reader ? past : []) {
     const older = await reader!.records(ref);
     // Content that could not be built was never published: no one holds it.
@@ -284,7 +291,10 @@ async function compute(
     const changes = changesBetween(older, records);
     const bytes = answerBytes(dataset, meta(since), changes);
     if (total + bytes.length > limit || bytes.length > input.maxFileBytes) {
+      // The answer is not kept, but the publication of the version after it is told still.
+      publications.push(publication(dataset, newer, { lastUpdated: since, records: older }));
       reachedFirst = false;
+      within = false;
       break;
     }
     total += bytes.length;
@@ -299,6 +309,14 @@ async function compute(
   }
   // The first version ever, against nothing, when it is within reach.
   if (reachedFirst && reader) publications.push(publication(dataset, newer, undefined));
+  // The oldest kept version against the one before it, which the count leaves out.
+  const [beyond] = within && reader && input.beyond ? await input.resolve([input.beyond]) : [];
+  const older = beyond && (await reader!.records(beyond));
+  if (beyond && older) {
+    publications.push(
+      publication(dataset, newer, { lastUpdated: toRfc3339(beyond.seconds), records: older }),
+    );
+  }
 
   const compression = compressionOf(input);
   const encoded = await mapLimit(made, 2, (m, i) =>
@@ -460,37 +478,25 @@ function publication(
   newer: { lastUpdated: string; records: VersionRecords },
   older: { lastUpdated: string; records: VersionRecords } | undefined,
 ): Publication {
-  const changes: BrandChange[] = changesBetween(older?.records ?? [], newer.records);
-  const counts = changeCounts(changes);
-  const firstOf = (id: string, version: VersionRecords) => {
-    for (const brand of version) for (const r of brand.records) if (r.id === id) return r.json;
-    return undefined;
-  };
-  const label = (id: string, version: VersionRecords) => {
-    const json = firstOf(id, version);
-    return json === undefined ? id : recordLabel(json);
-  };
-  const added: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
-  const oldIds = new Set(older?.records.flatMap((b) => b.records.map((r) => `${b.name}\0${r.id}`)));
-  for (const change of changes) {
-    for (const record of change.listed) {
-      const list = oldIds.has(`${change.name}\0${record.id}`) ? changed : added;
+  const { added, changed, removed } = recordChanges(older?.records ?? [], newer.records);
+  const named = (records: readonly PublishedRecord[]) => {
+    const names: string[] = [];
+    for (const record of records) {
+      if (names.length === NAMED_PER_KIND) break;
       const text = recordLabel(record.json);
-      if (list.length < NAMED_PER_KIND && !list.includes(text)) list.push(text);
+      if (!names.includes(text)) names.push(text);
     }
-    for (const id of change.removed) {
-      if (removed.length < NAMED_PER_KIND) removed.push(label(id, older!.records));
-    }
-  }
+    return names;
+  };
   return {
     dataset: dataset.id,
     lastUpdated: newer.lastUpdated,
     before: older?.lastUpdated,
     brands: [...new Set(newer.records.map((b) => b.name))],
-    ...counts,
-    named: { added, changed, removed },
+    added: added.length,
+    changed: changed.length,
+    removed: removed.length,
+    named: { added: named(added), changed: named(changed), removed: named(removed) },
   };
 }
 

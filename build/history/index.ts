@@ -1,6 +1,6 @@
 /**
- * Step 8, history: each v2.2 data set's changes endpoint, from its versions in git (every commit
- * on HEAD's first-parent line touching its folder or site.yaml), and the publications the feed
+ * Step 8, history: each data set's changes endpoint, from its versions in git (every commit on
+ * HEAD's first-parent line where its Data changed, data-versions.ts), and the publications the feed
  * and the landing page tell. Versions are read from git objects, never checked out; a build
  * whose history has not moved takes each data set's answers whole from the cache. Without git
  * history only the current version is known, and the build says so once.
@@ -14,16 +14,9 @@ import { SITE_FILE } from "../read/content.js";
 import type { Site } from "../read/site.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
 import { datasetHistory, type Publication, type StoredAnswer } from "./dataset.js";
-import {
-  datingAt,
-  objectsAt,
-  readHistory,
-  repoPath,
-  touches,
-  type Commit,
-  type History,
-  type Repository,
-} from "./git.js";
+import { objectsAt, readHistory, repoPath, type History, type Repository } from "./git.js";
+import { dataVersions } from "./data-versions.js";
+import { dataDigest } from "../encode/data-digest.js";
 import { HistoryStore } from "./store.js";
 import type { VersionCommit, VersionRef } from "./version.js";
 
@@ -49,7 +42,7 @@ export interface HistoryInput {
 }
 
 export interface HistoryResult {
-  /** The manifest's `changes`, one per v2.2 data set, in DATASETS order. */
+  /** The manifest's `changes`, one per data set, in DATASETS order. */
   readonly changes: ChangesEntry[];
   /** Every stored answer, each asset once. */
   readonly answers: StoredAnswer[];
@@ -65,12 +58,13 @@ export interface HistoryResult {
   readonly work: { readonly datasets: number; readonly parsed: number; readonly rebuilt: number };
 }
 
-/** The data sets with changes endpoints: those whose records have an Identification. */
+/**
+ * The data sets with changes endpoints: every one. A record is identified by its Identification,
+ * or, in the service metrics, where the brand object is the record, by its BrandName.
+ */
 export function changesDatasets(): readonly DatasetDefinition[] {
-  return DATASETS.filter((d) => d.recordsKey !== null);
+  return DATASETS;
 }
-
-const DATING_KIND = "history-dating";
 
 export async function buildHistory(input: HistoryInput): Promise<HistoryResult> {
   const keep = input.site.ChangeHistoryVersions ?? DEFAULT_CHANGE_HISTORY_VERSIONS;
@@ -90,8 +84,10 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     note =
       "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
   }
-  const versions = repo ? await versionsOf(repo, read!, results, keep, input.cache) : undefined;
   const store = repo ? new HistoryStore(repo, input.cache) : undefined;
+  const versions = repo
+    ? await versionsOf(repo, read!, results, keep, input.cache, store!)
+    : undefined;
 
   const changes: ChangesEntry[] = [];
   const answers = new Map<string, StoredAnswer>();
@@ -110,6 +106,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
         past: found?.past ?? [],
         complete: found?.complete ?? false,
         seed: found?.seed,
+        beyond: found?.beyond,
         resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
         maxFileBytes: input.maxFileBytes,
         cache: input.cache,
@@ -147,6 +144,8 @@ interface FoundVersions {
   readonly complete: boolean;
   /** The newest commit version when its content is the work tree's (the current version). */
   readonly seed: VersionCommit | undefined;
+  /** The version just older than the oldest in `past`, when the count left it out. */
+  readonly beyond: VersionCommit | undefined;
 }
 
 /** Every data set's versions, and the hashes of their content when a data set wants them. */
@@ -156,39 +155,55 @@ interface Versions {
 }
 
 /**
- * Every data set's versions, from what readHistory read for all of them (the log, the work
- * tree's changes), with one more git process per merge commit the cache has not dated yet, and
- * one batch of object lookups for all of them, made only when a data set's answers are not in
- * the cache.
+ * Every data set's versions (data-versions.ts: the commits where its Data changed), from what
+ * readHistory read for all of them, and one batch of object lookups for all of them, made only
+ * when a data set's answers are not in the cache. The newest is the current version when the
+ * body this build made has its Data.
  */
 async function versionsOf(
   repo: Repository,
-  { log, changed }: History,
+  { log }: History,
   results: readonly DatasetResult[],
   keep: number,
   cache: BuildCache | undefined,
+  store: HistoryStore,
 ): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
   const found = new Map<string, FoundVersions>();
-  for (const { dataset } of results) {
-    const paths = [folder(dataset), site];
-    // One more than kept: the newest may be the current version itself.
-    const commits = log.filter((c) => touches(c.paths, paths)).slice(0, keep + 1);
-    const versions: VersionCommit[] = [];
-    for (const commit of commits) {
-      versions.push({ commit: commit.commit, seconds: await dated(repo, commit, paths, cache) });
-    }
-    const clean = !touches(changed, paths);
-    const seed = clean ? versions[0] : undefined;
-    const past = (seed ? versions.slice(1) : versions).slice(0, keep);
-    found.set(dataset.id, { past, complete: commits.length <= keep, seed });
+  for (const { dataset, entry, encoded } of results) {
+    // Two more than kept: the newest may be the current version itself, and the one beyond the
+    // oldest kept tells that one's publication.
+    const { versions, complete } = await dataVersions({
+      repo,
+      log,
+      dataset,
+      cache,
+      store,
+      want: keep + 2,
+    });
+    const newest = versions[0];
+    const current =
+      newest?.seconds === entry.lastModifiedMs / 1000 &&
+      newest.digest === dataDigest(encoded.identity.bytes);
+    const seed = current ? newest : undefined;
+    const older = seed ? versions.slice(1) : versions;
+    const past = older.slice(0, keep);
+    found.set(dataset.id, {
+      past,
+      complete: complete && older.length <= keep,
+      seed,
+      beyond: older[keep],
+    });
   }
   let looked: Promise<Map<string, VersionRef>> | undefined;
   const lookUp = async () => {
     const wanted = results.flatMap(({ dataset }) => {
       const f = found.get(dataset.id)!;
-      return [...(f.seed ? [f.seed] : []), ...f.past].map((v) => ({ dataset, v }));
+      return [...(f.seed ? [f.seed] : []), ...f.past, ...(f.beyond ? [f.beyond] : [])].map((v) => ({
+        dataset,
+        v,
+      }));
     });
     const names = wanted.flatMap(({ dataset, v }) => [
       `${v.commit}:${folder(dataset)}`,
@@ -209,20 +224,4 @@ async function versionsOf(
       return versions.map((v) => refs.get(`${dataset.id}\0${v.commit}`)!);
     },
   };
-}
-
-/** A version's LastUpdated: what the build at that commit dated the data set (git.ts, datingAt). */
-async function dated(
-  repo: Repository,
-  commit: Commit,
-  paths: readonly string[],
-  cache: BuildCache | undefined,
-): Promise<number> {
-  if (!commit.merge) return commit.seconds;
-  const key = cache?.key(DATING_KIND, commit.commit, ...paths);
-  const hit = key ? await cache!.get(key, DATING_KIND) : undefined;
-  if (hit) return Number(hit.toString("utf8"));
-  const seconds = await datingAt(repo, commit.commit, paths);
-  if (key) await cache!.set(key, DATING_KIND, String(seconds));
-  return seconds;
 }

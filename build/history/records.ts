@@ -58,6 +58,7 @@ export function slicedRecords(
   bytes: Buffer,
   slices: BodySlices,
 ): VersionRecords {
+  if (dataset.recordsKey === null) return bodyRecords(dataset, bytes);
   const brands = body.data.flatMap((d) => d.Brand);
   const records: PublishedRecord[][] = brands.map(() => []);
   let at = 0;
@@ -73,12 +74,16 @@ export function slicedRecords(
   return brands.map((brand, b) => ({ name: String(brand.BrandName), records: records[b]! }));
 }
 
-/** A brand object's records (its BrandName and its `dataset.recordsKey` list). */
+/**
+ * A brand object's records (its BrandName and its `dataset.recordsKey` list). In the service
+ * metrics (no records key) the brand object is the one record, identified by its BrandName.
+ */
 export function brandRecords(
   dataset: DatasetDefinition,
   brand: Readonly<Record<string, unknown>>,
 ): BrandRecords {
-  const list = (brand[dataset.recordsKey!] ?? []) as Record<string, unknown>[];
+  if (dataset.recordsKey === null) return wholeBrand(brand);
+  const list = (brand[dataset.recordsKey] ?? []) as Record<string, unknown>[];
   return {
     name: String(brand.BrandName),
     records: list.map((record) => ({
@@ -86,6 +91,12 @@ export function brandRecords(
       json: JSON.stringify(record),
     })),
   };
+}
+
+/** A service metrics brand object as its one record, identified by its BrandName. */
+export function wholeBrand(brand: Readonly<Record<string, unknown>>): BrandRecords {
+  const name = String(brand.BrandName);
+  return { name, records: [{ id: name, json: JSON.stringify(brand) }] };
 }
 
 /**
@@ -152,22 +163,57 @@ export function changeCount(changes: readonly BrandChange[]): number {
   return changes.reduce((n, c) => n + c.listed.length + c.removed.length, 0);
 }
 
-/** Added, changed and removed, counted as the publication feed tells them. */
-export interface ChangeCounts {
-  readonly added: number;
-  readonly changed: number;
-  readonly removed: number;
+/** The records a publication added, changed and removed, each once, in publication order. */
+export interface RecordChanges {
+  readonly added: readonly PublishedRecord[];
+  readonly changed: readonly PublishedRecord[];
+  /** From the older version. */
+  readonly removed: readonly PublishedRecord[];
 }
 
-export function changeCounts(changes: readonly BrandChange[]): ChangeCounts {
-  let added = 0;
-  let changed = 0;
-  let removed = 0;
-  for (const c of changes) {
-    added += c.added;
-    changed += c.listed.length - c.added;
-    removed += c.removed.length;
+/**
+ * Record by record, what `to` added, changed and removed against `from`, brand by brand. Records
+ * sharing an Identification (branches with other SequenceNumbers) are matched by their bytes:
+ * those found unchanged in the older group are no change; of the rest, as many as the older
+ * group lost are changed, the others added (or, the older group's left over, removed). So one
+ * changed record of two that share an Identification is one change, though the change answer
+ * lists both (changesBetween).
+ */
+export function recordChanges(from: VersionRecords, to: VersionRecords): RecordChanges {
+  const before = byBrand(from);
+  const after = byBrand(to);
+  const added: PublishedRecord[] = [];
+  const changed: PublishedRecord[] = [];
+  const removed: PublishedRecord[] = [];
+  const unmatched = (records: readonly PublishedRecord[], others: readonly PublishedRecord[]) => {
+    const left = new Map<string, number>();
+    for (const r of others) left.set(r.json, (left.get(r.json) ?? 0) + 1);
+    return records.filter((r) => {
+      const n = left.get(r.json) ?? 0;
+      if (n > 0) left.set(r.json, n - 1);
+      return n === 0;
+    });
+  };
+  const groups = (records: readonly PublishedRecord[]) => {
+    const out = new Map<string, PublishedRecord[]>();
+    for (const r of records) out.set(r.id, [...(out.get(r.id) ?? []), r]);
+    return out;
+  };
+  for (const [name, records] of after) {
+    const old = groups(before.get(name) ?? []);
+    const now = groups(records);
+    for (const [id, group] of now) {
+      const older = old.get(id) ?? [];
+      const fresh = unmatched(group, older);
+      const gone = unmatched(older, group);
+      const pairs = Math.min(fresh.length, gone.length);
+      changed.push(...fresh.slice(0, pairs));
+      added.push(...fresh.slice(pairs));
+      removed.push(...gone.slice(pairs));
+    }
+    for (const [id, group] of old) if (!now.has(id)) removed.push(...group);
   }
+  for (const [name, records] of before) if (!after.has(name)) removed.push(...records);
   return { added, changed, removed };
 }
 
@@ -203,7 +249,14 @@ export function answerBytes(
     TermsOfUse: meta.termsOfUse,
   });
   const key = JSON.stringify(dataset.recordsKey);
-  const brands = changes.map((c) => {
+  const brands = changes.flatMap((c) => {
+    // The service metrics: each brand added or changed whole, as in the full list; a brand gone
+    // as its BrandName with Removed true.
+    if (dataset.recordsKey === null) {
+      return c.listed.length > 0
+        ? c.listed.map((r) => r.json)
+        : [`{"BrandName":${JSON.stringify(c.name)},"${REMOVED_FIELD}":true}`];
+    }
     const parts = [`{"BrandName":${JSON.stringify(c.name)}`];
     if (c.listed.length > 0) parts.push(`,${key}:[${c.listed.map((r) => r.json).join(",")}]`);
     if (c.removed.length > 0) parts.push(`,"${REMOVED_FIELD}":${JSON.stringify(c.removed)}`);
@@ -224,6 +277,6 @@ export function recordLabel(json: string): string {
     v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {};
   const address = object(record.PostalAddress ?? object(record.Location).PostalAddress);
   const what = address.TownName ?? record.Name;
-  const id = String(record.Identification);
+  const id = String(record.Identification ?? record.BrandName);
   return typeof what === "string" && what.trim() !== "" ? `${id} (${what.trim()})` : id;
 }

@@ -10,10 +10,15 @@ import { contentTreeOf, isContentPath, SITE_FILE } from "../read/content.js";
 import type { Site } from "../read/site.js";
 import { envelope, joinBrand, type Brand } from "../assemble/envelope.js";
 import { serialize } from "../encode/variants.js";
-import type { BrandRecords, PublishedRecord, VersionRecords } from "./records.js";
+import {
+  wholeBrand,
+  type BrandRecords,
+  type PublishedRecord,
+  type VersionRecords,
+} from "./records.js";
 import type { HistoryStore } from "./store.js";
 
-/** A version: a commit on HEAD's first-parent line touching the data set's folder or site.yaml. */
+/** A version: a commit on HEAD's first-parent line where the data set's Data changed (data-versions.ts). */
 export interface VersionCommit {
   readonly commit: string;
   /** Its meta.LastUpdated, in seconds: what the build of that commit dated it. */
@@ -95,8 +100,10 @@ export class VersionReader {
       if (parts.some((p) => p === undefined) || typeof parts[0]!.brandName !== "string") {
         return undefined;
       }
-      // joinBrand: the first file's BrandName, every file's records in join order.
-      brands.push({ name: parts[0]!.brandName, records: parts.flatMap((p) => p!.records) });
+      // joinBrand: the first file's BrandName, every file's records in join order (in the
+      // service metrics, the first file is the brand).
+      const joined = this.dataset.recordsKey === null ? parts.slice(0, 1) : parts;
+      brands.push({ name: parts[0]!.brandName, records: joined.flatMap((p) => p!.records) });
     }
     return brands;
   }
@@ -105,8 +112,14 @@ export class VersionReader {
     if (this.parts.has(blob)) return this.parts.get(blob);
     let part: Part | undefined;
     const value = json === undefined ? undefined : (JSON.parse(json) as unknown);
-    const list = isObject(value) ? value[this.dataset.recordsKey!] : undefined;
-    if (
+    const key = this.dataset.recordsKey;
+    const list = isObject(value) && key !== null ? value[key] : undefined;
+    if (key === null) {
+      // The service metrics: the brand object is the record.
+      if (isObject(value) && typeof value.BrandName === "string") {
+        part = { brandName: value.BrandName, records: wholeBrand(value).records };
+      }
+    } else if (
       isObject(value) &&
       Array.isArray(list) &&
       list.every((r) => isObject(r) && typeof r.Identification === "string")

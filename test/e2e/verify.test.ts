@@ -91,8 +91,9 @@ describe("verify against a Worker serving the same build", () => {
     const perPath = run.lines.slice(0, -1);
     expect(perPath.filter((line) => !line.startsWith("same "))).toEqual([]);
     // 8 data sets, 10 live-standard aliases, 6 documents (the feed and the API reference among
-    // them), 6 near-me queries, 6 changes endpoints and their 6 aliases.
-    expect(perPath).toHaveLength(42);
+    // them), 6 near-me queries, 8 changes endpoints and their 8 aliases (the service metrics'
+    // versioned one).
+    expect(perPath).toHaveLength(46);
     for (const path of [
       "/std/v2.2/atms  (data set atms)",
       "/open-banking/v2.2/atms  (data set atms, alias)",
@@ -106,7 +107,7 @@ describe("verify against a Worker serving the same build", () => {
       expect(perPath).toContain(`same         ${path}`);
     }
     expect(run.lines.at(-1)).toMatch(
-      /^verify: all 42 paths at http:\/\/127\.0\.0\.1:\d+ are the same as /,
+      /^verify: all 46 paths at http:\/\/127\.0\.0\.1:\d+ are the same as /,
     );
     expect(run.code).toBe(0);
   });
@@ -115,7 +116,7 @@ describe("verify against a Worker serving the same build", () => {
 describe("verify against a Worker serving a build of other content", () => {
   it("names the ATM paths (and the landing page) that differ, keeps asking until the wait is over, and exits 1", async () => {
     // A wait of 3 s at 0.4 s intervals: asked several times, then the wait is over. Not shorter:
-    // the first pause is 0.4 s only while the first round (41 requests) takes under 2.6 s, and
+    // the first pause is 0.4 s only while the first round (45 requests) takes under 2.6 s, and
     // under the whole suite's load it took 1.9 s with a 2 s wait.
     const started = Date.now();
     const run = await verify([
@@ -149,7 +150,7 @@ describe("verify against a Worker serving a build of other content", () => {
       /are not the same as .*\(5 different, 0 unreachable\); data sets: atms$/,
     );
     expect(run.stderr[0]).toMatch(
-      /^verify: 5 of 42 paths not the same yet; asking again in 0\.4 s/,
+      /^verify: 5 of 46 paths not the same yet; asking again in 0\.4 s/,
     );
     expect(run.code).toBe(1);
   });
@@ -163,9 +164,9 @@ describe("verify against a Worker serving a build of other content", () => {
       { cwd: PROJECT_ROOT },
     );
     expect(run.code).toBe(1);
-    expect(run.stdout.trim().split("\n")).toHaveLength(43);
+    expect(run.stdout.trim().split("\n")).toHaveLength(47);
     const markdown = await readFile(summary, "utf8");
-    expect(markdown).toContain("5 of 42 paths at http://127.0.0.1:");
+    expect(markdown).toContain("5 of 46 paths at http://127.0.0.1:");
     expect(markdown).toContain("| `/std/v2.2/atms` | data set atms | different: ETag");
   });
 });

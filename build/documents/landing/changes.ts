@@ -34,10 +34,9 @@ export function changesSection({
   const items = publications.slice(0, LANDING_PUBLICATIONS).map((p) => {
     const dataset = byId.get(p.dataset)!;
     const entry = changes.find((c) => c.dataset === p.dataset);
+    const since = p.before !== undefined && entry ? changesLink(entry, p.before) : undefined;
     const link =
-      p.before !== undefined && entry
-        ? ` <a href="${attr(changesLink(entry, p.before))}">changes since ${text(p.before)}</a>`
-        : "";
+      since !== undefined ? ` <a href="${attr(since)}">changes since ${text(p.before!)}</a>` : "";
     const names = [...p.named.added, ...p.named.changed, ...p.named.removed];
     return [
       `<li data-dataset="${attr(p.dataset)}" data-added="${p.added}" data-changed="${p.changed}" data-removed="${p.removed}">`,

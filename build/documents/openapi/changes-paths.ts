@@ -23,7 +23,7 @@ type Json = Record<string, unknown>;
 /** The tag of the changes endpoints and the feed, and what it says. */
 export const CHANGES_TAG = "Changes (extension)";
 export const CHANGES_TAG_DESCRIPTION =
-  "What changed since a version a consumer holds: every record added or changed, whole, and the Identifications removed, so a copy stays in sync without downloading the whole list. Answers are stored at build time like the data (ETag, 304, br and gzip). The feed lists each publication.";
+  "What changed since a version a consumer holds: every record added or changed, whole, and the Identifications removed (in the service metrics, every brand added or changed, whole, and the brands removed), so a copy stays in sync without downloading the whole list. Answers are stored at build time like the data (ETag, 304, br and gzip). The feed lists each publication.";
 
 const COMPONENTS = "#/components/schemas/";
 
@@ -76,7 +76,10 @@ export function changesPaths(
         mediaType,
         dataset,
         summary: `${dataset.title} changed since a version`,
-        description: `Every ${dataset.recordNoun} record added or changed since the version named by \`since\`, whole and exactly as in the full list, and per brand the Identifications removed (\`${REMOVED_FIELD}\`). Apply it to that version: drop each Identification removed or listed, add each record listed. Since the current version, nothing is listed.`,
+        description:
+          dataset.recordsKey === null
+            ? `Every brand added or changed since the version named by \`since\`, whole and exactly as in the full list (a brand's metrics are its one record), and each brand removed as its BrandName with \`${REMOVED_FIELD}\` true. Apply it to that version: drop each brand named, add each brand listed whole. Since the current version, nothing is listed.`
+            : `Every ${dataset.recordNoun} record added or changed since the version named by \`since\`, whole and exactly as in the full list, and per brand the Identifications removed (\`${REMOVED_FIELD}\`). Apply it to that version: drop each Identification removed or listed, add each record listed. Since the current version, nothing is listed.`,
         parameters: [{ $ref: "#/components/parameters/ChangesSince" }],
         schema: COMPONENTS + changesComponent(dataset),
       });
@@ -118,7 +121,11 @@ export function changesSchemas(
     },
   };
   for (const dataset of datasets) {
-    const key = dataset.recordsKey!;
+    const key = dataset.recordsKey;
+    if (key === null) {
+      out[changesComponent(dataset)] = brandChangesSchema(dataset);
+      continue;
+    }
     const brand = schemas.get(dataset.brandSchema) as {
       properties: Record<string, { items: { $ref: string } }>;
     };
@@ -173,6 +180,56 @@ export function changesSchemas(
     };
   }
   return out;
+}
+
+/**
+ * A service metrics change answer: each brand added or changed, whole (the brand object is the
+ * record), and each brand removed as its BrandName with Removed true.
+ */
+function brandChangesSchema(dataset: DatasetDefinition): AnySchemaObject {
+  return {
+    description: `A change answer of ${dataset.title}: each brand added or changed, whole and exactly as in the full list, and each brand removed as its BrandName with ${REMOVED_FIELD} true.`,
+    type: "object",
+    additionalProperties: false,
+    required: ["meta", "data"],
+    properties: {
+      meta: { $ref: `${COMPONENTS}ChangesMeta` },
+      data: {
+        description: "Empty when nothing changed; otherwise one item holding the brands.",
+        type: "array",
+        maxItems: 1,
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["Brand"],
+          properties: {
+            Brand: {
+              description: "The brands with a change.",
+              type: "array",
+              minItems: 1,
+              items: {
+                anyOf: [
+                  { $ref: `${COMPONENTS}${componentName(dataset.brandSchema)}` },
+                  {
+                    type: "object",
+                    additionalProperties: false,
+                    required: ["BrandName", REMOVED_FIELD],
+                    properties: {
+                      BrandName: { $ref: `${COMPONENTS}common.Max140Text` },
+                      [REMOVED_FIELD]: {
+                        description: "The brand is no longer published.",
+                        const: true,
+                      },
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+  };
 }
 
 /** The feed's path, its media type and what the document says of it. */

@@ -8,8 +8,8 @@ import {
   answerBytes,
   bodyRecords,
   changeCount,
-  changeCounts,
   changesBetween,
+  recordChanges,
   recordLabel,
   slicedRecords,
   type VersionRecords,
@@ -22,6 +22,11 @@ const branches = DATASETS.find((d) => d.id === "branches")!;
 
 const atm = (id: string, town = "Wexbury") =>
   ({ Identification: id, Location: { PostalAddress: { TownName: town } } }) as const;
+// What the feed counts: records added, changed and removed.
+const counted = (from: VersionRecords, to: VersionRecords) => {
+  const { added, changed, removed } = recordChanges(from, to);
+  return { added: added.length, changed: changed.length, removed: removed.length };
+};
 const brand = (name: string, ...records: Record<string, unknown>[]): VersionRecords[number] => ({
   name,
   records: records.map((r) => ({ id: String(r.Identification), json: JSON.stringify(r) })),
@@ -44,7 +49,7 @@ describe("changes from one version to another", () => {
       },
     ]);
     expect(changeCount(changes)).toBe(3);
-    expect(changeCounts(changes)).toEqual({ added: 1, changed: 1, removed: 1 });
+    expect(counted(from, to)).toEqual({ added: 1, changed: 1, removed: 1 });
   });
 
   it("leaves out a brand with no change, and lists nothing when nothing changed", () => {
@@ -78,7 +83,7 @@ describe("changes from one version to another", () => {
     ]);
   });
 
-  it("lists every branch record of an Identification when one of its sequences changes", () => {
+  it("lists every branch record of an Identification when one of its sequences changes, and counts the one changed", () => {
     const b = (id: string, seq: string, name = "Main") => ({
       Identification: id,
       SequenceNumber: seq,
@@ -91,7 +96,22 @@ describe("changes from one version to another", () => {
       b("1", "0"),
       b("1", "1", "Annexe"),
     ]);
-    expect(changeCounts([change!])).toEqual({ added: 0, changed: 2, removed: 0 });
+    expect(counted(from, to)).toEqual({ added: 0, changed: 1, removed: 0 });
+  });
+
+  it("counts a sequence added to or taken from a shared Identification as one record added or removed", () => {
+    const b = (id: string, seq: string, name = "Main") => ({
+      Identification: id,
+      SequenceNumber: seq,
+      Name: name,
+    });
+    const two = [brand("Bank", b("1", "0"), b("1", "1"))];
+    const three = [brand("Bank", b("1", "0"), b("1", "1"), b("1", "2"))];
+    expect(counted(two, three)).toEqual({ added: 1, changed: 0, removed: 0 });
+    expect(counted(three, two)).toEqual({ added: 0, changed: 0, removed: 1 });
+    // Both sequences gone, with the brand: two records removed, though one Identification.
+    expect(counted(two, [])).toEqual({ added: 0, changed: 0, removed: 2 });
+    expect(counted(two, two)).toEqual({ added: 0, changed: 0, removed: 0 });
   });
 });
 
