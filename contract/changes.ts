@@ -27,7 +27,7 @@ export const CHANGES_OPEN_BANKING_PREFIX = NEAR_OPEN_BANKING_PREFIX;
  * Where a data set's own path and its live-standard alias start, for its changes path: the
  * extension's `x-` before the API's own prefix, as the near-me paths have it. The service
  * metrics' unversioned alias (`/open-banking/fca-service-metrics/`) has none: its versioned one
- * does (docs/decisions-new-hist.md, "The service metrics' changes paths").
+ * does (docs/decisions.md, "The service metrics' changes paths").
  */
 const SERVED_PREFIXES: readonly (readonly [served: string, changes: string])[] = [
   [NEAR_STANDARD_PREFIX, CHANGES_PREFIX],

@@ -2,7 +2,7 @@
  * A body's Data: its bytes without the value of meta.LastUpdated, which the build writes first in
  * every body (assemble/envelope.ts). Two versions of a data set whose Data digests are equal
  * publish the same records and meta besides the date, so a commit that leaves the digest as it
- * was is no new version (docs/decisions-new-hist.md, "What a version of a data set is").
+ * was is no new version (docs/decisions.md, "What a past version is").
  */
 import { createHash } from "node:crypto";
 

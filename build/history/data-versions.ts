@@ -4,7 +4,7 @@
  * set's folder or site.yaml without changing a byte of its Data (a comment, a site.yaml field no
  * body carries, a file moved between folders with the same records) is no version: the Data it
  * publishes is the version's before it. A version's LastUpdated is the commit time of the commit
- * where its Data appeared (docs/decisions-new-hist.md, "What a version of a data set is").
+ * where its Data appeared (docs/decisions.md, "What a past version is").
  *
  * Each commit's Data digest is worked out once, from git objects, by the history's own rebuild
  * (version.ts), and cached by commit; the list of versions is cached by the newest commit
