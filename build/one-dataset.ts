@@ -7,10 +7,9 @@
  * the bytes next (step 6); `validate` stops here, with the counts and the size.
  */
 import { assembleDataset, datasetUpdated, type AssembleInput } from "./assemble/dataset.js";
-import type { BodySummary } from "./encode/manifest-entry.js";
-import { serializeBody, type BodySlices } from "./encode/body.js";
+import { serializeBody } from "./encode/body.js";
+import { DatasetBody, type BodyFacts, type BodySummary } from "./encode/dataset-body.js";
 import { entityTag } from "./encode/variants.js";
-import type { Envelope } from "./assemble/envelope.js";
 import type { BuildCache } from "./core/cache.js";
 import type { Diagnostic } from "./core/diagnostics.js";
 import { locatedRecords, type LocatedRecord } from "./assemble/locations.js";
@@ -28,23 +27,7 @@ export interface DatasetStep {
 }
 
 export type AssembledDataset =
-  | {
-      readonly ok: true;
-      /** The exact bytes served without a content coding. */
-      readonly identity: Buffer;
-      /** Their strong ETag (encode/variants.ts), kept with them so an unchanged body is not hashed again. */
-      readonly etag: string | undefined;
-      readonly updated: LastUpdated;
-      readonly summary: BodySummary;
-      readonly located: LocatedRecord[];
-      /** Every BrandName the body publishes, in publication order. */
-      readonly brandNames: string[];
-      /**
-       * When this build assembled it (not taken from the cache): its value, and where each
-       * record is in its bytes (encode/body.ts), for the steps after that would parse it again.
-       */
-      readonly made?: { readonly body: Envelope; readonly slices: BodySlices | undefined };
-    }
+  | { readonly ok: true; readonly body: DatasetBody }
   | { readonly ok: false; readonly problems: Diagnostic[] };
 
 // What is kept beside the body: the manifest's counts, the map's marks, the brands' names and the
@@ -55,7 +38,10 @@ interface CachedSummary extends BodySummary {
   readonly etag: string;
 }
 
-/** The data set's body as bytes, assembled and checked, or taken from the cache when nothing it depends on moved. */
+/**
+ * The data set's body, assembled and checked, or taken from the cache when nothing it depends on
+ * moved: the one place that decides which. Either way the steps after get one DatasetBody.
+ */
 export async function assembleOrReuse(
   input: AssembleInput,
   step: DatasetStep,
@@ -66,7 +52,16 @@ export async function assembleOrReuse(
     const hit = key ? await readCached(step.cache!, key) : undefined;
     if (hit) {
       const { located, brandNames, etag, ...summary } = hit.summary;
-      return { ok: true, identity: hit.body, etag, updated, summary, located, brandNames };
+      const facts: BodyFacts = {
+        dataset: input.dataset,
+        bytes: hit.body,
+        tag: etag,
+        updated,
+        summary,
+        located,
+        brandNames,
+      };
+      return { ok: true, body: DatasetBody.stored(facts) };
     }
     const assembled = assembleDataset(input, updated);
     if (!assembled.ok) return assembled;
@@ -77,20 +72,19 @@ export async function assembleOrReuse(
     const serialized = timeSync(step.parts, "serializeMs", () =>
       serializeBody(assembled.body, input.dataset.recordsKey),
     );
-    const identity = serialized.bytes;
+    const bytes = serialized.bytes;
     const summary: BodySummary = {
       totalResults: assembled.body.meta.TotalResults as number,
       brands: assembled.brands,
     };
-    let etag: string | undefined;
+    const tag = timeSync(step.parts, "hashMs", () => entityTag(bytes));
     if (key) {
-      etag = timeSync(step.parts, "hashMs", () => entityTag(identity));
-      await step.cache!.set(key, BODY_KIND, identity);
-      const cached: CachedSummary = { ...summary, located, brandNames, etag };
+      await step.cache!.set(key, BODY_KIND, bytes);
+      const cached: CachedSummary = { ...summary, located, brandNames, etag: tag };
       await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
     }
-    const made = { body: assembled.body, slices: serialized.slices };
-    return { ok: true, identity, etag, updated, summary, located, brandNames, made };
+    const facts = { dataset: input.dataset, bytes, tag, updated, summary, located, brandNames };
+    return { ok: true, body: DatasetBody.made(facts, assembled.body, serialized.slices) };
   });
 }
 

@@ -13,18 +13,14 @@
 import { openCache, type BuildCache } from "./core/cache.js";
 import type { BuildContext } from "./core/context.js";
 import { readContentGit, type ContentGit } from "./core/git.js";
-import { assembleOrReuse, type AssembledDataset } from "./one-dataset.js";
+import { assembleOrReuse } from "./one-dataset.js";
 import { DATASETS, type DatasetId } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
-import {
-  entityTag,
-  PREVIEW_COMPRESSION,
-  PUBLISHED_COMPRESSION,
-  type Compression,
-} from "./encode/variants.js";
-import { datasetResult, manifestVariants, type DatasetResult } from "./encode/manifest-entry.js";
+import type { DatasetBody } from "./encode/dataset-body.js";
+import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION, type Compression } from "./encode/variants.js";
+import { datasetResult, type DatasetResult } from "./encode/manifest-entry.js";
 import {
   checkAssetLimits,
   PLATFORM_LIMITS,
@@ -39,13 +35,7 @@ import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
 import type { CheckedFile } from "./check/one-file.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
-import {
-  emptyTimings,
-  timeAsync,
-  timeSync,
-  type StepTimings,
-  type ValidateTimings,
-} from "./core/timings.js";
+import { emptyTimings, timeAsync, type StepTimings, type ValidateTimings } from "./core/timings.js";
 import { writeAtomically, type OutputFile } from "./write/atomic.js";
 import {
   datasetAsset,
@@ -54,8 +44,7 @@ import {
   type ManifestEntry,
 } from "../contract/manifest.js";
 import type { Site } from "./read/site.js";
-import type { AssembleInput } from "./assemble/dataset.js";
-import { nearIndexes, type NearSource } from "./near/index.js";
+import { nearIndexes } from "./near/index.js";
 import {
   POSTCODE_CENTROIDS_FILE,
   readPostcodeCentroids,
@@ -198,37 +187,24 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const compression =
     options.compression ?? (options.preview ? PREVIEW_COMPRESSION : PUBLISHED_COMPRESSION);
   const encode = createEncoder(cache, timings.parts, compression);
-  const etags = run.assembled.map(
-    (built) => built.etag ?? timeSync(timings.parts, "hashMs", () => entityTag(built.identity)),
-  );
   // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores
   // busy, and this thread makes step 7's indexes meanwhile, from the identity bytes alone.
   const encoding = timed("encode", () =>
-    Promise.all(run.assembled.map((built, i) => encode(built.identity, etags[i]))),
+    Promise.all(run.bodies.map((body) => encode(body.bytes, body.tag))),
   );
   // 7. the extension endpoints' indexes, from the bodies' identity bytes
-  const sources: NearSource[] = run.assembled.map((built, i) => ({
-    dataset: built.input.dataset,
-    entry: {
-      variants: manifestVariants(datasetAsset(built.input.dataset.path), {
-        identity: { bytes: built.identity, etag: etags[i]! },
-      }),
-    },
-    encoded: { identity: { bytes: built.identity } },
-    made: built.made,
-  }));
   const [encodings, near] = await Promise.all([
     encoding,
     timed("near", () =>
-      nearIndexes(sources, schemas, run.centroids, {
+      nearIndexes(run.bodies, schemas, run.centroids, {
         cache,
         shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
       }),
     ),
   ]);
   if (near.problems.length > 0) return failed(near.problems);
-  const results: DatasetResult[] = run.assembled.map((built, i) =>
-    datasetResult(built.input, built.summary, built.updated, encodings[i]!, built.made),
+  const results: DatasetResult[] = run.bodies.map((body, i) =>
+    datasetResult(body, run.site, encodings[i]!),
   );
   // 8. the changes endpoints' answers since each kept past version, and the publications
   const limits = options.limits ?? PLATFORM_LIMITS;
@@ -248,8 +224,8 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const documents = await timed("documents", () =>
     makeDocuments({
       datasets: results,
-      located: run.assembled.flatMap((a) => a.located),
-      brandNames: [...new Set(run.assembled.flatMap((a) => a.brandNames))],
+      located: run.bodies.flatMap((body) => body.located),
+      brandNames: [...new Set(run.bodies.flatMap((body) => body.brandNames))],
       schemas,
       site: run.site,
       cache,
@@ -335,16 +311,16 @@ async function checkBodies(
   run: Extract<CheckedAndAssembled, { ok: true }>,
   options: ValidateOptions,
 ): Promise<Validated | Failed> {
-  const datasets = run.assembled.map(({ input, summary, identity }) => ({
-    dataset: input.dataset.id,
+  const datasets = run.bodies.map(({ dataset, summary, bytes }) => ({
+    dataset: dataset.id,
     totalResults: summary.totalResults,
-    identity,
+    identity: bytes,
   }));
   const objections = await timeAsync(run.timings, "write", () => {
-    const bodies: AssetFile[] = run.assembled.map(({ input, identity }) => ({
-      path: datasetAsset(input.dataset.path).slice(1),
-      bytes: identity.length,
-      variant: { dataset: input.dataset, coding: "identity" },
+    const bodies: AssetFile[] = run.bodies.map(({ dataset, bytes }) => ({
+      path: datasetAsset(dataset.path).slice(1),
+      bytes: bytes.length,
+      variant: { dataset, coding: "identity" },
     }));
     const limits = options.limits ?? PLATFORM_LIMITS;
     const overLimits = checkAssetLimits(
@@ -360,9 +336,6 @@ async function checkBodies(
   await run.cache?.remember();
   return { ...run.report(), ok: true, diagnostics: [], datasets };
 }
-
-/** One data set's body as step 5 made it, with what made it. */
-type AssembledBody = { readonly input: AssembleInput } & Extract<AssembledDataset, { ok: true }>;
 
 interface Shared {
   readonly contentDir: string;
@@ -383,7 +356,8 @@ type CheckedAndAssembled =
   | (Shared & {
       readonly ok: true;
       readonly site: Site;
-      readonly assembled: readonly AssembledBody[];
+      /** Step 5's output: each data set's body, in DATASETS order. */
+      readonly bodies: readonly DatasetBody[];
       /** The optional postcode-centroid file's points (for step 7). */
       readonly centroids: readonly PostcodePoint[];
     });
@@ -443,7 +417,7 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
   if (found.errors.length > 0) return stop(found.errors);
 
   // 5. assemble each data set (unchanged ones from the cache), checking its envelope
-  const assembled: AssembledBody[] = [];
+  const bodies: DatasetBody[] = [];
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
   const step = {
     cache,
@@ -454,7 +428,7 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
   for (const dataset of DATASETS) {
     const input = { ...context, dataset, units: units.get(dataset)!, site };
     const built = await assembleOrReuse(input, step);
-    if (built.ok) assembled.push({ input, ...built });
+    if (built.ok) bodies.push(built.body);
     else diagnostics.push(...built.problems);
   }
   // The optional centroid file is content too: its problems are the editor's, whatever the step
@@ -469,7 +443,7 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
     ...shared,
     ok: true,
     site,
-    assembled,
+    bodies,
     centroids: centroids.points,
   };
 }

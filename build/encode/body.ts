@@ -2,8 +2,9 @@
  * Step 5's last part: a data set's body as the exact bytes served (compact JSON, UTF-8, what
  * `JSON.stringify` gives), written piece by piece so that where each piece lands is known as it
  * is written: the envelope around the count, each brand's text before and after its records, and
- * each record. The near-me index (step 7) takes these ranges as they are, instead of parsing the
- * body again to find them (build/near/slices.ts does that for a body read back from the cache).
+ * each record. The near-me index (step 7) and the history (step 8) take these ranges as they
+ * are; a body read back from the cache finds them again with `bodySlices`, checked against its
+ * bytes (encode/dataset-body.ts asks, once per body).
  */
 import type { ByteRange } from "../../contract/near.js";
 import type { Brand, Envelope } from "../assemble/envelope.js";
@@ -131,4 +132,23 @@ export function piecewise(body: Envelope, recordsKey: string): SerializedBody | 
   }
   if (written !== at) throw new Error(`serialised ${written} bytes where ${at} were counted`);
   return { bytes, slices: { head, metaTail, brands, records } };
+}
+
+/**
+ * The slices of `bytes`, the exact serialisation of `body` (compact JSON.stringify, as encode
+ * writes it): the pieces found by serialising the parsed value again and checked against the
+ * bytes, so a wrong index can never be published. Undefined when the body has not the shape that
+ * has slices; throws when the ranges do not reproduce the bytes exactly.
+ */
+export function bodySlices(
+  bytes: Uint8Array,
+  body: Envelope,
+  recordsKey: string,
+): BodySlices | undefined {
+  const made = piecewise(body, recordsKey);
+  if (!made) return undefined;
+  if (!made.bytes.equals(bytes)) {
+    throw new Error("the body's slices do not rebuild its published bytes");
+  }
+  return made.slices!;
 }

@@ -6,8 +6,7 @@
  * history moved (docs/decisions.md#how-much-history-is-kept).
  */
 import type { BuildCache } from "../core/cache.js";
-import type { Envelope } from "../assemble/envelope.js";
-import type { DatasetResult } from "../encode/manifest-entry.js";
+import type { DatasetBody } from "../encode/dataset-body.js";
 import type { DatasetDefinition, DatasetId } from "../core/datasets.js";
 import { toRfc3339 } from "../core/dates.js";
 import {
@@ -49,9 +48,8 @@ export const NAMED_PER_KIND = 3;
 /** The version being published: the data set as this build made it. */
 export interface CurrentVersion {
   readonly entry: ManifestEntry;
-  readonly identity: Buffer;
-  /** Its value and byte ranges when this build assembled it (encode/body.ts): not parsed again. */
-  readonly made?: DatasetResult["made"];
+  /** Its body (step 5): its value and byte ranges, parsed at most once for every step. */
+  readonly body: DatasetBody;
 }
 
 export interface DatasetHistoryInput {
@@ -102,7 +100,7 @@ export interface StoredAnswer {
 
 export interface DatasetHistory {
   /** True when its answers were made by this build, not taken whole from the cache. */
-  readonly made: boolean;
+  readonly computed: boolean;
   readonly entry: ChangesEntry;
   readonly answers: readonly StoredAnswer[];
   /** Newest first: the current version's first, when there is one before it. */
@@ -143,7 +141,7 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
       const [k, kind] = entry.split("\0");
       cache!.keep(k!, kind!);
     }
-    return { ...assemble(input, cached.summary, cached.pack), made: false };
+    return { ...assemble(input, cached.summary, cached.pack), computed: false };
   }
   const [past, seed] = await Promise.all([
     input.resolve(input.past),
@@ -154,12 +152,12 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
     const tags = unquoted(current.entry.variants);
     await cache.set(versionEntry(cache, input, seed)[0], VERSION_KIND, JSON.stringify(tags));
   }
-  const made = await compute(input, past, seed);
+  const computed = await compute(input, past, seed);
   if (key) {
-    await cache!.set(key, PACK_KIND, Buffer.concat(made.encoded.flatMap(packed)));
-    await cache!.set(key, SUMMARY_KIND, JSON.stringify(made.summary));
+    await cache!.set(key, PACK_KIND, Buffer.concat(computed.encoded.flatMap(packed)));
+    await cache!.set(key, SUMMARY_KIND, JSON.stringify(computed.summary));
   }
-  return { ...result(input, made.summary, made.encoded), made: true };
+  return { ...result(input, computed.summary, computed.encoded), computed: true };
 }
 
 const packed = (encoded: EncodedBody): Buffer[] => [
@@ -185,7 +183,7 @@ function assemble(
   input: DatasetHistoryInput,
   summary: Summary,
   pack: Buffer,
-): Omit<DatasetHistory, "made"> {
+): Omit<DatasetHistory, "computed"> {
   let at = 0;
   const take = (variant: { etag: string; length: number }) => {
     const bytes = pack.subarray(at, at + variant.length);
@@ -204,7 +202,7 @@ function result(
   input: DatasetHistoryInput,
   summary: Summary,
   encoded: readonly EncodedBody[],
-): Omit<DatasetHistory, "made"> {
+): Omit<DatasetHistory, "computed"> {
   const { dataset, current } = input;
   const entry = current.entry;
   const name = changesPathOf(entry.path)!;
@@ -247,10 +245,11 @@ async function compute(
   seed: VersionRef | undefined,
 ): Promise<{ summary: Summary; encoded: EncodedBody[] }> {
   const { dataset, current } = input;
-  const body = current.made?.body ?? (JSON.parse(current.identity.toString("utf8")) as Envelope);
-  const records = current.made?.slices
-    ? slicedRecords(dataset, current.made.body, current.identity, current.made.slices)
-    : bodyRecords(dataset, current.identity);
+  const body = current.body.value();
+  const slices = current.body.slices();
+  const records = slices
+    ? slicedRecords(dataset, body, current.body.bytes, slices)
+    : bodyRecords(dataset, current.body.bytes);
   const meta = (since: string) => ({
     lastUpdated: current.entry.lastUpdated,
     since,
@@ -268,7 +267,7 @@ async function compute(
   ];
   const publications: Publication[] = [];
   const reader = input.store && new VersionReader(input.store, dataset);
-  const limit = ANSWER_BYTES_FACTOR * current.identity.length;
+  const limit = ANSWER_BYTES_FACTOR * current.body.bytes.length;
   let total = 0;
   // The publication after the version being read (the current one first).
   let newer: { lastUpdated: string; records: VersionRecords } = {

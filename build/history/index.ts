@@ -96,17 +96,13 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   const changes: ChangesEntry[] = [];
   const answers = new Map<string, StoredAnswer>();
   const publications: Publication[] = [];
-  let made = 0;
+  let computed = 0;
   try {
     for (const result of results) {
       const found = versions?.get(result.dataset.id);
       const history = await datasetHistory({
         dataset: result.dataset,
-        current: {
-          entry: result.entry,
-          identity: result.encoded.identity.bytes,
-          made: result.made,
-        },
+        current: { entry: result.entry, body: result.body },
         past: found?.past ?? [],
         complete: found?.complete ?? false,
         seed: found?.seed,
@@ -117,7 +113,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
         store,
       });
       changes.push(history.entry);
-      if (history.made) made++;
+      if (history.computed) computed++;
       for (const answer of history.answers)
         answers.set(answer.entry.variants.identity.asset, answer);
       publications.push(...history.publications);
@@ -132,7 +128,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
       order.get(a.dataset)! - order.get(b.dataset)!,
   );
   const work = {
-    datasets: made,
+    datasets: computed,
     parsed: store?.counts.parsed ?? 0,
     rebuilt: store?.counts.rebuilt ?? 0,
   };

@@ -14,29 +14,16 @@ import {
   type NearIndex,
 } from "../../contract/near.js";
 import { normaliseName } from "../../contract/place.js";
-import type { Envelope } from "../assemble/envelope.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { entityTag } from "../encode/variants.js";
-import type { DatasetResult } from "../encode/manifest-entry.js";
-import type { ManifestVariant } from "../../contract/manifest.js";
+import { manifestVariants } from "../encode/manifest-entry.js";
+import type { DatasetBody } from "../encode/dataset-body.js";
+import { datasetAsset } from "../../contract/manifest.js";
 import type { BuildCache } from "../core/cache.js";
 import { isOnEarth } from "../core/place.js";
 import { recordFacts, type RecordFacts } from "../core/record-facts.js";
 import { postcodeTable, type PostcodePoint, type PostcodeTable } from "./postcodes.js";
-import { bodySlices } from "./slices.js";
-
-/**
- * What the index reads of a data set: its definition, its identity bytes and where they are
- * served, and what step 5 made of them. A DatasetResult is one; the pipeline gives it before the
- * compressed variants exist, so the index is made while they are compressed.
- */
-export interface NearSource {
-  readonly dataset: DatasetResult["dataset"];
-  readonly entry: { readonly variants: { readonly identity: ManifestVariant } };
-  readonly encoded: { readonly identity: { readonly bytes: Buffer } };
-  readonly made?: DatasetResult["made"];
-}
 
 /** One index as written: its manifest entry and its bytes. */
 export interface BuiltNearIndex {
@@ -96,19 +83,20 @@ export interface IndexPart {
 }
 
 /**
- * The part of one data set's index that depends on its published bytes alone: from the body and
- * its byte ranges as the serialiser made them (step 5), or, for a body taken from the cache, from
- * its bytes parsed again.
+ * The part of one data set's index that depends on its published bytes alone: from the body's
+ * value and byte ranges (step 5's DatasetBody, which holds them or finds them once), so the index
+ * needs only the identity bytes and is made while they are compressed.
  */
-export function indexPart(result: NearSource): IndexPart {
-  const { dataset, entry } = result;
+export function indexPart(body: DatasetBody): IndexPart {
+  const { dataset } = body;
   const key = dataset.recordsKey!;
-  const bytes = result.encoded.identity.bytes;
-  const body = result.made?.body ?? (JSON.parse(bytes.toString("utf8")) as Envelope);
-  const facts = body.data.flatMap(({ Brand }) =>
-    Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => factsOf(r, key))),
-  );
-  const slices = result.made?.slices ?? bodySlices(bytes, body, key);
+  const facts = body
+    .value()
+    .data.flatMap(({ Brand }) =>
+      Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => factsOf(r, key))),
+    );
+  const slices = body.slices();
+  if (!slices) throw new Error(`the body is not one list of brands with their ${key} lists`);
   const country: Record<string, number[]> = {};
   const town: Record<string, number[]> = {};
   const sortcode: Record<string, number[]> = {};
@@ -132,7 +120,9 @@ export function indexPart(result: NearSource): IndexPart {
   });
   // By latitude, so the Worker finds a radius's band of latitudes by binary search.
   located.sort((a, b) => a[0] - b[0] || a[2] - b[2]);
-  const identity = entry.variants.identity;
+  const identity = manifestVariants(datasetAsset(dataset.path), {
+    identity: { bytes: body.bytes, etag: body.tag },
+  }).identity;
   return {
     index: {
       formatVersion: NEAR_FORMAT_VERSION,
@@ -169,7 +159,7 @@ export interface NearOptions {
  * rebuild is a build error at its data set.
  */
 export async function nearIndexes(
-  results: readonly NearSource[],
+  bodies: readonly DatasetBody[],
   schemas: ReadonlyMap<string, AnySchemaObject>,
   centroids: readonly PostcodePoint[],
   options: NearOptions = {},
@@ -177,27 +167,27 @@ export async function nearIndexes(
   const { cache } = options;
   const problems: Diagnostic[] = [];
   const parts: {
-    result: NearSource;
+    body: DatasetBody;
     /** The part's index as JSON text, without the postcode table. */
     index: Buffer;
     own: readonly PostcodePoint[];
     segments: string[];
     filters: NearFilter[];
   }[] = [];
-  for (const result of results) {
-    const segments = schemaSegments(result.dataset, schemas);
-    const filters = nearFilters(result.dataset, segments);
+  for (const body of bodies) {
+    const segments = schemaSegments(body.dataset, schemas);
+    const filters = nearFilters(body.dataset, segments);
     if (filters.length === 0) continue;
     // A part made now is used as made; of one read back from the cache, only its points are parsed.
     let own: readonly PostcodePoint[] | undefined;
     let ownText: Buffer | undefined;
     const make = () => {
-      const part = indexPart(result);
+      const part = indexPart(body);
       own = part.own;
       ownText = Buffer.from(JSON.stringify(part.own), "utf8");
       return Promise.resolve(Buffer.from(JSON.stringify(part.index), "utf8"));
     };
-    const key = cache?.key("near-index", result.dataset.id, result.entry.variants.identity.etag);
+    const key = cache?.key("near-index", body.dataset.id, body.tag);
     try {
       let index: Buffer;
       if (key) {
@@ -214,10 +204,10 @@ export async function nearIndexes(
           await cache!.set(key, OWN_KIND, ownText!);
         }
       } else index = await make();
-      parts.push({ result, index, own: own!, segments, filters });
+      parts.push({ body, index, own: own!, segments, filters });
     } catch (error) {
-      const folder = options.shownFolder?.(result.dataset) ?? result.dataset.contentDir;
-      const message = `cannot index ${result.dataset.path} for the extension endpoints: ${(error as Error).message}`;
+      const folder = options.shownFolder?.(body.dataset) ?? body.dataset.contentDir;
+      const message = `cannot index ${body.dataset.path} for the extension endpoints: ${(error as Error).message}`;
       problems.push(atFileStart(folder, "near-index", message));
     }
   }
@@ -230,17 +220,17 @@ export async function nearIndexes(
     none: Buffer.from(JSON.stringify(EMPTY), "utf8"),
   };
   const indexes: BuiltNearIndex[] = [];
-  for (const { result, index, segments, filters } of parts) {
+  for (const { body, index, segments, filters } of parts) {
     const table = filters.includes("postcode") ? tables.places : tables.none;
     // {...index, postcodes}: the part's text with the table as its last field.
     const bytes = Buffer.concat([index.subarray(0, -1), POSTCODES_FIELD, table, CLOSE]);
     indexes.push({
       entry: {
-        dataset: result.dataset.id,
+        dataset: body.dataset.id,
         filters,
         segments: filters.includes("segment") ? segments : [],
         index: {
-          asset: nearIndexAsset(result.dataset.id),
+          asset: nearIndexAsset(body.dataset.id),
           etag: entityTag(bytes),
           length: bytes.length,
         },
