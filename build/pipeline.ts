@@ -224,8 +224,6 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const documents = await timed("documents", () =>
     makeDocuments({
       datasets: results,
-      located: run.bodies.flatMap((body) => body.located),
-      brandNames: [...new Set(run.bodies.flatMap((body) => body.brandNames))],
       schemas,
       site: run.site,
       cache,

@@ -10,20 +10,18 @@ import type { AnySchemaObject } from "ajv";
 import { planForPath } from "../../contract/rate-limits.js";
 import type { Site } from "../read/site.js";
 import type { BuildCache } from "../core/cache.js";
-import type { DatasetDefinition } from "../core/datasets.js";
 import { entityTag, type EncodedBody } from "../encode/variants.js";
 import type { EncodeBytes } from "../encode/cached-encoder.js";
-import type { LocatedRecord } from "../assemble/locations.js";
 import { loadOutline } from "./landing/map.js";
 import { landingPage, mapKey, mapSection, STYLESHEET_PATH, type MapInput } from "./landing/page.js";
 import { readLimits } from "./plan-limits.js";
-import type { ChangesEntry, DocumentEntry, ManifestEntry } from "../../contract/manifest.js";
+import type { ChangesEntry, DocumentEntry } from "../../contract/manifest.js";
 import { CHANGES_FEED_MEDIA_TYPE, CHANGES_FEED_PATH } from "../../contract/changes.js";
 import type { Publication } from "../history/index.js";
 import { changesFeed } from "./changes-feed.js";
 import type { NearEntry } from "../../contract/near.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
-import { manifestVariants } from "../encode/manifest-entry.js";
+import { manifestVariants, type DatasetResult } from "../encode/manifest-entry.js";
 import {
   participantStore,
   PARTICIPANT_STORE_MEDIA_TYPE,
@@ -40,13 +38,11 @@ const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
 export const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "documents", "landing", "style.css");
 
 export interface DocumentInput {
-  readonly datasets: readonly {
-    readonly dataset: DatasetDefinition;
-    readonly entry: ManifestEntry;
-  }[];
-  readonly located: readonly LocatedRecord[];
-  /** Every brand the data sets publish, for the directory entry. */
-  readonly brandNames: readonly string[];
+  /**
+   * Each data set as built: its manifest entry, and its body (step 5) for the map's marks and the
+   * brands the directory entry lists.
+   */
+  readonly datasets: readonly Pick<DatasetResult, "dataset" | "entry" | "body">[];
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
   readonly site: Site;
   /** Where the map's projected outline is kept between builds. */
@@ -77,9 +73,11 @@ const assetOf = (path: string) => (path === LANDING_PATH ? "/index.html" : path)
 /** Every document, generated and encoded. */
 export async function makeDocuments(input: DocumentInput): Promise<DocumentResult[]> {
   const limits = readLimits();
+  const located = input.datasets.flatMap(({ body }) => body.located);
+  const brandNames = [...new Set(input.datasets.flatMap(({ body }) => body.brandNames))];
   const mapInput = {
     datasets: input.datasets,
-    located: input.located,
+    located,
     outline: await loadOutline(input.cache),
   };
   const map = await mapBytes(mapInput, input.cache);
@@ -103,7 +101,7 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
   });
   const store = participantStore({
     datasets: input.datasets,
-    brandNames: input.brandNames,
+    brandNames,
     site: input.site,
   });
   // The documents change when the data sets do, so they carry the newest data set's time, never
