@@ -19,7 +19,9 @@ import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
 import { createEncoder } from "./encode/cached-encoder.js";
 import type { DatasetBody } from "./encode/dataset-body.js";
-import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION, type Compression } from "./encode/variants.js";
+import type { BuildProfile } from "./core/profile.js";
+import { BuildMemory } from "./core/memory.js";
+import { PUBLISH, VALIDATE } from "./profiles.js";
 import { datasetResult, type DatasetResult } from "./encode/manifest-entry.js";
 import {
   checkAssetLimits,
@@ -33,7 +35,6 @@ import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./cor
 import type { AnySchemaObject } from "ajv";
 import { createAjv, readSchemas } from "./check/schemas.js";
 import { checkContent } from "./check/steps.js";
-import type { CheckedFile } from "./check/one-file.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
 import { emptyTimings, timeAsync, type StepTimings, type ValidateTimings } from "./core/timings.js";
 import { writeAtomically, type OutputFile } from "./write/atomic.js";
@@ -70,17 +71,10 @@ export interface CheckOptions {
   /** The clock the data-quality pass dates "has passed" by; the system's by default. */
   readonly now?: () => Date;
   /**
-   * Check results kept in memory between the builds of one process, by cache key: the live
-   * preview's session keeps one, so a rebuild after one edit neither reads nor parses again the
-   * results and values of the files it did not change (check/cached-checks.ts).
+   * What kind of build (core/profile.ts): how to compress, whether to read history, what to keep
+   * in memory between builds. build/profiles.ts's PUBLISH for a build, VALIDATE for validate.
    */
-  readonly kept?: Map<string, CheckedFile> | undefined;
-  /**
-   * Cache entries held in memory between the builds of one process, and written behind them (the
-   * live preview's session holds one; see BuildCache). A process that has one awaits
-   * writesBehindDone before it exits.
-   */
-  readonly cacheMemory?: Map<string, Buffer> | undefined;
+  readonly profile?: BuildProfile;
 }
 
 export interface ValidateOptions extends CheckOptions {
@@ -100,21 +94,6 @@ export interface BuildOptions extends CheckOptions {
    * the publication guard against a shrinking data set). Problems it returns fail the build.
    */
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
-  /**
-   * For the live preview (build/preview/): everything compressed at the fastest settings
-   * (encode/variants.ts, PREVIEW_COMPRESSION) and the landing page not at all.
-   */
-  readonly preview?: boolean;
-  /**
-   * How hard to compress: what a build publishes by default, the preview's fastest settings with
-   * `preview`. Tests whose subject is not the compressed bytes build with the fast settings.
-   */
-  readonly compression?: Compression;
-  /**
-   * Read the data sets' past versions from git for the changes endpoints (build/history/); by
-   * default when the build writes or previews. Without, each knows only the current version.
-   */
-  readonly history?: boolean;
 }
 
 /** What a run reports whether or not it succeeded. */
@@ -177,16 +156,15 @@ export type ValidateResult = (Omit<Validated, "timings"> | Omit<Failed, "timings
 /** Steps 1 to 10: checks the content and, when it has no problem, writes (or makes) the output. */
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
   const outDir = options.outDir ?? DIST_DIR;
-  const run = await checkAndAssemble(options);
+  const profile = options.profile ?? PUBLISH;
+  const run = await checkAndAssemble(options, profile);
   const { cwd, contentDir, schemas, cache, timings, failed } = run;
   if (!run.ok) return run.failure;
   const timed = <T>(step: keyof Omit<StepTimings, "parts">, work: () => Promise<T> | T) =>
     timeAsync(timings, step, work);
 
-  // 6. encode each data set's body: its ETag and compressed variants (the preview's fast).
-  const compression =
-    options.compression ?? (options.preview ? PREVIEW_COMPRESSION : PUBLISHED_COMPRESSION);
-  const encode = createEncoder(cache, timings.parts, compression);
+  // 6. encode each data set's body: its ETag and compressed variants, as the profile compresses.
+  const encode = createEncoder(cache, timings.parts, profile);
   // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores
   // busy, and this thread makes step 7's indexes meanwhile, from the identity bytes alone.
   const encoding = timed("encode", () =>
@@ -212,12 +190,11 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     buildHistory({
       contentDir,
       git: run.git,
-      compression,
+      profile,
       site: run.site,
       datasets: results,
       cache,
       maxFileBytes: limits.maxFileBytes,
-      fromGit: options.history ?? (options.write !== false || options.preview === true),
     }),
   );
   // 9. the documents about the APIs (landing page, /openapi.json), from what was just made.
@@ -231,7 +208,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       near: near.indexes.map((n) => n.entry),
       changes: history.changes,
       publications: history.publications,
-      pageUncompressed: options.preview,
+      profile,
     }),
   );
 
@@ -282,7 +259,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
  * build's own later work (docs/decisions.md#what-validate-checks).
  */
 export async function runValidate(options: ValidateOptions = {}): Promise<ValidateResult> {
-  const run = await checkAndAssemble(options);
+  const run = await checkAndAssemble(options, options.profile ?? VALIDATE);
   const result = run.ok ? await checkBodies(run, options) : run.failure;
   const t = result.timings;
   const timings: ValidateTimings = {
@@ -361,13 +338,16 @@ type CheckedAndAssembled =
     });
 
 /** Steps 1 to 5, which the build and validate share: everything up to each data set's bytes. */
-async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssembled> {
+async function checkAndAssemble(
+  options: CheckOptions,
+  profile: BuildProfile,
+): Promise<CheckedAndAssembled> {
   const contentDir = options.contentDir ?? CONTENT_DIR;
   const cwd = options.cwd ?? process.cwd();
   const timings = emptyTimings();
   const schemas = readSchemas(SCHEMA_DIR);
   const ajv = ajvFor(schemas);
-  const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas, options.cacheMemory);
+  const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas, profile.memory);
   const cacheMiss = await cache?.missReason();
   // What a failed run reports, as far as it got: declared before the first step that can fail,
   // so a return added above any step finds them set.
@@ -398,10 +378,12 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
     threads: options.threads,
     timings,
     git,
+    profile,
+    memory: profile.memory ?? new BuildMemory(),
   };
 
   // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
-  const checked = await checkContent({ ...context, kept: options.kept });
+  const checked = await checkContent(context);
   const { jobs, keys, units, site, diagnostics } = checked;
   filesChecked = jobs.length;
   if (diagnostics.length > 0 || !site) return stop(diagnostics);

@@ -14,6 +14,7 @@ import type { AnySchemaObject } from "ajv";
 import { fileURLToPath } from "node:url";
 import { moduleClosure } from "./code-fingerprint.js";
 import { displayPath, PROJECT_ROOT } from "./paths.js";
+import type { BuildMemory } from "./memory.js";
 
 // Bump when the shape of cached entries changes.
 const CACHE_FORMAT = 1;
@@ -97,17 +98,19 @@ export function cacheMissReason(
 }
 
 /**
- * The cache in `dir` for checks against these schemas, or none when `dir` is false. With `memory`
- * (the live preview's session holds one), see BuildCache's.
+ * The cache in `dir` for checks against these schemas, or none when `dir` is false. With a memory
+ * kept between builds (the live preview's session's, BuildProfile.memory), its entries are held
+ * there and written behind: see BuildCache's `memory`.
  */
 export function openCache(
   dir: string | false,
   schemas: ReadonlyMap<string, AnySchemaObject>,
-  memory?: Map<string, Buffer>,
+  memory?: BuildMemory,
 ): BuildCache | undefined {
   if (dir === false) return undefined;
   const parts = fingerprintParts(schemas);
-  return new BuildCache(dir, sha256(JSON.stringify(parts)), parts, memory);
+  const entries = memory?.part("cache-entries", () => new Map<string, Buffer>());
+  return new BuildCache(dir, sha256(JSON.stringify(parts)), parts, entries);
 }
 
 // Writes started by caches that write behind and not yet finished, by file name: a read of one

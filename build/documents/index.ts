@@ -10,6 +10,7 @@ import type { AnySchemaObject } from "ajv";
 import { planForPath } from "../../contract/rate-limits.js";
 import type { Site } from "../read/site.js";
 import type { BuildCache } from "../core/cache.js";
+import type { BuildProfile } from "../core/profile.js";
 import { entityTag, type EncodedBody } from "../encode/variants.js";
 import type { EncodeBytes } from "../encode/cached-encoder.js";
 import { loadOutline } from "./landing/map.js";
@@ -54,11 +55,8 @@ export interface DocumentInput {
   readonly changes?: readonly ChangesEntry[];
   /** Every data set's publications, newest first (build/history/), for the feed and the page. */
   readonly publications?: readonly Publication[];
-  /**
-   * Store the landing page uncompressed (identity only): the live preview replaces the page on
-   * every save, and compressing a page with thousands of map marks would cost it a second.
-   */
-  readonly pageUncompressed?: boolean;
+  /** Whether the landing page is compressed (BuildProfile.compressPage); by default it is. */
+  readonly profile?: Pick<BuildProfile, "compressPage">;
 }
 
 export interface DocumentResult {
@@ -123,7 +121,8 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
   return Promise.all(
     sources.map(async ([path, mediaType, text]) => {
       const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
-      const uncompressed = input.pageUncompressed === true && path === LANDING_PATH;
+      // The page stored uncompressed (identity only) where the profile says so: the preview's.
+      const uncompressed = input.profile?.compressPage === false && path === LANDING_PATH;
       const encoded = uncompressed
         ? { identity: { bytes, etag: entityTag(bytes) } }
         : await input.encode(bytes);

@@ -9,11 +9,10 @@ import {
   compressGzip,
   compressionSettings,
   entityTag,
-  PUBLISHED_COMPRESSION,
   withEntityTags,
-  type Compression,
   type EncodedBody,
 } from "./variants.js";
+import type { BuildProfile } from "../core/profile.js";
 import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
 
 /**
@@ -22,11 +21,13 @@ import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
  */
 export type EncodeBytes = (identity: Buffer, etag?: string) => Promise<EncodedBody>;
 
+/** The encoder of a build of this profile: compressing as the profile says, through the cache. */
 export function createEncoder(
   cache: BuildCache | undefined,
-  timing?: EncodeTiming,
-  compression: Compression = PUBLISHED_COMPRESSION,
+  timing: EncodeTiming | undefined,
+  profile: Pick<BuildProfile, "compression">,
 ): EncodeBytes {
+  const { compression } = profile;
   return async (identity: Buffer, known?: string): Promise<EncodedBody> => {
     const etag = known ?? timeSync(timing, "hashMs", () => entityTag(identity));
     const settings = compressionSettings(identity, compression);

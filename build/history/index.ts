@@ -9,7 +9,7 @@ import type { BuildCache } from "../core/cache.js";
 import type { ContentGit } from "../core/git.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
-import type { Compression } from "../encode/variants.js";
+import type { BuildProfile } from "../core/profile.js";
 import { SITE_FILE } from "../read/content.js";
 import type { Site } from "../read/site.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
@@ -42,10 +42,11 @@ export interface HistoryInput {
   readonly cache: BuildCache | undefined;
   /** The largest asset file the platform takes (build/write/asset-limits.ts). */
   readonly maxFileBytes: number;
-  /** false: read no history; every changes endpoint knows only the current version. */
-  readonly fromGit: boolean;
-  /** How answers are compressed: as the bodies are (encode/variants.ts); published by default. */
-  readonly compression?: Compression | undefined;
+  /**
+   * Whether to read the past versions from git (`history`; without, every changes endpoint knows
+   * only the current version), and how answers are compressed: as the bodies are.
+   */
+  readonly profile: Pick<BuildProfile, "history" | "compression">;
 }
 
 export interface HistoryResult {
@@ -79,7 +80,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     return result ? [result] : [];
   });
   const read =
-    input.fromGit && keep > 0
+    input.profile.history && keep > 0
       ? await readHistory(input.contentDir, { log: true }, await input.git)
       : undefined;
   const repo = read && "top" in read.repo ? read.repo : undefined;
@@ -109,7 +110,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
         resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
         maxFileBytes: input.maxFileBytes,
         cache: input.cache,
-        compression: input.compression,
+        compression: input.profile.compression,
         store,
       });
       changes.push(history.entry);
