@@ -7,14 +7,15 @@
  * the bytes next (step 6); `validate` stops here, with the counts and the size.
  */
 import { assembleDataset, datasetUpdated, type AssembleInput } from "./assemble/dataset.js";
-import { serializeBody } from "./encode/body.js";
+import { serializeBody, type RecordBytes } from "./encode/body.js";
 import { DatasetBody, type BodyFacts, type BodySummary } from "./encode/dataset-body.js";
 import { entityTag } from "./encode/variants.js";
 import type { BuildCache } from "./core/cache.js";
 import type { Diagnostic } from "./core/diagnostics.js";
-import { locatedRecords, type LocatedRecord } from "./assemble/locations.js";
+import { locatedRecords, RecordMarks, type LocatedRecord } from "./assemble/locations.js";
 import type { LastUpdated } from "./assemble/last-updated.js";
 import { timeSync, type PartTimings } from "./core/timings.js";
+import { CACHE_KINDS } from "./core/cache-kinds.js";
 
 export interface DatasetStep {
   readonly cache: BuildCache | undefined;
@@ -65,12 +66,20 @@ export async function assembleOrReuse(
     }
     const assembled = assembleDataset(input, updated);
     if (!assembled.ok) return assembled;
-    const located = locatedRecords(input.dataset, assembled.body);
+    const located = locatedRecords(
+      input.dataset,
+      assembled.body,
+      input.memory?.part("record-marks", () => new RecordMarks()),
+    );
     const brandNames = assembled.body.data.flatMap(({ Brand }) =>
       Brand.map((b) => String(b.BrandName)),
     );
     const serialized = timeSync(step.parts, "serializeMs", () =>
-      serializeBody(assembled.body, input.dataset.recordsKey),
+      serializeBody(
+        assembled.body,
+        input.dataset.recordsKey,
+        input.memory?.part("record-bytes", (): RecordBytes => new WeakMap()),
+      ),
     );
     const bytes = serialized.bytes;
     const summary: BodySummary = {
@@ -88,8 +97,8 @@ export async function assembleOrReuse(
   });
 }
 
-const BODY_KIND = "body";
-const SUMMARY_KIND = "dataset";
+const BODY_KIND = CACHE_KINDS.body;
+const SUMMARY_KIND = CACHE_KINDS.dataset;
 
 // Everything the published body depends on: the data set, its LastUpdated, the site settings
 // (meta.License, meta.TermsOfUse) and each of its files' keys in join order (each of which holds

@@ -12,7 +12,7 @@
  */
 import { openCache, type BuildCache } from "./core/cache.js";
 import type { BuildContext } from "./core/context.js";
-import { readContentGit, type ContentGit } from "./core/git.js";
+import { GitMemo, readContentGit, type ContentGit } from "./core/git.js";
 import { assembleOrReuse } from "./one-dataset.js";
 import { DATASETS, type DatasetId } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
@@ -176,6 +176,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     timed("near", () =>
       nearIndexes(run.bodies, schemas, run.centroids, {
         cache,
+        memory: run.memory,
         shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
       }),
     ),
@@ -191,6 +192,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       contentDir,
       git: run.git,
       profile,
+      memory: run.memory,
       site: run.site,
       datasets: results,
       cache,
@@ -209,6 +211,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       changes: history.changes,
       publications: history.publications,
       profile,
+      memory: run.memory,
     }),
   );
 
@@ -319,6 +322,8 @@ interface Shared {
   readonly cwd: string;
   readonly schemas: Map<string, AnySchemaObject>;
   readonly cache: BuildCache | undefined;
+  /** This build's memory (core/memory.ts): the profile's, or its own. */
+  readonly memory: BuildMemory;
   readonly timings: StepTimings;
   /** The failure as far as the run got, with these problems. */
   readonly failed: (diagnostics: Diagnostic[]) => Failed;
@@ -359,9 +364,14 @@ async function checkAndAssemble(
     ok: false,
     diagnostics: diagnostics.sort(compareDiagnostics),
   });
+  // This build's memory: the profile's, kept between builds (the preview's), or its own.
+  const memory = profile.memory ?? new BuildMemory();
   // Read from the start, beside the checks: LastUpdated (step 5) and the history (step 8) ask.
-  const git = readContentGit(contentDir);
-  const shared: Shared = { contentDir, git, cwd, schemas, cache, timings, failed, report };
+  const git = readContentGit(
+    contentDir,
+    memory.part("git", () => new GitMemo()),
+  );
+  const shared: Shared = { contentDir, git, cwd, schemas, cache, memory, timings, failed, report };
   const stop = (diagnostics: Diagnostic[]) => ({
     ...shared,
     ok: false as const,
@@ -379,7 +389,7 @@ async function checkAndAssemble(
     timings,
     git,
     profile,
-    memory: profile.memory ?? new BuildMemory(),
+    memory,
   };
 
   // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
@@ -431,7 +441,9 @@ async function checkAndAssemble(
 // The last few ajv instances, by the schemas' text they hold: a process that builds again (the
 // live preview) reuses its compiled validators while the schemas are unchanged; compiling them is
 // most of what a rebuild after one edit would otherwise cost. A few, not one: a process that
-// builds content against two schema sets in turn (a test run does) compiles each once.
+// builds content against two schema sets in turn (a test run does) compiles each once. Kept per
+// process, not by a build's memory (core/memory.ts): an instance depends only on the schema files'
+// text, which is its key, never on content or a build.
 const KEPT_AJV_INSTANCES = 3;
 const keptAjv = new Map<string, ReturnType<typeof createAjv>>();
 function ajvFor(schemas: Map<string, AnySchemaObject>): ReturnType<typeof createAjv> {

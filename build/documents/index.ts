@@ -11,10 +11,18 @@ import { planForPath } from "../../contract/rate-limits.js";
 import type { Site } from "../read/site.js";
 import type { BuildCache } from "../core/cache.js";
 import type { BuildProfile } from "../core/profile.js";
+import type { BuildMemory } from "../core/memory.js";
 import { entityTag, type EncodedBody } from "../encode/variants.js";
 import type { EncodeBytes } from "../encode/cached-encoder.js";
 import { loadOutline } from "./landing/map.js";
-import { landingPage, mapKey, mapSection, STYLESHEET_PATH, type MapInput } from "./landing/page.js";
+import {
+  landingPage,
+  mapKey,
+  mapSection,
+  STYLESHEET_PATH,
+  type MapInput,
+  type MarkTexts,
+} from "./landing/page.js";
 import { readLimits } from "./plan-limits.js";
 import type { ChangesEntry, DocumentEntry } from "../../contract/manifest.js";
 import { CHANGES_FEED_MEDIA_TYPE, CHANGES_FEED_PATH } from "../../contract/changes.js";
@@ -29,6 +37,7 @@ import {
   PARTICIPANT_STORE_PATH,
 } from "./participant-store.js";
 import { PROJECT_ROOT } from "../core/paths.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 // The landing page's path: the site's root.
 const LANDING_PATH = "/";
@@ -57,6 +66,8 @@ export interface DocumentInput {
   readonly publications?: readonly Publication[];
   /** Whether the landing page is compressed (BuildProfile.compressPage); by default it is. */
   readonly profile?: Pick<BuildProfile, "compressPage">;
+  /** The build's memory (core/memory.ts), where the map marks' texts are kept. */
+  readonly memory?: BuildMemory | undefined;
 }
 
 export interface DocumentResult {
@@ -78,7 +89,8 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     located,
     outline: await loadOutline(input.cache),
   };
-  const map = await mapBytes(mapInput, input.cache);
+  const marks = input.memory?.part("mark-texts", (): MarkTexts => new WeakMap());
+  const map = await mapBytes(mapInput, input.cache, marks);
   const page = landingPage({
     ...mapInput,
     map: MAP_MARK,
@@ -159,8 +171,16 @@ function withMap(page: string, map: Buffer): Buffer {
  * marks) and most edits leave it as it was: taken from the cache by what it is drawn from
  * (page.ts, mapKey), which the live preview holds in memory between rebuilds.
  */
-async function mapBytes(mapInput: MapInput, cache: BuildCache | undefined): Promise<Buffer> {
+async function mapBytes(
+  mapInput: MapInput,
+  cache: BuildCache | undefined,
+  marks: MarkTexts | undefined,
+): Promise<Buffer> {
   const draw = () => Buffer.from(mapSection(mapInput), "utf8");
   if (!cache) return draw();
-  return cache.through(cache.key("map-section", ...mapKey(mapInput)), "html", draw);
+  return cache.through(
+    cache.key("map-section", ...mapKey(mapInput, marks)),
+    CACHE_KINDS.mapSection,
+    draw,
+  );
 }

@@ -14,6 +14,7 @@ import {
 } from "./variants.js";
 import type { BuildProfile } from "../core/profile.js";
 import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /**
  * Encodes bytes already serialised (a data set's body; the documents: HTML, CSS, JSON); `etag`,
@@ -37,8 +38,10 @@ export function createEncoder(
     };
     const [br, gzip] = await timeAsync(timing, "compressMs", () =>
       Promise.all([
-        cached("br", () => compressBrotli(identity, compression.brotliQuality(identity.length))),
-        cached("gz", () => compressGzip(identity, compression.gzipLevel)),
+        cached(CACHE_KINDS.brotli, () =>
+          compressBrotli(identity, compression.brotliQuality(identity.length)),
+        ),
+        cached(CACHE_KINDS.gzip, () => compressGzip(identity, compression.gzipLevel)),
       ]),
     );
     return timeSync(timing, "hashMs", () => withEntityTags(identity, etag, br, gzip));

@@ -39,6 +39,7 @@ import {
 } from "./records.js";
 import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
 import type { HistoryStore } from "./store.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /** The kept answers of a data set total at most this many times its full identity body. */
 export const ANSWER_BYTES_FACTOR = 2;
@@ -107,9 +108,9 @@ export interface DatasetHistory {
   readonly publications: readonly Publication[];
 }
 
-const SUMMARY_KIND = "history-summary";
-const PACK_KIND = "history-pack";
-const VERSION_KIND = "history-version";
+const SUMMARY_KIND = CACHE_KINDS.historySummary;
+const PACK_KIND = CACHE_KINDS.historyPack;
+const VERSION_KIND = CACHE_KINDS.historyVersion;
 
 /** The cached result of one data set, apart from the answers' bytes (kept in the pack). */
 interface Summary {

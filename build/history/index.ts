@@ -10,6 +10,7 @@ import type { ContentGit } from "../core/git.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
 import type { BuildProfile } from "../core/profile.js";
+import type { BuildMemory } from "../core/memory.js";
 import { SITE_FILE } from "../read/content.js";
 import type { Site } from "../read/site.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
@@ -22,10 +23,12 @@ import {
   touches,
   type Commit,
   type History,
+  type ObjectHashes,
   type Repository,
 } from "./git.js";
 import { HistoryStore } from "./store.js";
 import type { VersionCommit, VersionRef } from "./version.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 export type { Publication } from "./dataset.js";
 
@@ -47,6 +50,8 @@ export interface HistoryInput {
    * only the current version), and how answers are compressed: as the bodies are.
    */
   readonly profile: Pick<BuildProfile, "history" | "compression">;
+  /** The build's memory (core/memory.ts), where git's object hashes are kept; none: not kept. */
+  readonly memory?: BuildMemory | undefined;
 }
 
 export interface HistoryResult {
@@ -71,7 +76,7 @@ export function changesDatasets(): readonly DatasetDefinition[] {
   return DATASETS.filter((d) => d.recordsKey !== null);
 }
 
-const DATING_KIND = "history-dating";
+const DATING_KIND = CACHE_KINDS.historyDating;
 
 export async function buildHistory(input: HistoryInput): Promise<HistoryResult> {
   const keep = input.site.ChangeHistoryVersions ?? DEFAULT_CHANGE_HISTORY_VERSIONS;
@@ -91,7 +96,10 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     note =
       "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
   }
-  const versions = repo ? await versionsOf(repo, read!, results, keep, input.cache) : undefined;
+  const hashes = input.memory?.part("object-hashes", (): ObjectHashes => new Map());
+  const versions = repo
+    ? await versionsOf(repo, read!, results, keep, input.cache, hashes)
+    : undefined;
   const store = repo ? new HistoryStore(repo, input.cache) : undefined;
 
   const changes: ChangesEntry[] = [];
@@ -164,6 +172,7 @@ async function versionsOf(
   results: readonly DatasetResult[],
   keep: number,
   cache: BuildCache | undefined,
+  hashes: ObjectHashes | undefined,
 ): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
@@ -191,7 +200,7 @@ async function versionsOf(
       `${v.commit}:${folder(dataset)}`,
       `${v.commit}:${site}`,
     ]);
-    const objects = await objectsAt(repo, names);
+    const objects = await objectsAt(repo, names, hashes);
     return new Map(
       wanted.map(({ dataset, v }, i): [string, VersionRef] => [
         `${dataset.id}\0${v.commit}`,

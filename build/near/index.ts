@@ -21,9 +21,11 @@ import { manifestVariants } from "../encode/manifest-entry.js";
 import type { DatasetBody } from "../encode/dataset-body.js";
 import { datasetAsset } from "../../contract/manifest.js";
 import type { BuildCache } from "../core/cache.js";
+import type { BuildMemory } from "../core/memory.js";
 import { isOnEarth } from "../core/place.js";
 import { recordFacts, type RecordFacts } from "../core/record-facts.js";
 import { postcodeTable, type PostcodePoint, type PostcodeTable } from "./postcodes.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /** One index as written: its manifest entry and its bytes. */
 export interface BuiltNearIndex {
@@ -60,12 +62,15 @@ export function schemaSegments(
   return Array.isArray(codes) ? codes.filter((c): c is string => typeof c === "string") : [];
 }
 
-// Each record's facts, by the record, as body.ts keeps its text: a process that builds again reads
-// only the records it has not read before.
-const facts = new WeakMap<object, { readonly key: string; readonly facts: RecordFacts }>();
+/**
+ * Each record's facts, by the record, as a build's memory keeps them (core/memory.ts,
+ * "record-facts"), as encode/body.ts keeps its bytes: a process that builds again with the same
+ * memory (the live preview's) reads only the records it has not read before.
+ */
+export type KeptFacts = WeakMap<object, { readonly key: string; readonly facts: RecordFacts }>;
 
-function factsOf(record: unknown, key: string): RecordFacts {
-  if (typeof record !== "object" || record === null) return recordFacts(record, key);
+function factsOf(record: unknown, key: string, facts: KeptFacts | undefined): RecordFacts {
+  if (typeof record !== "object" || record === null || !facts) return recordFacts(record, key);
   const known = facts.get(record);
   if (known?.key === key) return known.facts;
   const read = recordFacts(record, key);
@@ -87,13 +92,13 @@ export interface IndexPart {
  * value and byte ranges (step 5's DatasetBody, which holds them or finds them once), so the index
  * needs only the identity bytes and is made while they are compressed.
  */
-export function indexPart(body: DatasetBody): IndexPart {
+export function indexPart(body: DatasetBody, kept?: KeptFacts): IndexPart {
   const { dataset } = body;
   const key = dataset.recordsKey!;
   const facts = body
     .value()
     .data.flatMap(({ Brand }) =>
-      Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => factsOf(r, key))),
+      Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => factsOf(r, key, kept))),
     );
   const slices = body.slices();
   if (!slices) throw new Error(`the body is not one list of brands with their ${key} lists`);
@@ -144,9 +149,13 @@ export function indexPart(body: DatasetBody): IndexPart {
 
 const EMPTY: PostcodeTable = { unit: {}, sector: {}, district: {} };
 
-/** Where the pipeline keeps parts between builds, and how problems name a data set's folder. */
+/**
+ * Where the pipeline keeps parts between builds (the cache, and the build's memory for records'
+ * facts), and how problems name a data set's folder.
+ */
 export interface NearOptions {
   readonly cache?: BuildCache | undefined;
+  readonly memory?: BuildMemory | undefined;
   readonly shownFolder?: (dataset: DatasetDefinition) => string;
 }
 
@@ -182,7 +191,10 @@ export async function nearIndexes(
     let own: readonly PostcodePoint[] | undefined;
     let ownText: Buffer | undefined;
     const make = () => {
-      const part = indexPart(body);
+      const part = indexPart(
+        body,
+        options.memory?.part("record-facts", (): KeptFacts => new WeakMap()),
+      );
       own = part.own;
       ownText = Buffer.from(JSON.stringify(part.own), "utf8");
       return Promise.resolve(Buffer.from(JSON.stringify(part.index), "utf8"));
@@ -241,7 +253,7 @@ export async function nearIndexes(
   return { indexes, problems };
 }
 
-const INDEX_KIND = "near";
-const OWN_KIND = "near-own";
+const INDEX_KIND = CACHE_KINDS.nearIndex;
+const OWN_KIND = CACHE_KINDS.nearOwn;
 const POSTCODES_FIELD = Buffer.from(',"postcodes":', "utf8");
 const CLOSE = Buffer.from("}", "utf8");

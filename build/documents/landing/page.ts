@@ -132,7 +132,10 @@ export type MapInput = Pick<LandingInput, "datasets" | "located" | "outline">;
  * of marks is most of the page's time. Parts, not one text: hashing 13,000 short texts one by one
  * took 3 ms where joining them and hashing the 2.2 MB took 20 to 38 (BENCHMARKS.md).
  */
-export function mapKey({ datasets, located, outline }: MapInput): string[] {
+export function mapKey(
+  { datasets, located, outline }: MapInput,
+  kept: MarkTexts = new WeakMap(),
+): string[] {
   const counts = datasets.map(({ dataset, entry }) => [
     dataset.title,
     dataset.recordsKey,
@@ -140,13 +143,21 @@ export function mapKey({ datasets, located, outline }: MapInput): string[] {
   ]);
   // Each located record's text is kept by it: an unchanged record's is the same object from one
   // build to the next (assemble/locations.ts), so a rebuild writes out only the new ones.
-  return [JSON.stringify(outline), JSON.stringify(counts), ...located.map(keptText)];
+  return [
+    JSON.stringify(outline),
+    JSON.stringify(counts),
+    ...located.map((l) => keptText(l, kept)),
+  ];
 }
 
-const texts = new WeakMap<object, string>();
+/**
+ * Each map mark's JSON text, by the mark, as a build's memory keeps them (core/memory.ts,
+ * "mark-texts"): builds that share a memory (the live preview's) write out only new marks.
+ */
+export type MarkTexts = WeakMap<object, string>;
 
 /** JSON.stringify of a value that is never changed, kept by the value. */
-function keptText(value: object): string {
+function keptText(value: object, texts: MarkTexts): string {
   let text = texts.get(value);
   if (text === undefined) {
     text = JSON.stringify(value);
