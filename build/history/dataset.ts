@@ -39,6 +39,7 @@ import {
 } from "./records.js";
 import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
 import type { HistoryStore } from "./store.js";
+import { mapLimit } from "../core/map-limit.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /** The kept answers of a data set total at most this many times its full identity body. */
@@ -232,7 +233,7 @@ function result(
 }
 
 /** One answer before encoding: what the manifest says of it, and its identity bytes. */
-interface Made {
+interface Draft {
   readonly since: string;
   readonly totalResults: number;
   readonly bytes: Buffer;
@@ -240,25 +241,65 @@ interface Made {
   readonly ref: VersionRef | undefined;
 }
 
+/**
+ * A data set's answers and publications made anew: each kept version's changes against the
+ * current one (drafts), encoded; each answer's tokens; and the cache entries a later build wants.
+ */
 async function compute(
   input: DatasetHistoryInput,
   past: readonly VersionRef[],
   seed: VersionRef | undefined,
 ): Promise<{ summary: Summary; encoded: EncodedBody[] }> {
+  const reader = input.store && new VersionReader(input.store, input.dataset);
+  const { drafts, publications } = await draftAnswers(input, reader, past);
+  const compression = compressionOf(input);
+  const encoded = await mapLimit(drafts, 2, (d, i) =>
+    encodeAnswer(d.bytes, qualityOf(drafts, i, compression), compression),
+  );
+  // Two at a time, as the encodings: a past body can be as large as the current one.
+  const tags = await mapLimit(drafts, 2, (d) =>
+    d.ref
+      ? versionTags(input, reader!, d.ref)
+      : Promise.resolve(unquoted(input.current.entry.variants)),
+  );
+  const tokens = tokensOf(drafts, tags, encoded);
+  const answers: ChangeAnswer[] = drafts.map((d, i) => ({
+    since: d.since,
+    totalResults: d.totalResults,
+    variants: answerVariants(input.dataset, encoded[i]!),
+    tokens: tokens[i]!,
+  }));
+  return { summary: { answers, publications, keep: keptEntries(input, past, seed) }, encoded };
+}
+
+/** The current version's records, from its body's value and byte ranges (read once per body). */
+function currentRecords(dataset: DatasetDefinition, body: DatasetBody): VersionRecords {
+  const slices = body.slices();
+  return slices
+    ? slicedRecords(dataset, body.value(), body.bytes, slices)
+    : bodyRecords(dataset, body.bytes);
+}
+
+/**
+ * The answer since the current version (nothing listed), then one since each past version, newest
+ * first, while their bytes stay within the bound; and the publications between the versions read.
+ */
+async function draftAnswers(
+  input: DatasetHistoryInput,
+  reader: VersionReader | undefined,
+  past: readonly VersionRef[],
+): Promise<{ drafts: Draft[]; publications: Publication[] }> {
   const { dataset, current } = input;
-  const body = current.body.value();
-  const slices = current.body.slices();
-  const records = slices
-    ? slicedRecords(dataset, body, current.body.bytes, slices)
-    : bodyRecords(dataset, current.body.bytes);
+  const { meta: bodyMeta } = current.body.value();
+  const records = currentRecords(dataset, current.body);
   const meta = (since: string) => ({
     lastUpdated: current.entry.lastUpdated,
     since,
-    agreement: body.meta.Agreement,
-    license: body.meta.License,
-    termsOfUse: body.meta.TermsOfUse,
+    agreement: bodyMeta.Agreement,
+    license: bodyMeta.License,
+    termsOfUse: bodyMeta.TermsOfUse,
   });
-  const made: Made[] = [
+  const drafts: Draft[] = [
     {
       since: current.entry.lastUpdated,
       totalResults: 0,
@@ -267,7 +308,6 @@ async function compute(
     },
   ];
   const publications: Publication[] = [];
-  const reader = input.store && new VersionReader(input.store, dataset);
   const limit = ANSWER_BYTES_FACTOR * current.body.bytes.length;
   let total = 0;
   // The publication after the version being read (the current one first).
@@ -288,46 +328,27 @@ async function compute(
       break;
     }
     total += bytes.length;
-    made.push({
-      since,
-      totalResults: changeCount(changes),
-      bytes,
-      ref,
-    });
+    drafts.push({ since, totalResults: changeCount(changes), bytes, ref });
     publications.push(publication(dataset, newer, { lastUpdated: since, records: older }));
     newer = { lastUpdated: since, records: older };
   }
   // The first version ever, against nothing, when it is within reach.
   if (reachedFirst && reader) publications.push(publication(dataset, newer, undefined));
+  return { drafts, publications };
+}
 
-  const compression = compressionOf(input);
-  const encoded = await mapLimit(made, 2, (m, i) =>
-    encodeAnswer(m.bytes, qualityOf(made, i, compression), compression),
-  );
-  // Two at a time, as the encodings: a past body can be as large as the current one.
-  const tags = await mapLimit(made, 2, (m) =>
-    m.ref ? versionTags(input, reader!, m.ref) : Promise.resolve(unquoted(current.entry.variants)),
-  );
-  const tokens = tokensOf(made, tags, encoded);
-  const answers: ChangeAnswer[] = made.map((m, i) => ({
-    since: m.since,
-    totalResults: m.totalResults,
-    variants: answerVariants(dataset, encoded[i]!),
-    tokens: tokens[i]!,
-  }));
-  return {
-    summary: {
-      answers,
-      publications,
-      keep: [
-        ...(input.store?.list() ?? []),
-        ...[...past, ...(seed ? [seed] : [])].flatMap((ref) =>
-          input.cache ? [versionEntry(input.cache, input, ref).join("\0")] : [],
-        ),
-      ],
-    },
-    encoded,
-  };
+/** The cache entries a later build with the same history wants kept: the store's, each version's. */
+function keptEntries(
+  input: DatasetHistoryInput,
+  past: readonly VersionRef[],
+  seed: VersionRef | undefined,
+): string[] {
+  return [
+    ...(input.store?.list() ?? []),
+    ...[...past, ...(seed ? [seed] : [])].flatMap((ref) =>
+      input.cache ? [versionEntry(input.cache, input, ref).join("\0")] : [],
+    ),
+  ];
 }
 
 // A version's entry in the cache (key and kind): its body's ETags in each coding, compressed as
@@ -385,8 +406,8 @@ function unquoted(variants: ManifestEntry["variants"]): BodyTags {
  * answers compressed at it stay within what one body gets at it, then what a large one gets (9;
  * build/encode/variants.ts), so a long history of large changes cannot cost minutes per build.
  */
-function qualityOf(made: readonly Made[], index: number, compression: Compression): number {
-  const upTo = made.slice(0, index + 1).reduce((n, m) => n + m.bytes.length, 0);
+function qualityOf(drafts: readonly Draft[], index: number, compression: Compression): number {
+  const upTo = drafts.slice(0, index + 1).reduce((n, d) => n + d.bytes.length, 0);
   return compression.brotliQuality(upTo <= BROTLI_MAX_QUALITY_BYTES ? 0 : Infinity);
 }
 
@@ -434,13 +455,13 @@ function answerVariants(
  * none of them (docs/decisions.md#the-since-token), so it is left out and gets 410.
  */
 function tokensOf(
-  made: readonly Made[],
+  drafts: readonly Draft[],
   tags: readonly (BodyTags | undefined)[],
   encoded: readonly EncodedBody[],
 ): string[][] {
   const owner = new Map<string, number>();
   const byDate = new Map<string, number[]>();
-  made.forEach((m, i) => byDate.set(m.since, [...(byDate.get(m.since) ?? []), i]));
+  drafts.forEach((d, i) => byDate.set(d.since, [...(byDate.get(d.since) ?? []), i]));
   for (const [since, indexes] of byDate) {
     const answers = new Set(indexes.map((i) => encoded[i]!.identity.etag));
     if (answers.size === 1) owner.set(since, indexes[0]!);
@@ -449,7 +470,7 @@ function tokensOf(
     if (!t) return;
     for (const tag of [t.identity, t.br, t.gzip]) if (!owner.has(tag)) owner.set(tag, i);
   });
-  const tokens = made.map((): string[] => []);
+  const tokens = drafts.map((): string[] => []);
   for (const [token, i] of owner) tokens[i]!.push(token);
   return tokens;
 }
@@ -492,22 +513,4 @@ function publication(
     ...counts,
     named: { added, changed, removed },
   };
-}
-
-/** `work` over `items`, at most `limit` at a time, results in order. */
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }
