@@ -17,7 +17,7 @@ import { assembleOrReuse } from "./one-dataset.js";
 import { DATASETS, type DatasetId } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
-import { createEncoder } from "./encode/cached-encoder.js";
+import { createEncoder, type EncodeBytes } from "./encode/cached-encoder.js";
 import type { DatasetBody } from "./encode/dataset-body.js";
 import type { BuildProfile } from "./core/profile.js";
 import { BuildMemory } from "./core/memory.js";
@@ -34,7 +34,7 @@ import { join } from "node:path";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
 import type { AnySchemaObject } from "ajv";
 import { createAjv, readSchemas } from "./check/schemas.js";
-import { checkContent } from "./check/steps.js";
+import { checkContent, type CheckedContent } from "./check/steps.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
 import { emptyTimings, timeAsync, type StepTimings, type ValidateTimings } from "./core/timings.js";
 import { writeAtomically, type OutputFile } from "./write/atomic.js";
@@ -45,7 +45,7 @@ import {
   type ManifestEntry,
 } from "../contract/manifest.js";
 import type { Site } from "./read/site.js";
-import { nearIndexes } from "./near/index.js";
+import { nearIndexes, type BuiltNearIndex } from "./near/index.js";
 import {
   POSTCODE_CENTROIDS_FILE,
   readPostcodeCentroids,
@@ -155,36 +155,17 @@ export type ValidateResult = (Omit<Validated, "timings"> | Omit<Failed, "timings
 
 /** Steps 1 to 10: checks the content and, when it has no problem, writes (or makes) the output. */
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
-  const outDir = options.outDir ?? DIST_DIR;
   const profile = options.profile ?? PUBLISH;
   const run = await checkAndAssemble(options, profile);
-  const { cwd, contentDir, schemas, cache, timings, failed } = run;
   if (!run.ok) return run.failure;
-  const timed = <T>(step: keyof Omit<StepTimings, "parts">, work: () => Promise<T> | T) =>
-    timeAsync(timings, step, work);
+  const { contentDir, schemas, cache, timings } = run;
+  const timed = <T>(step: TimedStep, work: () => Promise<T> | T) => timeAsync(timings, step, work);
 
-  // 6. encode each data set's body: its ETag and compressed variants, as the profile compresses.
+  // 6. encode each data set's body and 7. index the near-me data sets, side by side.
   const encode = createEncoder(cache, timings.parts, profile);
-  // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores
-  // busy, and this thread makes step 7's indexes meanwhile, from the identity bytes alone.
-  const encoding = timed("encode", () =>
-    Promise.all(run.bodies.map((body) => encode(body.bytes, body.tag))),
-  );
-  // 7. the extension endpoints' indexes, from the bodies' identity bytes
-  const [encodings, near] = await Promise.all([
-    encoding,
-    timed("near", () =>
-      nearIndexes(run.bodies, schemas, run.centroids, {
-        cache,
-        memory: run.memory,
-        shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
-      }),
-    ),
-  ]);
-  if (near.problems.length > 0) return failed(near.problems);
-  const results: DatasetResult[] = run.bodies.map((body, i) =>
-    datasetResult(body, run.site, encodings[i]!),
-  );
+  const encoded = await encodeAndIndex(run, encode);
+  if (!encoded.ok) return run.failed(encoded.problems);
+  const { results, near } = encoded;
   // 8. the changes endpoints' answers since each kept past version, and the publications
   const limits = options.limits ?? PLATFORM_LIMITS;
   const history = await timed("history", () =>
@@ -207,43 +188,25 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       site: run.site,
       cache,
       encode,
-      near: near.indexes.map((n) => n.entry),
+      near: near.map((n) => n.entry),
       changes: history.changes,
       publications: history.publications,
       profile,
       memory: run.memory,
     }),
   );
-
   // 10. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
     datasets: results.map((r) => r.entry),
     documents: documents.map((d) => d.entry),
-    near: near.indexes.map((n) => n.entry),
+    near: near.map((n) => n.entry),
     changes: history.changes,
   };
   const files = outputFiles([...results, ...documents, ...history.answers], manifest);
-  for (const { entry, bytes } of near.indexes)
-    files.push({ path: entry.index.asset.slice(1), bytes });
-  const objections = await timed("write", async () => {
-    const overLimits = checkAssetLimits(
-      assetFiles(files, results),
-      { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
-      limits,
-    );
-    if (overLimits.length > 0) return overLimits;
-    return (await options.beforeWrite?.(manifest)) ?? [];
-  });
-  if (objections.length > 0) return failed(objections);
-  await cache?.remember();
-  cache?.keepOnlyUsed();
-  if (options.write !== false) {
-    await timed("write", async () => {
-      await writeAtomically(outDir, files, { linkUnchanged: true });
-      await cache?.prune();
-    });
-  }
+  for (const { entry, bytes } of near) files.push({ path: entry.index.asset.slice(1), bytes });
+  const objections = await checkAndWrite(run, options, { results, manifest, files });
+  if (objections.length > 0) return run.failed(objections);
   return {
     ...run.report(),
     ok: true,
@@ -253,6 +216,77 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     files,
     historyNote: history.note,
   };
+}
+
+/** A step the pipeline times by its name (core/timings.ts). */
+type TimedStep = keyof Omit<StepTimings, "parts">;
+
+type Assembled = Extract<CheckedAndAssembled, { ok: true }>;
+
+/**
+ * Steps 6 and 7: every body encoded at once (compression runs on libuv's threads, so a cold build
+ * keeps the cores busy) while this thread makes the near-me indexes, from the identity bytes alone.
+ */
+async function encodeAndIndex(
+  run: Assembled,
+  encode: EncodeBytes,
+): Promise<
+  | { ok: true; results: DatasetResult[]; near: BuiltNearIndex[] }
+  | { ok: false; problems: Diagnostic[] }
+> {
+  const { cwd, contentDir, timings } = run;
+  const [encodings, near] = await Promise.all([
+    timeAsync(timings, "encode", () =>
+      Promise.all(run.bodies.map((body) => encode(body.bytes, body.tag))),
+    ),
+    timeAsync(timings, "near", () =>
+      nearIndexes(run.bodies, run.schemas, run.centroids, {
+        cache: run.cache,
+        memory: run.memory,
+        shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
+      }),
+    ),
+  ]);
+  if (near.problems.length > 0) return { ok: false, problems: near.problems };
+  const results = run.bodies.map((body, i) => datasetResult(body, run.site, encodings[i]!));
+  return { ok: true, results, near: near.indexes };
+}
+
+/**
+ * Step 10: the platform's limits on the files, then the last check (`beforeWrite`); when neither
+ * objects, the cache notes what it used and the files are written (unless `write: false`).
+ * Resolves to the objections, empty when it wrote.
+ */
+async function checkAndWrite(
+  run: Assembled,
+  options: BuildOptions,
+  made: {
+    readonly results: readonly DatasetResult[];
+    readonly manifest: Manifest;
+    readonly files: readonly OutputFile[];
+  },
+): Promise<Diagnostic[]> {
+  const { cwd, contentDir, cache, timings } = run;
+  const outDir = options.outDir ?? DIST_DIR;
+  const objections = await timeAsync(timings, "write", async () => {
+    const overLimits = checkAssetLimits(
+      assetFiles(made.files, made.results),
+      { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
+      options.limits ?? PLATFORM_LIMITS,
+    );
+    if (overLimits.length > 0) return overLimits;
+    return (await options.beforeWrite?.(made.manifest)) ?? [];
+  });
+  if (objections.length > 0) return objections;
+  await cache?.remember();
+  cache?.keepOnlyUsed();
+  if (options.write !== false) {
+    await timeAsync(timings, "write", async () => {
+      await writeAtomically(outDir, made.files, { linkUnchanged: true });
+      await cache?.prune();
+    });
+  }
+  return [];
 }
 
 /**
@@ -351,7 +385,6 @@ async function checkAndAssemble(
   const cwd = options.cwd ?? process.cwd();
   const timings = emptyTimings();
   const schemas = readSchemas(SCHEMA_DIR);
-  const ajv = ajvFor(schemas);
   const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas, profile.memory);
   const cacheMiss = await cache?.missReason();
   // What a failed run reports, as far as it got: declared before the first step that can fail,
@@ -377,19 +410,9 @@ async function checkAndAssemble(
     ok: false as const,
     failure: failed(diagnostics),
   });
-
   const context: BuildContext = {
-    contentDir,
-    cwd,
-    env: options.env,
-    schemas,
-    ajv,
-    cache,
-    threads: options.threads,
-    timings,
-    git,
-    profile,
-    memory,
+    ...{ contentDir, cwd, env: options.env, schemas, ajv: ajvFor(schemas), cache },
+    ...{ threads: options.threads, timings, git, profile, memory },
   };
 
   // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
@@ -407,20 +430,9 @@ async function checkAndAssemble(
   if (found.errors.length > 0) return stop(found.errors);
 
   // 5. assemble each data set (unchanged ones from the cache), checking its envelope
-  const bodies: DatasetBody[] = [];
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
-  const step = {
-    cache,
-    fileKeys,
-    parts: timings.parts,
-    timed: <T>(work: () => Promise<T>) => timeAsync(timings, "assemble", work),
-  };
-  for (const dataset of DATASETS) {
-    const input = { ...context, dataset, units: units.get(dataset)!, site };
-    const built = await assembleOrReuse(input, step);
-    if (built.ok) bodies.push(built.body);
-    else diagnostics.push(...built.problems);
-  }
+  const bodies = await assembleAll(context, checked, site, fileKeys);
+  diagnostics.push(...bodies.problems);
   // The optional centroid file is content too: its problems are the editor's, whatever the step
   // that reads its points (7).
   const centroids = await readPostcodeCentroids(
@@ -429,13 +441,32 @@ async function checkAndAssemble(
   );
   diagnostics.push(...centroids.problems);
   if (diagnostics.length > 0) return stop(diagnostics);
-  return {
-    ...shared,
-    ok: true,
-    site,
-    bodies,
-    centroids: centroids.points,
+  return { ...shared, ok: true, site, bodies: bodies.made, centroids: centroids.points };
+}
+
+/** Step 5 for every data set, in DATASETS order: its body, or the problems of its envelope. */
+async function assembleAll(
+  context: BuildContext,
+  { units }: Pick<CheckedContent, "units">,
+  site: Site,
+  fileKeys: ReadonlyMap<string, string | undefined>,
+): Promise<{ made: DatasetBody[]; problems: Diagnostic[] }> {
+  const { cache, timings } = context;
+  const step = {
+    cache,
+    fileKeys,
+    parts: timings!.parts,
+    timed: <T>(work: () => Promise<T>) => timeAsync(timings, "assemble", work),
   };
+  const made: DatasetBody[] = [];
+  const problems: Diagnostic[] = [];
+  for (const dataset of DATASETS) {
+    const input = { ...context, dataset, units: units.get(dataset)!, site };
+    const built = await assembleOrReuse(input, step);
+    if (built.ok) made.push(built.body);
+    else problems.push(...built.problems);
+  }
+  return { made, problems };
 }
 
 // The last few ajv instances, by the schemas' text they hold: a process that builds again (the

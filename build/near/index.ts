@@ -173,50 +173,15 @@ export async function nearIndexes(
   centroids: readonly PostcodePoint[],
   options: NearOptions = {},
 ): Promise<{ indexes: BuiltNearIndex[]; problems: Diagnostic[] }> {
-  const { cache } = options;
   const problems: Diagnostic[] = [];
-  const parts: {
-    body: DatasetBody;
-    /** The part's index as JSON text, without the postcode table. */
-    index: Buffer;
-    own: readonly PostcodePoint[];
-    segments: string[];
-    filters: NearFilter[];
-  }[] = [];
+  const parts: (CachedPart & { body: DatasetBody; segments: string[]; filters: NearFilter[] })[] =
+    [];
   for (const body of bodies) {
     const segments = schemaSegments(body.dataset, schemas);
     const filters = nearFilters(body.dataset, segments);
     if (filters.length === 0) continue;
-    // A part made now is used as made; of one read back from the cache, only its points are parsed.
-    let own: readonly PostcodePoint[] | undefined;
-    let ownText: Buffer | undefined;
-    const make = () => {
-      const part = indexPart(
-        body,
-        options.memory?.part("record-facts", (): KeptFacts => new WeakMap()),
-      );
-      own = part.own;
-      ownText = Buffer.from(JSON.stringify(part.own), "utf8");
-      return Promise.resolve(Buffer.from(JSON.stringify(part.index), "utf8"));
-    };
-    const key = cache?.key("near-index", body.dataset.id, body.tag);
     try {
-      let index: Buffer;
-      if (key) {
-        const [hit, hitOwn] = await Promise.all([
-          cache!.get(key, INDEX_KIND),
-          cache!.get(key, OWN_KIND),
-        ]);
-        if (hit && hitOwn) {
-          index = hit;
-          own = JSON.parse(hitOwn.toString("utf8")) as PostcodePoint[];
-        } else {
-          index = await make();
-          await cache!.set(key, INDEX_KIND, index);
-          await cache!.set(key, OWN_KIND, ownText!);
-        }
-      } else index = await make();
-      parts.push({ body, index, own: own!, segments, filters });
+      parts.push({ body, segments, filters, ...(await cachedPart(body, options)) });
     } catch (error) {
       const folder = options.shownFolder?.(body.dataset) ?? body.dataset.contentDir;
       const message = `cannot index ${body.dataset.path} for the extension endpoints: ${(error as Error).message}`;
@@ -251,6 +216,39 @@ export async function nearIndexes(
     });
   }
   return { indexes, problems };
+}
+
+/** One data set's part, as JSON text without the postcode table, and its records' postcode points. */
+interface CachedPart {
+  readonly index: Buffer;
+  readonly own: readonly PostcodePoint[];
+}
+
+/**
+ * The body's part, from the cache when the same body was indexed by the same code before: a part
+ * made now is used as made; of one read back, only its points are parsed. Throws when the body
+ * cannot be indexed.
+ */
+async function cachedPart(body: DatasetBody, options: NearOptions): Promise<CachedPart> {
+  const { cache } = options;
+  const make = () => {
+    const facts = options.memory?.part("record-facts", (): KeptFacts => new WeakMap());
+    const part = indexPart(body, facts);
+    return {
+      index: Buffer.from(JSON.stringify(part.index), "utf8"),
+      own: part.own,
+      ownText: Buffer.from(JSON.stringify(part.own), "utf8"),
+    };
+  };
+  const key = cache?.key("near-index", body.dataset.id, body.tag);
+  if (!key) return make();
+  const [hit, hitOwn] = await Promise.all([cache!.get(key, INDEX_KIND), cache!.get(key, OWN_KIND)]);
+  if (hit && hitOwn)
+    return { index: hit, own: JSON.parse(hitOwn.toString("utf8")) as PostcodePoint[] };
+  const made = make();
+  await cache!.set(key, INDEX_KIND, made.index);
+  await cache!.set(key, OWN_KIND, made.ownText);
+  return made;
 }
 
 const INDEX_KIND = CACHE_KINDS.nearIndex;
