@@ -166,17 +166,15 @@ function parseRequest(argv: string[], io: CommandIo) {
   const command = positionals[0];
   const threads = values.threads === undefined ? undefined : Number(values.threads);
   const badThreads = threads !== undefined && !(Number.isInteger(threads) && threads >= 1);
-  if (
-    values.help ||
-    (command !== "build" && command !== "validate") ||
-    positionals.length > 1 ||
-    badThreads
-  ) {
+  if (values.help || !isCommand(command) || positionals.length > 1 || badThreads) {
     io.stderr(badThreads ? `--threads takes a whole number of 1 or more\n\n${USAGE}` : USAGE);
     return values.help ? 0 : 2;
   }
-  return { command: command as "build" | "validate", values, threads };
+  return { command, values, threads };
 }
+
+const isCommand = (word: string | undefined): word is "build" | "validate" =>
+  word === "build" || word === "validate";
 
 /**
  * The publication guard this run applies, with the baseline it compares with: for a build, a
