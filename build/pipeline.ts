@@ -6,6 +6,11 @@
  * with its manifest. Problems from every step and every
  * file are collected, so one run reports them all; nothing is written unless there are none.
  *
+ * From step 5 on, each data set is one value, its DatasetBody (encode/dataset-body.ts), which
+ * one-dataset.ts makes, fresh or from the cache; steps 6 to 9 read only that. What kind of build
+ * this is (publish, preview, validate: how to compress, whether to read history, what to keep in
+ * memory) is one BuildProfile (core/profile.ts, profiles.ts), which the steps read.
+ *
  * `runValidate` (`npm run validate`) runs steps 1 to 5 and the checks of step 10 that what it made
  * can answer, and stops: it compresses nothing, indexes nothing and makes no document, yet reports
  * every problem and warning the build would (docs/decisions.md#what-validate-checks).
@@ -260,7 +265,7 @@ async function encodeAndIndex(
 async function checkAndWrite(
   run: Assembled,
   options: BuildOptions,
-  made: {
+  output: {
     readonly results: readonly DatasetResult[];
     readonly manifest: Manifest;
     readonly files: readonly OutputFile[];
@@ -270,19 +275,19 @@ async function checkAndWrite(
   const outDir = options.outDir ?? DIST_DIR;
   const objections = await timeAsync(timings, "write", async () => {
     const overLimits = checkAssetLimits(
-      assetFiles(made.files, made.results),
+      assetFiles(output.files, output.results),
       { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
       options.limits ?? PLATFORM_LIMITS,
     );
     if (overLimits.length > 0) return overLimits;
-    return (await options.beforeWrite?.(made.manifest)) ?? [];
+    return (await options.beforeWrite?.(output.manifest)) ?? [];
   });
   if (objections.length > 0) return objections;
   await cache?.remember();
   cache?.keepOnlyUsed();
   if (options.write !== false) {
     await timeAsync(timings, "write", async () => {
-      await writeAtomically(outDir, made.files, { linkUnchanged: true });
+      await writeAtomically(outDir, output.files, { linkUnchanged: true });
       await cache?.prune();
     });
   }
@@ -431,8 +436,8 @@ async function checkAndAssemble(
 
   // 5. assemble each data set (unchanged ones from the cache), checking its envelope
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
-  const bodies = await assembleAll(context, checked, site, fileKeys);
-  diagnostics.push(...bodies.problems);
+  const assembled = await assembleAll(context, checked, site, fileKeys);
+  diagnostics.push(...assembled.problems);
   // The optional centroid file is content too: its problems are the editor's, whatever the step
   // that reads its points (7).
   const centroids = await readPostcodeCentroids(
@@ -441,7 +446,7 @@ async function checkAndAssemble(
   );
   diagnostics.push(...centroids.problems);
   if (diagnostics.length > 0) return stop(diagnostics);
-  return { ...shared, ok: true, site, bodies: bodies.made, centroids: centroids.points };
+  return { ...shared, ok: true, site, bodies: assembled.bodies, centroids: centroids.points };
 }
 
 /** Step 5 for every data set, in DATASETS order: its body, or the problems of its envelope. */
@@ -450,7 +455,7 @@ async function assembleAll(
   { units }: Pick<CheckedContent, "units">,
   site: Site,
   fileKeys: ReadonlyMap<string, string | undefined>,
-): Promise<{ made: DatasetBody[]; problems: Diagnostic[] }> {
+): Promise<{ bodies: DatasetBody[]; problems: Diagnostic[] }> {
   const { cache, timings } = context;
   const step = {
     cache,
@@ -458,15 +463,15 @@ async function assembleAll(
     parts: timings!.parts,
     timed: <T>(work: () => Promise<T>) => timeAsync(timings, "assemble", work),
   };
-  const made: DatasetBody[] = [];
+  const bodies: DatasetBody[] = [];
   const problems: Diagnostic[] = [];
   for (const dataset of DATASETS) {
     const input = { ...context, dataset, units: units.get(dataset)!, site };
     const built = await assembleOrReuse(input, step);
-    if (built.ok) made.push(built.body);
+    if (built.ok) bodies.push(built.body);
     else problems.push(...built.problems);
   }
-  return { made, problems };
+  return { bodies, problems };
 }
 
 // The last few ajv instances, by the schemas' text they hold: a process that builds again (the

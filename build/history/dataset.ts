@@ -7,10 +7,9 @@
  */
 import type { BuildCache } from "../core/cache.js";
 import type { DatasetBody } from "../encode/dataset-body.js";
-import type { DatasetDefinition, DatasetId } from "../core/datasets.js";
+import type { DatasetDefinition } from "../core/datasets.js";
 import { toRfc3339 } from "../core/dates.js";
 import {
-  BROTLI_MAX_QUALITY_BYTES,
   compressBrotli,
   compressGzip,
   entityTag,
@@ -19,33 +18,36 @@ import {
   type EncodedBody,
 } from "../encode/variants.js";
 import { planForPath } from "../../contract/rate-limits.js";
-import { CHANGES_ASSET_FOLDER, changesPathOf } from "../../contract/changes.js";
-import type {
-  ChangeAnswer,
-  ChangesEntry,
-  ContentCoding,
-  ManifestEntry,
-} from "../../contract/manifest.js";
+import { changesPathOf } from "../../contract/changes.js";
+import type { ChangeAnswer, ChangesEntry, ManifestEntry } from "../../contract/manifest.js";
 import {
   answerBytes,
   bodyRecords,
   slicedRecords,
   changeCount,
-  changeCounts,
   changesBetween,
-  recordLabel,
-  type BrandChange,
   type VersionRecords,
 } from "./records.js";
 import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
 import type { HistoryStore } from "./store.js";
 import { mapLimit } from "../core/map-limit.js";
+import {
+  answerVariants,
+  bare,
+  encodeAnswer,
+  qualityOf,
+  tokensOf,
+  unquoted,
+  type BodyTags,
+  type Draft,
+} from "./answers.js";
+import { publication, type Publication } from "./publications.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
+
+export type { Publication } from "./publications.js";
 
 /** The kept answers of a data set total at most this many times its full identity body. */
 export const ANSWER_BYTES_FACTOR = 2;
-/** How many records of each kind a publication names. */
-export const NAMED_PER_KIND = 3;
 
 /** The version being published: the data set as this build made it. */
 export interface CurrentVersion {
@@ -71,25 +73,6 @@ export interface DatasetHistoryInput {
   readonly compression?: Compression | undefined;
   /** Past versions' content; undefined without git. */
   readonly store: HistoryStore | undefined;
-}
-
-/** One publication of a data set, against the one before, as the feed tells it. */
-export interface Publication {
-  readonly dataset: DatasetId;
-  readonly lastUpdated: string;
-  /** The LastUpdated of the publication before; undefined for the data set's first. */
-  readonly before: string | undefined;
-  /** The BrandNames it published. */
-  readonly brands: readonly string[];
-  readonly added: number;
-  readonly changed: number;
-  readonly removed: number;
-  /** A few records of each kind, named (Identification, and town or product name). */
-  readonly named: {
-    readonly added: readonly string[];
-    readonly changed: readonly string[];
-    readonly removed: readonly string[];
-  };
 }
 
 /** A stored answer: what the manifest lists and the bytes of each coding. */
@@ -120,9 +103,6 @@ interface Summary {
   /** Cache entries (key and kind, joined by a NUL) a later build will want. */
   readonly keep: readonly string[];
 }
-
-/** The ETags (without quotes) of a version's body in each coding. */
-type BodyTags = { readonly identity: string; readonly br: string; readonly gzip: string };
 
 export async function datasetHistory(input: DatasetHistoryInput): Promise<DatasetHistory> {
   const { dataset, current, cache } = input;
@@ -230,15 +210,6 @@ function result(
     })),
     publications: summary.publications,
   };
-}
-
-/** One answer before encoding: what the manifest says of it, and its identity bytes. */
-interface Draft {
-  readonly since: string;
-  readonly totalResults: number;
-  readonly bytes: Buffer;
-  /** The past version it is since; undefined for the current one (answers[0]). */
-  readonly ref: VersionRef | undefined;
 }
 
 /**
@@ -391,126 +362,5 @@ async function versionTags(
   return tags;
 }
 
-const bare = (etag: string) => etag.replaceAll('"', "");
-
-function unquoted(variants: ManifestEntry["variants"]): BodyTags {
-  return {
-    identity: bare(variants.identity.etag),
-    br: bare(variants.br?.etag ?? variants.identity.etag),
-    gzip: bare(variants.gzip?.etag ?? variants.identity.etag),
-  };
-}
-
-/**
- * The answers' brotli quality, newest first: what a small body gets (11 when published) while the
- * answers compressed at it stay within what one body gets at it, then what a large one gets (9;
- * build/encode/variants.ts), so a long history of large changes cannot cost minutes per build.
- */
-function qualityOf(drafts: readonly Draft[], index: number, compression: Compression): number {
-  const upTo = drafts.slice(0, index + 1).reduce((n, d) => n + d.bytes.length, 0);
-  return compression.brotliQuality(upTo <= BROTLI_MAX_QUALITY_BYTES ? 0 : Infinity);
-}
-
 const compressionOf = (input: Pick<DatasetHistoryInput, "compression">) =>
   input.compression ?? PUBLISHED_COMPRESSION;
-
-async function encodeAnswer(
-  identity: Buffer,
-  quality: number,
-  compression: Compression,
-): Promise<EncodedBody> {
-  const [br, gzip] = await Promise.all([
-    compressBrotli(identity, quality),
-    compressGzip(identity, compression.gzipLevel),
-  ]);
-  return {
-    identity: { bytes: identity, etag: entityTag(identity) },
-    br: { bytes: br, etag: entityTag(br) },
-    gzip: { bytes: gzip, etag: entityTag(gzip) },
-  };
-}
-
-// Where each coding of an answer is stored: under its data set, named by the start of its own
-// hash, so a path always holds the same bytes and an unchanged answer's files can be linked from
-// the generation before (build/write/atomic.ts) rather than written again.
-function answerVariants(
-  dataset: DatasetDefinition,
-  encoded: EncodedBody,
-): ChangeAnswer["variants"] {
-  const name = (coding: ContentCoding, suffix: string) => ({
-    asset: `${CHANGES_ASSET_FOLDER}${dataset.id}/${bare(encoded[coding].etag).slice(0, 32)}${suffix}`,
-    etag: encoded[coding].etag,
-    length: encoded[coding].bytes.length,
-  });
-  return {
-    identity: name("identity", ".json"),
-    br: name("br", ".json.br"),
-    gzip: name("gzip", ".json.gz"),
-  };
-}
-
-/**
- * The tokens of each answer: its version's LastUpdated and its body's ETags, newest version
- * first. An ETag names one body; a LastUpdated shared by versions whose answers differ names
- * none of them (docs/decisions.md#the-since-token), so it is left out and gets 410.
- */
-function tokensOf(
-  drafts: readonly Draft[],
-  tags: readonly (BodyTags | undefined)[],
-  encoded: readonly EncodedBody[],
-): string[][] {
-  const owner = new Map<string, number>();
-  const byDate = new Map<string, number[]>();
-  drafts.forEach((d, i) => byDate.set(d.since, [...(byDate.get(d.since) ?? []), i]));
-  for (const [since, indexes] of byDate) {
-    const answers = new Set(indexes.map((i) => encoded[i]!.identity.etag));
-    if (answers.size === 1) owner.set(since, indexes[0]!);
-  }
-  tags.forEach((t, i) => {
-    if (!t) return;
-    for (const tag of [t.identity, t.br, t.gzip]) if (!owner.has(tag)) owner.set(tag, i);
-  });
-  const tokens = drafts.map((): string[] => []);
-  for (const [token, i] of owner) tokens[i]!.push(token);
-  return tokens;
-}
-
-/** The publication `newer` against `older` (undefined: nothing was published before it). */
-function publication(
-  dataset: DatasetDefinition,
-  newer: { lastUpdated: string; records: VersionRecords },
-  older: { lastUpdated: string; records: VersionRecords } | undefined,
-): Publication {
-  const changes: BrandChange[] = changesBetween(older?.records ?? [], newer.records);
-  const counts = changeCounts(changes);
-  const firstOf = (id: string, version: VersionRecords) => {
-    for (const brand of version) for (const r of brand.records) if (r.id === id) return r.json;
-    return undefined;
-  };
-  const label = (id: string, version: VersionRecords) => {
-    const json = firstOf(id, version);
-    return json === undefined ? id : recordLabel(json);
-  };
-  const added: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
-  const oldIds = new Set(older?.records.flatMap((b) => b.records.map((r) => `${b.name}\0${r.id}`)));
-  for (const change of changes) {
-    for (const record of change.listed) {
-      const list = oldIds.has(`${change.name}\0${record.id}`) ? changed : added;
-      const text = recordLabel(record.json);
-      if (list.length < NAMED_PER_KIND && !list.includes(text)) list.push(text);
-    }
-    for (const id of change.removed) {
-      if (removed.length < NAMED_PER_KIND) removed.push(label(id, older!.records));
-    }
-  }
-  return {
-    dataset: dataset.id,
-    lastUpdated: newer.lastUpdated,
-    before: older?.lastUpdated,
-    brands: [...new Set(newer.records.map((b) => b.name))],
-    ...counts,
-    named: { added, changed, removed },
-  };
-}
