@@ -5,6 +5,7 @@
  * Arguments: <content dir> <out dir> <cache dir | "none"> <"history" | "none">
  */
 import { runBuild } from "../build/pipeline.js";
+import { PUBLISH } from "../build/profiles.js";
 
 const [contentDir, outDir, cacheDir, history] = process.argv.slice(2);
 if (!contentDir || !outDir || !cacheDir || !history) {
@@ -17,7 +18,7 @@ const result = await runBuild({
   outDir,
   cwd: contentDir,
   cacheDir: cacheDir === "none" ? false : cacheDir,
-  history: history === "history",
+  profile: { ...PUBLISH, history: history === "history" },
 });
 const wallMs = performance.now() - start;
 if (!result.ok) {

@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import type { Manifest, ManifestEntry } from "../contract/manifest.js";
 import { findDataset, OPEN_DATA_MEDIA_TYPE } from "../build/core/datasets.js";
 import { entityTag, serialize } from "../build/encode/variants.js";
-import type { DatasetResult } from "../build/encode/manifest-entry.js";
+import { DatasetBody } from "../build/encode/dataset-body.js";
 import { nearIndexes } from "../build/near/index.js";
 import { readSchemas } from "../build/check/schemas.js";
 import { MemoryAssets, MemoryKv } from "../test/fakes/platform.js";
@@ -69,13 +69,18 @@ async function generatedSet() {
     aliases: [],
     variants: { identity },
   };
-  const result = {
+  // As the cache gives a body back: the index parses it.
+  const stored = DatasetBody.stored({
     dataset,
-    entry,
-    encoded: { identity: { bytes: body, etag } },
-  } as unknown as DatasetResult;
+    bytes: body,
+    tag: etag,
+    updated: { seconds: Date.parse("2026-11-20T10:00:00Z") / 1000, source: "SOURCE_DATE_EPOCH" },
+    summary: { totalResults: ATMS, brands: 1 },
+    located: [],
+    brandNames: [],
+  });
   const started = performance.now();
-  const { indexes } = await nearIndexes([result], readSchemas(), []);
+  const { indexes } = await nearIndexes([stored], readSchemas(), []);
   const buildMs = performance.now() - started;
   const index = indexes[0]!;
   const manifest: Manifest = {

@@ -9,15 +9,15 @@
 import { assembleDataset, type AssembleInput } from "./assemble/dataset.js";
 import { datasetDating } from "./history/dating.js";
 import { dataDigest } from "./encode/data-digest.js";
-import type { BodySummary } from "./encode/manifest-entry.js";
-import { serializeBody, type BodySlices } from "./encode/body.js";
+import { serializeBody, type RecordBytes } from "./encode/body.js";
+import { DatasetBody, type BodyFacts, type BodySummary } from "./encode/dataset-body.js";
 import { entityTag } from "./encode/variants.js";
-import type { Envelope } from "./assemble/envelope.js";
 import type { BuildCache } from "./core/cache.js";
 import type { Diagnostic } from "./core/diagnostics.js";
-import { locatedRecords, type LocatedRecord } from "./assemble/locations.js";
+import { locatedRecords, RecordMarks, type LocatedRecord } from "./assemble/locations.js";
 import type { LastUpdated } from "./assemble/last-updated.js";
 import { timeSync, type PartTimings } from "./core/timings.js";
+import { CACHE_KINDS } from "./core/cache-kinds.js";
 
 export interface DatasetStep {
   readonly cache: BuildCache | undefined;
@@ -30,23 +30,7 @@ export interface DatasetStep {
 }
 
 export type AssembledDataset =
-  | {
-      readonly ok: true;
-      /** The exact bytes served without a content coding. */
-      readonly identity: Buffer;
-      /** Their strong ETag (encode/variants.ts), kept with them so an unchanged body is not hashed again. */
-      readonly etag: string | undefined;
-      readonly updated: LastUpdated;
-      readonly summary: BodySummary;
-      readonly located: LocatedRecord[];
-      /** Every BrandName the body publishes, in publication order. */
-      readonly brandNames: string[];
-      /**
-       * When this build assembled it (not taken from the cache): its value, and where each
-       * record is in its bytes (encode/body.ts), for the steps after that would parse it again.
-       */
-      readonly made?: { readonly body: Envelope; readonly slices: BodySlices | undefined };
-    }
+  | { readonly ok: true; readonly body: DatasetBody }
   | { readonly ok: false; readonly problems: Diagnostic[] };
 
 // What is kept beside the body: the manifest's counts, the map's marks, the brands' names and the
@@ -57,7 +41,10 @@ interface CachedSummary extends BodySummary {
   readonly etag: string;
 }
 
-/** The data set's body as bytes, assembled and checked, or taken from the cache when nothing it depends on moved. */
+/**
+ * The data set's body, assembled and checked, or taken from the cache when nothing it depends on
+ * moved: the one place that decides which. Either way the steps after get one DatasetBody.
+ */
 export async function assembleOrReuse(
   input: AssembleInput,
   step: DatasetStep,
@@ -67,8 +54,9 @@ export async function assembleOrReuse(
     const made = await assembleAt(input, step, dating.updated);
     if (!made.ok || !dating.settle) return made;
     // Dated by the version its Data is (history/dating.ts): again only when that moves it.
-    const updated = await dating.settle(dataDigest(made.identity));
-    if (updated.seconds === made.updated.seconds) return { ...made, updated };
+    const updated = await dating.settle(dataDigest(made.body.bytes));
+    // Only the seconds are published (and key the cache); how they were found is dating's own.
+    if (updated.seconds === made.body.updated.seconds) return made;
     return assembleAt(input, step, updated);
   });
 }
@@ -78,41 +66,55 @@ async function assembleAt(
   step: DatasetStep,
   updated: LastUpdated,
 ): Promise<AssembledDataset> {
-  {
-    const key = datasetKey(input, updated, step);
-    const hit = key ? await readCached(step.cache!, key) : undefined;
-    if (hit) {
-      const { located, brandNames, etag, ...summary } = hit.summary;
-      return { ok: true, identity: hit.body, etag, updated, summary, located, brandNames };
-    }
-    const assembled = assembleDataset(input, updated);
-    if (!assembled.ok) return assembled;
-    const located = locatedRecords(input.dataset, assembled.body);
-    const brandNames = assembled.body.data.flatMap(({ Brand }) =>
-      Brand.map((b) => String(b.BrandName)),
-    );
-    const serialized = timeSync(step.parts, "serializeMs", () =>
-      serializeBody(assembled.body, input.dataset.recordsKey),
-    );
-    const identity = serialized.bytes;
-    const summary: BodySummary = {
-      totalResults: assembled.body.meta.TotalResults as number,
-      brands: assembled.brands,
+  const key = datasetKey(input, updated, step);
+  const hit = key ? await readCached(step.cache!, key) : undefined;
+  if (hit) {
+    const { located, brandNames, etag, ...summary } = hit.summary;
+    const facts: BodyFacts = {
+      dataset: input.dataset,
+      bytes: hit.body,
+      tag: etag,
+      updated,
+      summary,
+      located,
+      brandNames,
     };
-    let etag: string | undefined;
-    if (key) {
-      etag = timeSync(step.parts, "hashMs", () => entityTag(identity));
-      await step.cache!.set(key, BODY_KIND, identity);
-      const cached: CachedSummary = { ...summary, located, brandNames, etag };
-      await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
-    }
-    const made = { body: assembled.body, slices: serialized.slices };
-    return { ok: true, identity, etag, updated, summary, located, brandNames, made };
+    return { ok: true, body: DatasetBody.stored(facts) };
   }
+  const assembled = assembleDataset(input, updated);
+  if (!assembled.ok) return assembled;
+  const located = locatedRecords(
+    input.dataset,
+    assembled.body,
+    input.memory?.part("record-marks", () => new RecordMarks()),
+  );
+  const brandNames = assembled.body.data.flatMap(({ Brand }) =>
+    Brand.map((b) => String(b.BrandName)),
+  );
+  const serialized = timeSync(step.parts, "serializeMs", () =>
+    serializeBody(
+      assembled.body,
+      input.dataset.recordsKey,
+      input.memory?.part("record-bytes", (): RecordBytes => new WeakMap()),
+    ),
+  );
+  const bytes = serialized.bytes;
+  const summary: BodySummary = {
+    totalResults: assembled.body.meta.TotalResults as number,
+    brands: assembled.brands,
+  };
+  const tag = timeSync(step.parts, "hashMs", () => entityTag(bytes));
+  if (key) {
+    await step.cache!.set(key, BODY_KIND, bytes);
+    const cached: CachedSummary = { ...summary, located, brandNames, etag: tag };
+    await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
+  }
+  const facts = { dataset: input.dataset, bytes, tag, updated, summary, located, brandNames };
+  return { ok: true, body: DatasetBody.made(facts, assembled.body, serialized.slices) };
 }
 
-const BODY_KIND = "body";
-const SUMMARY_KIND = "dataset";
+const BODY_KIND = CACHE_KINDS.body;
+const SUMMARY_KIND = CACHE_KINDS.dataset;
 
 // Everything the published body depends on: the data set, its LastUpdated, the site settings
 // (meta.License, meta.TermsOfUse) and each of its files' keys in join order (each of which holds

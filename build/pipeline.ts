@@ -6,25 +6,28 @@
  * with its manifest. Problems from every step and every
  * file are collected, so one run reports them all; nothing is written unless there are none.
  *
+ * From step 5 on, each data set is one value, its DatasetBody (encode/dataset-body.ts), which
+ * one-dataset.ts makes, fresh or from the cache; steps 6 to 9 read only that. What kind of build
+ * this is (publish, preview, validate: how to compress, whether to read history, what to keep in
+ * memory) is one BuildProfile (core/profile.ts, profiles.ts), which the steps read.
+ *
  * `runValidate` (`npm run validate`) runs steps 1 to 5 and the checks of step 10 that what it made
  * can answer, and stops: it compresses nothing, indexes nothing and makes no document, yet reports
  * every problem and warning the build would (docs/decisions.md#what-validate-checks).
  */
 import { openCache, type BuildCache } from "./core/cache.js";
 import type { BuildContext } from "./core/context.js";
-import { readContentGit, type ContentGit } from "./core/git.js";
-import { assembleOrReuse, type AssembledDataset } from "./one-dataset.js";
+import { GitMemo, readContentGit, type ContentGit } from "./core/git.js";
+import { assembleOrReuse } from "./one-dataset.js";
 import { DATASETS, type DatasetId } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
-import { createEncoder } from "./encode/cached-encoder.js";
-import {
-  entityTag,
-  PREVIEW_COMPRESSION,
-  PUBLISHED_COMPRESSION,
-  type Compression,
-} from "./encode/variants.js";
-import { datasetResult, manifestVariants, type DatasetResult } from "./encode/manifest-entry.js";
+import { createEncoder, type EncodeBytes } from "./encode/cached-encoder.js";
+import type { DatasetBody } from "./encode/dataset-body.js";
+import type { BuildProfile } from "./core/profile.js";
+import { BuildMemory } from "./core/memory.js";
+import { PUBLISH, VALIDATE } from "./profiles.js";
+import { datasetResult, type DatasetResult } from "./encode/manifest-entry.js";
 import {
   checkAssetLimits,
   PLATFORM_LIMITS,
@@ -36,16 +39,9 @@ import { join } from "node:path";
 import { CACHE_DIR, CONTENT_DIR, DIST_DIR, displayPath, SCHEMA_DIR } from "./core/paths.js";
 import type { AnySchemaObject } from "ajv";
 import { createAjv, readSchemas } from "./check/schemas.js";
-import { checkContent } from "./check/steps.js";
-import type { CheckedFile } from "./check/one-file.js";
+import { checkContent, type CheckedContent } from "./check/steps.js";
 import { checkQuality, type QualityResult } from "./quality/pass.js";
-import {
-  emptyTimings,
-  timeAsync,
-  timeSync,
-  type StepTimings,
-  type ValidateTimings,
-} from "./core/timings.js";
+import { emptyTimings, timeAsync, type StepTimings, type ValidateTimings } from "./core/timings.js";
 import { writeAtomically, type OutputFile } from "./write/atomic.js";
 import {
   datasetAsset,
@@ -54,8 +50,7 @@ import {
   type ManifestEntry,
 } from "../contract/manifest.js";
 import type { Site } from "./read/site.js";
-import type { AssembleInput } from "./assemble/dataset.js";
-import { nearIndexes, type NearSource } from "./near/index.js";
+import { nearIndexes, type BuiltNearIndex } from "./near/index.js";
 import {
   POSTCODE_CENTROIDS_FILE,
   readPostcodeCentroids,
@@ -81,17 +76,10 @@ export interface CheckOptions {
   /** The clock the data-quality pass dates "has passed" by; the system's by default. */
   readonly now?: () => Date;
   /**
-   * Check results kept in memory between the builds of one process, by cache key: the live
-   * preview's session keeps one, so a rebuild after one edit neither reads nor parses again the
-   * results and values of the files it did not change (check/cached-checks.ts).
+   * What kind of build (core/profile.ts): how to compress, whether to read history, what to keep
+   * in memory between builds. build/profiles.ts's PUBLISH for a build, VALIDATE for validate.
    */
-  readonly kept?: Map<string, CheckedFile> | undefined;
-  /**
-   * Cache entries held in memory between the builds of one process, and written behind them (the
-   * live preview's session holds one; see BuildCache). A process that has one awaits
-   * writesBehindDone before it exits.
-   */
-  readonly cacheMemory?: Map<string, Buffer> | undefined;
+  readonly profile?: BuildProfile;
 }
 
 export interface ValidateOptions extends CheckOptions {
@@ -111,21 +99,6 @@ export interface BuildOptions extends CheckOptions {
    * the publication guard against a shrinking data set). Problems it returns fail the build.
    */
   readonly beforeWrite?: (next: Manifest) => Diagnostic[] | Promise<Diagnostic[]>;
-  /**
-   * For the live preview (build/preview/): everything compressed at the fastest settings
-   * (encode/variants.ts, PREVIEW_COMPRESSION) and the landing page not at all.
-   */
-  readonly preview?: boolean;
-  /**
-   * How hard to compress: what a build publishes by default, the preview's fastest settings with
-   * `preview`. Tests whose subject is not the compressed bytes build with the fast settings.
-   */
-  readonly compression?: Compression;
-  /**
-   * Read the data sets' past versions from git for the changes endpoints (build/history/); by
-   * default when the build writes or previews. Without, each knows only the current version.
-   */
-  readonly history?: boolean;
 }
 
 /** What a run reports whether or not it succeeded. */
@@ -187,82 +160,48 @@ export type ValidateResult = (Omit<Validated, "timings"> | Omit<Failed, "timings
 
 /** Steps 1 to 10: checks the content and, when it has no problem, writes (or makes) the output. */
 export async function runBuild(options: BuildOptions = {}): Promise<BuildResult> {
-  const outDir = options.outDir ?? DIST_DIR;
-  const run = await checkAndAssemble(options);
-  const { cwd, contentDir, schemas, cache, timings, failed } = run;
+  const profile = options.profile ?? PUBLISH;
+  const run = await checkAndAssemble(options, profile);
   if (!run.ok) return run.failure;
-  const timed = <T>(step: keyof Omit<StepTimings, "parts">, work: () => Promise<T> | T) =>
-    timeAsync(timings, step, work);
+  const { contentDir, schemas, cache, timings } = run;
+  const timed = <T>(step: TimedStep, work: () => Promise<T> | T) => timeAsync(timings, step, work);
 
-  // 6. encode each data set's body: its ETag and compressed variants (the preview's fast).
-  const compression =
-    options.compression ?? (options.preview ? PREVIEW_COMPRESSION : PUBLISHED_COMPRESSION);
-  const encode = createEncoder(cache, timings.parts, compression);
-  const etags = run.assembled.map(
-    (built) => built.etag ?? timeSync(timings.parts, "hashMs", () => entityTag(built.identity)),
-  );
-  // Every body at once: compression runs on libuv's threads, so a cold build keeps the cores
-  // busy, and this thread makes step 7's indexes meanwhile, from the identity bytes alone.
-  const encoding = timed("encode", () =>
-    Promise.all(run.assembled.map((built, i) => encode(built.identity, etags[i]))),
-  );
-  // 7. the extension endpoints' indexes, from the bodies' identity bytes
-  const sources: NearSource[] = run.assembled.map((built, i) => ({
-    dataset: built.input.dataset,
-    entry: {
-      variants: manifestVariants(datasetAsset(built.input.dataset.path), {
-        identity: { bytes: built.identity, etag: etags[i]! },
-      }),
-    },
-    encoded: { identity: { bytes: built.identity } },
-    made: built.made,
-  }));
-  const [encodings, near] = await Promise.all([
-    encoding,
-    timed("near", () =>
-      nearIndexes(sources, schemas, run.centroids, {
-        cache,
-        shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
-      }),
-    ),
-  ]);
-  if (near.problems.length > 0) return failed(near.problems);
-  const results: DatasetResult[] = run.assembled.map((built, i) =>
-    datasetResult(built.input, built.summary, built.updated, encodings[i]!, built.made),
-  );
+  // 6. encode each data set's body and 7. index the near-me data sets, side by side.
+  const encode = createEncoder(cache, timings.parts, profile);
+  const encoded = await encodeAndIndex(run, encode);
+  if (!encoded.ok) return run.failed(encoded.problems);
+  const { results, near } = encoded;
   // 8. the changes endpoints' answers since each kept past version, and the publications
   const limits = options.limits ?? PLATFORM_LIMITS;
   const history = await timed("history", () =>
     buildHistory({
       contentDir,
       git: run.git,
-      compression,
+      profile,
+      memory: run.memory,
       site: run.site,
       datasets: results,
       cache,
       maxFileBytes: limits.maxFileBytes,
-      fromGit: options.history ?? (options.write !== false || options.preview === true),
     }),
   );
   // 9. the documents about the APIs (landing page, /openapi.json), from what was just made.
   const documents = await timed("documents", () =>
     makeDocuments({
       datasets: results,
-      located: run.assembled.flatMap((a) => a.located),
-      brandNames: [...new Set(run.assembled.flatMap((a) => a.brandNames))],
       schemas,
       site: run.site,
       cache,
       encode,
-      near: near.indexes.map((n) => n.entry),
-      nearIndexes: near.indexes,
+      near: near.map((n) => n.entry),
+      nearIndexes: near,
       changes: history.changes,
       changeAnswers: history.answers,
       publications: history.publications,
-      pageUncompressed: options.preview,
+      profile,
+      memory: run.memory,
     }),
   );
-
   // 10. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
@@ -272,30 +211,13 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       : { cacheMaxAge: run.site.CacheMaxAgeSeconds }),
     datasets: results.map((r) => r.entry),
     documents: documents.map((d) => d.entry),
-    near: near.indexes.map((n) => n.entry),
+    near: near.map((n) => n.entry),
     changes: history.changes,
   };
   const files = outputFiles([...results, ...documents, ...history.answers], manifest);
-  for (const { entry, bytes } of near.indexes)
-    files.push({ path: entry.index.asset.slice(1), bytes });
-  const objections = await timed("write", async () => {
-    const overLimits = checkAssetLimits(
-      assetFiles(files, results),
-      { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
-      limits,
-    );
-    if (overLimits.length > 0) return overLimits;
-    return (await options.beforeWrite?.(manifest)) ?? [];
-  });
-  if (objections.length > 0) return failed(objections);
-  await cache?.remember();
-  cache?.keepOnlyUsed();
-  if (options.write !== false) {
-    await timed("write", async () => {
-      await writeAtomically(outDir, files, { linkUnchanged: true });
-      await cache?.prune();
-    });
-  }
+  for (const { entry, bytes } of near) files.push({ path: entry.index.asset.slice(1), bytes });
+  const objections = await checkAndWrite(run, options, { results, manifest, files });
+  if (objections.length > 0) return run.failed(objections);
   return {
     ...run.report(),
     ok: true,
@@ -307,6 +229,77 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   };
 }
 
+/** A step the pipeline times by its name (core/timings.ts). */
+type TimedStep = keyof Omit<StepTimings, "parts">;
+
+type Assembled = Extract<CheckedAndAssembled, { ok: true }>;
+
+/**
+ * Steps 6 and 7: every body encoded at once (compression runs on libuv's threads, so a cold build
+ * keeps the cores busy) while this thread makes the near-me indexes, from the identity bytes alone.
+ */
+async function encodeAndIndex(
+  run: Assembled,
+  encode: EncodeBytes,
+): Promise<
+  | { ok: true; results: DatasetResult[]; near: BuiltNearIndex[] }
+  | { ok: false; problems: Diagnostic[] }
+> {
+  const { cwd, contentDir, timings } = run;
+  const [encodings, near] = await Promise.all([
+    timeAsync(timings, "encode", () =>
+      Promise.all(run.bodies.map((body) => encode(body.bytes, body.tag))),
+    ),
+    timeAsync(timings, "near", () =>
+      nearIndexes(run.bodies, run.schemas, run.centroids, {
+        cache: run.cache,
+        memory: run.memory,
+        shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
+      }),
+    ),
+  ]);
+  if (near.problems.length > 0) return { ok: false, problems: near.problems };
+  const results = run.bodies.map((body, i) => datasetResult(body, run.site, encodings[i]!));
+  return { ok: true, results, near: near.indexes };
+}
+
+/**
+ * Step 10: the platform's limits on the files, then the last check (`beforeWrite`); when neither
+ * objects, the cache notes what it used and the files are written (unless `write: false`).
+ * Resolves to the objections, empty when it wrote.
+ */
+async function checkAndWrite(
+  run: Assembled,
+  options: BuildOptions,
+  output: {
+    readonly results: readonly DatasetResult[];
+    readonly manifest: Manifest;
+    readonly files: readonly OutputFile[];
+  },
+): Promise<Diagnostic[]> {
+  const { cwd, contentDir, cache, timings } = run;
+  const outDir = options.outDir ?? DIST_DIR;
+  const objections = await timeAsync(timings, "write", async () => {
+    const overLimits = checkAssetLimits(
+      assetFiles(output.files, output.results),
+      { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
+      options.limits ?? PLATFORM_LIMITS,
+    );
+    if (overLimits.length > 0) return overLimits;
+    return (await options.beforeWrite?.(output.manifest)) ?? [];
+  });
+  if (objections.length > 0) return objections;
+  await cache?.remember();
+  cache?.keepOnlyUsed();
+  if (options.write !== false) {
+    await timeAsync(timings, "write", async () => {
+      await writeAtomically(outDir, output.files, { linkUnchanged: true });
+      await cache?.prune();
+    });
+  }
+  return [];
+}
+
 /**
  * `npm run validate`: steps 1 to 5 and the platform's limits on each body, then `guard` on the
  * counts; nothing is encoded, indexed or written (the cache keeps what a build would reuse: each
@@ -314,7 +307,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
  * build's own later work (docs/decisions.md#what-validate-checks).
  */
 export async function runValidate(options: ValidateOptions = {}): Promise<ValidateResult> {
-  const run = await checkAndAssemble(options);
+  const run = await checkAndAssemble(options, options.profile ?? VALIDATE);
   const result = run.ok ? await checkBodies(run, options) : run.failure;
   const t = result.timings;
   const timings: ValidateTimings = {
@@ -341,16 +334,16 @@ async function checkBodies(
   run: Extract<CheckedAndAssembled, { ok: true }>,
   options: ValidateOptions,
 ): Promise<Validated | Failed> {
-  const datasets = run.assembled.map(({ input, summary, identity }) => ({
-    dataset: input.dataset.id,
+  const datasets = run.bodies.map(({ dataset, summary, bytes }) => ({
+    dataset: dataset.id,
     totalResults: summary.totalResults,
-    identity,
+    identity: bytes,
   }));
   const objections = await timeAsync(run.timings, "write", () => {
-    const bodies: AssetFile[] = run.assembled.map(({ input, identity }) => ({
-      path: datasetAsset(input.dataset.path).slice(1),
-      bytes: identity.length,
-      variant: { dataset: input.dataset, coding: "identity" },
+    const bodies: AssetFile[] = run.bodies.map(({ dataset, bytes }) => ({
+      path: datasetAsset(dataset.path).slice(1),
+      bytes: bytes.length,
+      variant: { dataset, coding: "identity" },
     }));
     const limits = options.limits ?? PLATFORM_LIMITS;
     const overLimits = checkAssetLimits(
@@ -367,9 +360,6 @@ async function checkBodies(
   return { ...run.report(), ok: true, diagnostics: [], datasets };
 }
 
-/** One data set's body as step 5 made it, with what made it. */
-type AssembledBody = { readonly input: AssembleInput } & Extract<AssembledDataset, { ok: true }>;
-
 interface Shared {
   readonly contentDir: string;
   /** What git says of the content folder, read once for the run (core/git.ts). */
@@ -377,6 +367,8 @@ interface Shared {
   readonly cwd: string;
   readonly schemas: Map<string, AnySchemaObject>;
   readonly cache: BuildCache | undefined;
+  /** This build's memory (core/memory.ts): the profile's, or its own. */
+  readonly memory: BuildMemory;
   readonly timings: StepTimings;
   /** The failure as far as the run got, with these problems. */
   readonly failed: (diagnostics: Diagnostic[]) => Failed;
@@ -389,19 +381,22 @@ type CheckedAndAssembled =
   | (Shared & {
       readonly ok: true;
       readonly site: Site;
-      readonly assembled: readonly AssembledBody[];
+      /** Step 5's output: each data set's body, in DATASETS order. */
+      readonly bodies: readonly DatasetBody[];
       /** The optional postcode-centroid file's points (for step 7). */
       readonly centroids: readonly PostcodePoint[];
     });
 
 /** Steps 1 to 5, which the build and validate share: everything up to each data set's bytes. */
-async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssembled> {
+async function checkAndAssemble(
+  options: CheckOptions,
+  profile: BuildProfile,
+): Promise<CheckedAndAssembled> {
   const contentDir = options.contentDir ?? CONTENT_DIR;
   const cwd = options.cwd ?? process.cwd();
   const timings = emptyTimings();
   const schemas = readSchemas(SCHEMA_DIR);
-  const ajv = ajvFor(schemas);
-  const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas, options.cacheMemory);
+  const cache = openCache(options.cacheDir ?? CACHE_DIR, schemas, profile.memory);
   const cacheMiss = await cache?.missReason();
   // What a failed run reports, as far as it got: declared before the first step that can fail,
   // so a return added above any step finds them set.
@@ -413,29 +408,26 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
     ok: false,
     diagnostics: diagnostics.sort(compareDiagnostics),
   });
+  // This build's memory: the profile's, kept between builds (the preview's), or its own.
+  const memory = profile.memory ?? new BuildMemory();
   // Read from the start, beside the checks: LastUpdated (step 5) and the history (step 8) ask.
-  const git = readContentGit(contentDir);
-  const shared: Shared = { contentDir, git, cwd, schemas, cache, timings, failed, report };
+  const git = readContentGit(
+    contentDir,
+    memory.part("git", () => new GitMemo()),
+  );
+  const shared: Shared = { contentDir, git, cwd, schemas, cache, memory, timings, failed, report };
   const stop = (diagnostics: Diagnostic[]) => ({
     ...shared,
     ok: false as const,
     failure: failed(diagnostics),
   });
-
   const context: BuildContext = {
-    contentDir,
-    cwd,
-    env: options.env,
-    schemas,
-    ajv,
-    cache,
-    threads: options.threads,
-    timings,
-    git,
+    ...{ contentDir, cwd, env: options.env, schemas, ajv: ajvFor(schemas), cache },
+    ...{ threads: options.threads, timings, git, profile, memory },
   };
 
   // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
-  const checked = await checkContent({ ...context, kept: options.kept });
+  const checked = await checkContent(context);
   const { jobs, keys, units, site, diagnostics } = checked;
   filesChecked = jobs.length;
   if (diagnostics.length > 0 || !site) return stop(diagnostics);
@@ -449,20 +441,9 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
   if (found.errors.length > 0) return stop(found.errors);
 
   // 5. assemble each data set (unchanged ones from the cache), checking its envelope
-  const assembled: AssembledBody[] = [];
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
-  const step = {
-    cache,
-    fileKeys,
-    parts: timings.parts,
-    timed: <T>(work: () => Promise<T>) => timeAsync(timings, "assemble", work),
-  };
-  for (const dataset of DATASETS) {
-    const input = { ...context, dataset, units: units.get(dataset)!, site };
-    const built = await assembleOrReuse(input, step);
-    if (built.ok) assembled.push({ input, ...built });
-    else diagnostics.push(...built.problems);
-  }
+  const assembled = await assembleAll(context, checked, site, fileKeys);
+  diagnostics.push(...assembled.problems);
   // The optional centroid file is content too: its problems are the editor's, whatever the step
   // that reads its points (7).
   const centroids = await readPostcodeCentroids(
@@ -471,19 +452,40 @@ async function checkAndAssemble(options: CheckOptions): Promise<CheckedAndAssemb
   );
   diagnostics.push(...centroids.problems);
   if (diagnostics.length > 0) return stop(diagnostics);
-  return {
-    ...shared,
-    ok: true,
-    site,
-    assembled,
-    centroids: centroids.points,
+  return { ...shared, ok: true, site, bodies: assembled.bodies, centroids: centroids.points };
+}
+
+/** Step 5 for every data set, in DATASETS order: its body, or the problems of its envelope. */
+async function assembleAll(
+  context: BuildContext,
+  { units }: Pick<CheckedContent, "units">,
+  site: Site,
+  fileKeys: ReadonlyMap<string, string | undefined>,
+): Promise<{ bodies: DatasetBody[]; problems: Diagnostic[] }> {
+  const { cache, timings } = context;
+  const step = {
+    cache,
+    fileKeys,
+    parts: timings!.parts,
+    timed: <T>(work: () => Promise<T>) => timeAsync(timings, "assemble", work),
   };
+  const bodies: DatasetBody[] = [];
+  const problems: Diagnostic[] = [];
+  for (const dataset of DATASETS) {
+    const input = { ...context, dataset, units: units.get(dataset)!, site };
+    const built = await assembleOrReuse(input, step);
+    if (built.ok) bodies.push(built.body);
+    else problems.push(...built.problems);
+  }
+  return { bodies, problems };
 }
 
 // The last few ajv instances, by the schemas' text they hold: a process that builds again (the
 // live preview) reuses its compiled validators while the schemas are unchanged; compiling them is
 // most of what a rebuild after one edit would otherwise cost. A few, not one: a process that
-// builds content against two schema sets in turn (a test run does) compiles each once.
+// builds content against two schema sets in turn (a test run does) compiles each once. Kept per
+// process, not by a build's memory (core/memory.ts): an instance depends only on the schema files'
+// text, which is its key, never on content or a build.
 const KEPT_AJV_INSTANCES = 3;
 const keptAjv = new Map<string, ReturnType<typeof createAjv>>();
 function ajvFor(schemas: Map<string, AnySchemaObject>): ReturnType<typeof createAjv> {

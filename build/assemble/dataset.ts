@@ -19,7 +19,7 @@ import { envelopeShellValidator } from "../check/schemas.js";
 
 export interface AssembleInput extends Pick<
   BuildContext,
-  "ajv" | "schemas" | "contentDir" | "cwd" | "env" | "git"
+  "ajv" | "schemas" | "contentDir" | "cwd" | "env" | "git" | "memory"
 > {
   readonly dataset: DatasetDefinition;
   /** The data set's brands with their checked (valid) files. */

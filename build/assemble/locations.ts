@@ -26,11 +26,33 @@ const COORDINATES = "GeographicCoordinates";
 /** Records nest addresses a few levels deep; nothing deeper is searched. */
 const MAX_DEPTH = 6;
 
-/** Every located record of one data set's envelope, in publication order. */
+/**
+ * What is read of each record, by the record, as a build's memory keeps it (core/memory.ts,
+ * "record-marks"): a process that builds again with the same memory (the live preview, which keeps
+ * the values of unchanged files) reads only the records it has not read before. Values are never
+ * changed once parsed.
+ */
+export class RecordMarks {
+  /**
+   * Each located record, by its record: the same object from build to build while the record is
+   * unchanged, so what is derived from it (the map's cache key, documents/landing/page.ts) can be
+   * kept by it too.
+   */
+  readonly located = new WeakMap<object, LocatedRecord>();
+  /** Each record's place. */
+  readonly places = new WeakMap<object, Place | null>();
+}
+
+/**
+ * Every located record of one data set's envelope, in publication order. `marks`: what builds
+ * before read of the same records; a build's own by default.
+ */
 export function locatedRecords(
   dataset: DatasetDefinition,
   envelope: { readonly data: readonly { readonly Brand: readonly Record<string, unknown>[] }[] },
+  marks: RecordMarks = new RecordMarks(),
 ): LocatedRecord[] {
+  const { located } = marks;
   if (dataset.recordsKey === null) return [];
   const found: LocatedRecord[] = [];
   for (const { Brand } of envelope.data) {
@@ -43,7 +65,7 @@ export function locatedRecords(
           found.push(kept);
           continue;
         }
-        const place = placeOf(record);
+        const place = placeOf(record, marks.places);
         if (!place) continue;
         const item = {
           kind: dataset.title,
@@ -59,20 +81,10 @@ export function locatedRecords(
   return found;
 }
 
-// Each located record, by its record: the same object from build to build while the record is
-// unchanged, so what is derived from it (the map's cache key, documents/landing/page.ts) can be
-// kept by it too.
-const located = new WeakMap<object, LocatedRecord>();
-
 /** What a record says of its place: its coordinates and the names the map shows. */
 type Place = Omit<LocatedRecord, "kind" | "record" | "brand">;
 
-// Each record's place, by the record: a process that builds again (the live preview, which keeps
-// the values of unchanged files) reads only the records it has not read before. Values are never
-// changed once parsed.
-const places = new WeakMap<object, Place | null>();
-
-function placeOf(record: unknown): Place | undefined {
+function placeOf(record: unknown, places: RecordMarks["places"]): Place | undefined {
   if (!isObject(record)) return undefined;
   let place = places.get(record);
   if (place === undefined) places.set(record, (place = readPlace(record)));

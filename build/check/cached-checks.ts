@@ -10,6 +10,7 @@ import { checkInPool } from "./pool.js";
 import { withText, type CheckJob, type FileJob } from "../read/check-jobs.js";
 import { textHash } from "../read/texts.js";
 import type { CheckTiming } from "../core/timings.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 export interface CheckOptions extends Pick<BuildContext, "ajv" | "cache" | "threads"> {
   /** Receives the parse and validation time of every file checked, summed across threads. */
@@ -50,10 +51,10 @@ export async function checkFiles(
       const held = key && kept?.get(key);
       if (held) {
         results[i] = held;
-        cache!.keep(key, "check");
+        cache!.keep(key, CACHE_KINDS.check);
         return;
       }
-      const hit = key && (await cache!.get(key, "check"));
+      const hit = key && (await cache!.get(key, CACHE_KINDS.check));
       if (hit) results[i] = fromCacheEntry(hit);
       else misses.push(i);
     }),
@@ -72,7 +73,7 @@ export async function checkFiles(
       results[i] = checked ?? fromTransferable(data);
       // Only valid results are kept: messages for invalid files are cheap to make again, and
       // this way a change to how problems are worded can never be hidden by the cache.
-      if (keys[i] && data.valid) await cache!.set(keys[i], "check", toCacheEntry(data));
+      if (keys[i] && data.valid) await cache!.set(keys[i], CACHE_KINDS.check, toCacheEntry(data));
     }),
   );
   if (kept) {

@@ -134,31 +134,8 @@ export function describeSchemaError(error: ErrorObject): SchemaProblem {
         message: `required field "${field}" is missing`,
       };
     }
-    case "additionalProperties": {
-      const field = String(params.additionalProperty);
-      const allowed = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
-      const moved = movedField(field, allowed);
-      if (moved) {
-        return {
-          ...base,
-          pointer: pointerJoin(at, field),
-          atKey: true,
-          message: `"${field}" now belongs in each marketing state: move it under ${moved.to} (${moved.source})`,
-        };
-      }
-      const guess = closest(field, allowed);
-      const hint = guess
-        ? `; did you mean "${guess}"?`
-        : allowed.length > 0
-          ? `; the fields allowed here are ${allowed.join(", ")}`
-          : "";
-      return {
-        ...base,
-        pointer: pointerJoin(at, field),
-        atKey: true,
-        message: `"${field}" is not a field here${hint}`,
-      };
-    }
+    case "additionalProperties":
+      return unknownField(error, base);
     case "enum": {
       // A one-value field written as a list fails its code list too; the type error says it all,
       // and one-file.ts drops the repeat.
@@ -218,6 +195,32 @@ export function describeSchemaError(error: ErrorObject): SchemaProblem {
     default:
       return { ...base, message: `${error.message ?? "is not valid"}${found}` };
   }
+}
+
+/** A field the schema does not allow: where it moved to, the field meant, or those allowed. */
+function unknownField(
+  error: ErrorObject,
+  base: Pick<SchemaProblem, "pointer" | "atKey" | "rule">,
+): SchemaProblem {
+  const field = String((error.params as Record<string, unknown>).additionalProperty);
+  const allowed = Object.keys((error.parentSchema?.properties as object | undefined) ?? {});
+  const pointer = pointerJoin(error.instancePath, field);
+  const moved = movedField(field, allowed);
+  if (moved) {
+    return {
+      ...base,
+      pointer,
+      atKey: true,
+      message: `"${field}" now belongs in each marketing state: move it under ${moved.to} (${moved.source})`,
+    };
+  }
+  const guess = closest(field, allowed);
+  const hint = guess
+    ? `; did you mean "${guess}"?`
+    : allowed.length > 0
+      ? `; the fields allowed here are ${allowed.join(", ")}`
+      : "";
+  return { ...base, pointer, atKey: true, message: `"${field}" is not a field here${hint}` };
 }
 
 /** Type errors name the YAML pitfall behind most of them: unquoted numbers, yes/no, dates. */

@@ -36,7 +36,9 @@ export function readSchemas(dir: string = SCHEMA_DIR): Map<string, AnySchemaObje
  */
 export const AJV_OPTIONS = { allErrors: true, strict: true, verbose: true } as const;
 
-// The digest of the schemas each instance holds, for precompiled.ts's modules.
+// The digest of the schemas each instance holds, for precompiled.ts's modules. This and the two
+// maps below are kept by the ajv instance, per process, not per build (core/memory.ts): what they
+// hold depends only on the schema files the instance was made from, never on content or a build.
 const digests = new WeakMap<Ajv, string>();
 
 /**

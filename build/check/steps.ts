@@ -19,15 +19,13 @@ import type { CheckedFile } from "./one-file.js";
 
 export interface ContentCheckOptions extends Pick<
   BuildContext,
-  "contentDir" | "cwd" | "ajv" | "cache" | "threads" | "timings"
+  "contentDir" | "cwd" | "ajv" | "cache" | "threads" | "timings" | "profile"
 > {
   /**
    * Only these data sets' brand files (the importer's); by default every data set and the site
    * file, whose absence is then a problem too.
    */
   readonly datasets?: readonly DatasetDefinition[];
-  /** Check results kept between the builds of one process (cached-checks.ts). */
-  readonly kept?: Map<string, CheckedFile> | undefined;
 }
 
 export interface CheckedContent {
@@ -72,7 +70,8 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
       ajv: options.ajv,
       cache,
       keys,
-      kept: options.kept,
+      // Kept between the builds of one process when the profile keeps a memory (the preview's).
+      kept: options.profile?.memory?.part("checks", () => new Map<string, CheckedFile>()),
       threads: options.threads,
       timing: timings?.parts,
     }),

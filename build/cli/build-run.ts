@@ -79,88 +79,15 @@ output:
 
 /** Runs `build` or `validate`; resolves to the exit code (0 done, 1 problems, 2 usage). */
 export async function runBuildCommand(argv: string[], io: CommandIo): Promise<number> {
-  const parsed = parseCommandLine(
-    argv,
-    {
-      content: { type: "string" },
-      out: { type: "string" },
-      [BASELINE_FLAG]: { type: "string" },
-      [BASELINE_REF_FLAG]: { type: "string" },
-      [BASELINE_URL_FLAG]: { type: "string" },
-      [PUBLISH_FLAG]: { type: "boolean" },
-      [MAX_SHRINK_FLAG]: { type: "string" },
-      [ALLOW_SHRINK_FLAG]: { type: "boolean" },
-      ...CACHE_OPTIONS,
-      threads: { type: "string" },
-      timings: { type: "boolean" },
-      quality: { type: "string" },
-      verbose: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-    USAGE,
-    io.stderr,
-  );
-  if (!parsed) return 2;
-  const { positionals, values } = parsed;
-  const command = positionals[0];
-  const threads = values.threads === undefined ? undefined : Number(values.threads);
-  const badThreads = threads !== undefined && !(Number.isInteger(threads) && threads >= 1);
-  if (
-    values.help ||
-    (command !== "build" && command !== "validate") ||
-    positionals.length > 1 ||
-    badThreads
-  ) {
-    io.stderr(badThreads ? `--threads takes a whole number of 1 or more\n\n${USAGE}` : USAGE);
-    return values.help ? 0 : 2;
-  }
-  const annotate = underGitHubActions(io.env);
+  const request = parseRequest(argv, io);
+  if (typeof request === "number") return request;
+  const { command, values, threads } = request;
   const contentDir = values.content ? resolve(io.cwd, values.content) : undefined;
   const outDir = values.out ? resolve(io.cwd, values.out) : undefined;
-  const baselineFile = values[BASELINE_FLAG];
-  const baselineRef = values[BASELINE_REF_FLAG];
-  const baselineUrl = values[BASELINE_URL_FLAG];
-  const publish = values[PUBLISH_FLAG] === true;
   const cacheDir = chosenCache(values, io.cwd);
-
   // The guard: settings first, so a bad setting stops the run before any work.
-  let guard: Guard | undefined;
-  if (
-    command === "build" ||
-    publish ||
-    baselineFile !== undefined ||
-    baselineRef !== undefined ||
-    baselineUrl !== undefined
-  ) {
-    try {
-      const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG]);
-      const allowShrink = values[ALLOW_SHRINK_FLAG] === true || allowShrinkFromEnv(io.env);
-      const source = chooseBaseline({
-        file: baselineFile === undefined ? undefined : resolve(io.cwd, baselineFile),
-        ref: baselineRef,
-        url: baselineUrl,
-        publish,
-        deploymentUrl: io.env[DEPLOYMENT_URL_ENV],
-      });
-      const baseline = await loadBaseline({
-        source,
-        outDir: outDir ?? DIST_DIR,
-        contentDir: contentDir ?? CONTENT_DIR,
-        cwd: io.cwd,
-        cacheDir,
-      });
-      guard = {
-        previous: baseline.manifest,
-        options: { maxShrink, allowShrink, baseline: baseline.name, publish },
-      };
-    } catch (error) {
-      if (error instanceof GuardUsageError || error instanceof RevisionError) {
-        io.stderr(`${GUARD_NAME}: ${error.message}`);
-        return 2;
-      }
-      throw error;
-    }
-  }
+  const guard = await guardFor(request, io, { contentDir, outDir, cacheDir });
+  if (typeof guard === "number") return guard;
 
   // What the guard compared with, once it has seen the counts (the build's manifest is one).
   let published: PublishedCounts | undefined;
@@ -184,6 +111,7 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
     command === "build"
       ? await runBuild({ ...options, outDir, beforeWrite: lastCheck })
       : await runValidate({ ...options, lastCheck });
+  const annotate = underGitHubActions(io.env);
   // One line on why a build was slow: it could use nothing the cache holds.
   const cacheMiss = values["no-cache"] ? "--no-cache was given" : result.cacheMiss;
   if (cacheMiss) io.stderr(cacheMissLine(cacheMiss, command));
@@ -211,6 +139,88 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
   }
   if (guard && published) reportGuard(io, guard, published, annotate);
   return 0;
+}
+
+const OPTIONS = {
+  content: { type: "string" },
+  out: { type: "string" },
+  [BASELINE_FLAG]: { type: "string" },
+  [BASELINE_REF_FLAG]: { type: "string" },
+  [BASELINE_URL_FLAG]: { type: "string" },
+  [PUBLISH_FLAG]: { type: "boolean" },
+  [MAX_SHRINK_FLAG]: { type: "string" },
+  [ALLOW_SHRINK_FLAG]: { type: "boolean" },
+  ...CACHE_OPTIONS,
+  threads: { type: "string" },
+  timings: { type: "boolean" },
+  quality: { type: "string" },
+  verbose: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** What the command line asks for, or the exit code when it asks for nothing to run. */
+function parseRequest(argv: string[], io: CommandIo) {
+  const parsed = parseCommandLine(argv, OPTIONS, USAGE, io.stderr);
+  if (!parsed) return 2;
+  const { positionals, values } = parsed;
+  const command = positionals[0];
+  const threads = values.threads === undefined ? undefined : Number(values.threads);
+  const badThreads = threads !== undefined && !(Number.isInteger(threads) && threads >= 1);
+  if (values.help || !isCommand(command) || positionals.length > 1 || badThreads) {
+    io.stderr(badThreads ? `--threads takes a whole number of 1 or more\n\n${USAGE}` : USAGE);
+    return values.help ? 0 : 2;
+  }
+  return { command, values, threads };
+}
+
+const isCommand = (word: string | undefined): word is "build" | "validate" =>
+  word === "build" || word === "validate";
+
+/**
+ * The publication guard this run applies, with the baseline it compares with: for a build, a
+ * publication or a baseline asked for; undefined for a validate that asks for none; 2 (the exit
+ * code) for a setting it cannot take.
+ */
+async function guardFor(
+  { command, values }: Exclude<ReturnType<typeof parseRequest>, number>,
+  io: CommandIo,
+  dirs: { contentDir?: string; outDir?: string; cacheDir: string | false | undefined },
+): Promise<Guard | undefined | 2> {
+  const baselineFile = values[BASELINE_FLAG];
+  const baselineRef = values[BASELINE_REF_FLAG];
+  const baselineUrl = values[BASELINE_URL_FLAG];
+  const publish = values[PUBLISH_FLAG] === true;
+  const asked =
+    baselineFile !== undefined || baselineRef !== undefined || baselineUrl !== undefined;
+  if (command !== "build" && !publish && !asked) return undefined;
+  try {
+    const maxShrink = parseMaxShrink(values[MAX_SHRINK_FLAG]);
+    const allowShrink = values[ALLOW_SHRINK_FLAG] === true || allowShrinkFromEnv(io.env);
+    const source = chooseBaseline({
+      file: baselineFile === undefined ? undefined : resolve(io.cwd, baselineFile),
+      ref: baselineRef,
+      url: baselineUrl,
+      publish,
+      deploymentUrl: io.env[DEPLOYMENT_URL_ENV],
+    });
+    const baseline = await loadBaseline({
+      source,
+      outDir: dirs.outDir ?? DIST_DIR,
+      contentDir: dirs.contentDir ?? CONTENT_DIR,
+      cwd: io.cwd,
+      cacheDir: dirs.cacheDir,
+    });
+    return {
+      previous: baseline.manifest,
+      options: { maxShrink, allowShrink, baseline: baseline.name, publish },
+    };
+  } catch (error) {
+    if (error instanceof GuardUsageError || error instanceof RevisionError) {
+      io.stderr(`${GUARD_NAME}: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
 }
 
 /** The data-quality warnings (annotated under Actions), their summary, and the report if asked. */

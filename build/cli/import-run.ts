@@ -65,8 +65,52 @@ export interface ImportIo extends CommandIo {
   readonly cacheDir?: string | false;
 }
 
+/** What the command line asks for. */
+interface ImportRequest {
+  readonly feeds: readonly string[];
+  readonly contentDir: string;
+  readonly dataset: DatasetDefinition | undefined;
+  readonly splitBy: readonly string[] | undefined;
+  readonly timeoutSeconds: number;
+  readonly repair: boolean;
+  readonly force: boolean;
+  readonly verbose: boolean;
+  readonly report: string | undefined;
+  readonly cacheDir: string | false;
+}
+
+/** The brands to write, and what reading them found: each file's repairs and text, by shown path. */
+interface ImportPlan {
+  readonly writes: BrandWrite[];
+  /** Found for every feed, so an import without --repair can say what it would do. */
+  readonly repairs: FileRepair[];
+  readonly texts: Map<string, string>;
+}
+
 /** Runs the import; resolves to the exit code (0 done, 1 refused or problems, 2 usage). */
 export async function runImport(argv: string[], io: ImportIo): Promise<number> {
+  const request = parseRequest(argv, io);
+  if (typeof request === "number") return request;
+  let plan: ImportPlan;
+  try {
+    plan = await planFeeds(request, io);
+    await refuseExisting(request.contentDir, io.cwd, plan.writes, request.force);
+  } catch (error) {
+    if (error instanceof ImportError) {
+      io.stderr(`import: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+  const written = await writeBrands(request.contentDir, plan.writes, io);
+  if (!written) return 1;
+  const sourceOf = yamlSources(plan.texts);
+  tellRepairs(plan.repairs, request.repair, sourceOf, io);
+  return checkAndReport(request, plan, written, sourceOf, io);
+}
+
+/** The request the command line makes, or the exit code when it makes none (help, usage). */
+function parseRequest(argv: string[], io: ImportIo): ImportRequest | number {
   const parsed = parseCommandLine(
     argv,
     {
@@ -96,58 +140,11 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     io.stderr(`--timeout takes a number of seconds from 0 to 3600\n\n${USAGE}`);
     return 2;
   }
-  const contentDir = values.content ? resolve(io.cwd, values.content) : CONTENT_DIR;
-
-  const repair = values.repair === true;
-  // Repairs are found for every feed, so an import without --repair can say what it would do.
-  const repairs: FileRepair[] = [];
-  const texts = new Map<string, string>();
-  let ajv: Ajv | undefined;
-  let writes: BrandWrite[];
+  let dataset: DatasetDefinition | undefined;
+  let splitBy: string[] | undefined;
   try {
-    const wanted = values.dataset === undefined ? undefined : datasetById(values.dataset);
-    const splitBy =
-      values["split-by"] === undefined ? undefined : parseFieldPath(values["split-by"]);
-    writes = [];
-    const importedAt = dateToRfc3339(io.now());
-    for (const input of positionals) {
-      const loaded = await loadFeed(input, {
-        cwd: io.cwd,
-        dataset: wanted,
-        timeoutSeconds,
-        fetch: io.fetch,
-      });
-      const feed = readFeed(loaded.value, loaded.source, wanted);
-      for (const brand of planImport(feed, loaded.source, splitBy)) {
-        const clash = writes.find((w) => w.dataset === feed.dataset && w.slug === brand.slug);
-        if (clash) {
-          throw new ImportError(
-            `${loaded.source}: brand ${JSON.stringify(brand.brandName)} is also in another feed of this run (as ${JSON.stringify(clash.brandName)}); import one at a time`,
-          );
-        }
-        const files = new Map<string, string>();
-        ajv ??= createAjv(readSchemas(SCHEMA_DIR));
-        const validate = validatorFor(ajv, feed.dataset.brandSchema);
-        for (const file of brand.files) {
-          const path = join(contentDir, feed.dataset.contentDir, ...file.path.split("/"));
-          const found = repairBrand(file.value, validate, feed.dataset.recordsKey);
-          const text = renderYaml(
-            repair ? found.value : file.value,
-            modelineFor(path, contentDir, feed.dataset),
-            [
-              `Imported by npm run import from ${loaded.source} at ${importedAt}${repair && found.repairs.length > 0 ? `, with ${plural(found.repairs.length, "repair")} (--repair)` : ""}.`,
-              ...(file.note ? [`${brand.brandName}: ${file.note}.`] : []),
-            ],
-          );
-          files.set(file.path, text);
-          const shown = displayPath(io.cwd, path);
-          texts.set(shown, text);
-          for (const r of found.repairs) repairs.push({ ...r, file: shown });
-        }
-        writes.push({ ...brand, dataset: feed.dataset, files });
-      }
-    }
-    await refuseExisting(contentDir, io.cwd, writes, values.force === true);
+    dataset = values.dataset === undefined ? undefined : datasetById(values.dataset);
+    splitBy = values["split-by"] === undefined ? undefined : parseFieldPath(values["split-by"]);
   } catch (error) {
     if (error instanceof ImportError) {
       io.stderr(`import: ${error.message}`);
@@ -155,7 +152,76 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
     }
     throw error;
   }
+  return {
+    feeds: positionals,
+    contentDir: values.content ? resolve(io.cwd, values.content) : CONTENT_DIR,
+    dataset,
+    splitBy,
+    timeoutSeconds,
+    repair: values.repair === true,
+    force: values.force === true,
+    verbose: values.verbose === true,
+    report: values.report,
+    cacheDir: chosenCache(values, io.cwd) ?? io.cacheDir ?? CACHE_DIR,
+  };
+}
 
+/**
+ * Reads every feed, tells its data set and plans its brands' files, with each file's repairs
+ * found and its YAML rendered (repaired with --repair). Throws an ImportError for a feed it
+ * cannot import, or a brand two feeds of the run both hold.
+ */
+async function planFeeds(request: ImportRequest, io: ImportIo): Promise<ImportPlan> {
+  const { contentDir, repair } = request;
+  const plan: ImportPlan = { writes: [], repairs: [], texts: new Map() };
+  let ajv: Ajv | undefined;
+  const importedAt = dateToRfc3339(io.now());
+  for (const input of request.feeds) {
+    const loaded = await loadFeed(input, {
+      cwd: io.cwd,
+      dataset: request.dataset,
+      timeoutSeconds: request.timeoutSeconds,
+      fetch: io.fetch,
+    });
+    const feed = readFeed(loaded.value, loaded.source, request.dataset);
+    for (const brand of planImport(feed, loaded.source, request.splitBy)) {
+      const clash = plan.writes.find((w) => w.dataset === feed.dataset && w.slug === brand.slug);
+      if (clash) {
+        throw new ImportError(
+          `${loaded.source}: brand ${JSON.stringify(brand.brandName)} is also in another feed of this run (as ${JSON.stringify(clash.brandName)}); import one at a time`,
+        );
+      }
+      const files = new Map<string, string>();
+      ajv ??= createAjv(readSchemas(SCHEMA_DIR));
+      const validate = validatorFor(ajv, feed.dataset.brandSchema);
+      for (const file of brand.files) {
+        const path = join(contentDir, feed.dataset.contentDir, ...file.path.split("/"));
+        const found = repairBrand(file.value, validate, feed.dataset.recordsKey);
+        const text = renderYaml(
+          repair ? found.value : file.value,
+          modelineFor(path, contentDir, feed.dataset),
+          [
+            `Imported by npm run import from ${loaded.source} at ${importedAt}${repair && found.repairs.length > 0 ? `, with ${plural(found.repairs.length, "repair")} (--repair)` : ""}.`,
+            ...(file.note ? [`${brand.brandName}: ${file.note}.`] : []),
+          ],
+        );
+        files.set(file.path, text);
+        const shown = displayPath(io.cwd, path);
+        plan.texts.set(shown, text);
+        for (const r of found.repairs) plan.repairs.push({ ...r, file: shown });
+      }
+      plan.writes.push({ ...brand, dataset: feed.dataset, files });
+    }
+  }
+  return plan;
+}
+
+/** Writes brand by brand, saying what it wrote; the shown paths written, or undefined on a failure. */
+async function writeBrands(
+  contentDir: string,
+  writes: readonly BrandWrite[],
+  io: ImportIo,
+): Promise<Set<string> | undefined> {
   const written = new Set<string>();
   for (const write of writes) {
     let paths: string[];
@@ -163,7 +229,7 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
       paths = await writeBrand(contentDir, write);
     } catch (error) {
       io.stderr(`import: ${(error as Error).message}`);
-      return 1;
+      return undefined;
     }
     for (const path of paths) written.add(displayPath(io.cwd, path));
     const where = displayPath(io.cwd, join(contentDir, write.dataset.contentDir, write.slug));
@@ -177,42 +243,68 @@ export async function runImport(argv: string[], io: ImportIo): Promise<number> {
         : `wrote ${where}.yaml (${records}) for ${JSON.stringify(write.brandName)}`,
     );
   }
+  return written;
+}
 
-  // The repairs, by kind, at their places in the files just written.
+/** Each written file's text parsed for positions, once, when first asked. */
+function yamlSources(texts: ReadonlyMap<string, string>): (file: string) => YamlSource {
   const sources = new Map<string, YamlSource>();
-  const sourceOf = (file: string) => {
+  return (file) => {
     let source = sources.get(file);
     if (!source) sources.set(file, (source = parseYaml(file, texts.get(file) ?? "")));
     return source;
   };
-  repairLines(repairs, repair, (file, pointer) => locate(sourceOf(file), pointer)).forEach((line) =>
-    io.stdout(line),
+}
+
+/** The repairs, by kind, at their places in the files just written. */
+function tellRepairs(
+  repairs: readonly FileRepair[],
+  repaired: boolean,
+  sourceOf: (file: string) => YamlSource,
+  io: ImportIo,
+): void {
+  repairLines(repairs, repaired, (file, pointer) => locate(sourceOf(file), pointer)).forEach(
+    (line) => io.stdout(line),
   );
-  if (!repair && repairs.length > 0) {
+  if (!repaired && repairs.length > 0) {
     io.stdout(
       `These repairs lose nothing and invent nothing (docs/editing.md, "Repairs"). To make them, run the import again with --repair (and --force to replace what this run wrote).`,
     );
   }
+}
 
-  const datasets = [...new Set<DatasetDefinition>(writes.map((w) => w.dataset))];
+/**
+ * Checks what was written as `npm run validate` does, writes the --report file when asked, and
+ * reports as validate does; resolves to the exit code.
+ */
+async function checkAndReport(
+  request: ImportRequest,
+  plan: ImportPlan,
+  written: ReadonlySet<string>,
+  sourceOf: (file: string) => YamlSource,
+  io: ImportIo,
+): Promise<number> {
+  const datasets = [...new Set<DatasetDefinition>(plan.writes.map((w) => w.dataset))];
   const { problems, quality } = await checkWritten(datasets, written, {
-    contentDir,
+    contentDir: request.contentDir,
     cwd: io.cwd,
-    cacheDir: chosenCache(values, io.cwd) ?? io.cacheDir ?? CACHE_DIR,
+    cacheDir: request.cacheDir,
     today: io.now().toISOString().slice(0, 10),
   });
-  const verbose = values.verbose === true;
+  const { verbose } = request;
   const howToSeeAll = "--verbose or --report FILE lists every one";
-  if (values.report !== undefined) {
+  if (request.report !== undefined) {
     const locators = new Map<string, ReturnType<typeof locator>>();
     const at = (file: string, pointer: string) => {
       let find = locators.get(file);
       if (!find) locators.set(file, (find = locator(sourceOf(file))));
       return find(pointer);
     };
-    const told = repairs.map((r) => repairDiagnostic(r, repair, at(r.file, r.pointer)));
+    const told = plan.repairs.map((r) =>
+      repairDiagnostic(r, request.repair, at(r.file, r.pointer)),
+    );
     await writeFile(
-      resolve(io.cwd, values.report),
+      resolve(io.cwd, request.report),
       importReportText(told, [...problems, ...quality.findings]),
     );
   }

@@ -72,27 +72,8 @@ export async function runStats(argv: string[], io: StatsIo): Promise<number> {
     io.stderr(`stats: --timeout takes a number of seconds from 0 to 600\n\n${STATS_USAGE}`);
     return 2;
   }
-  const accountId = io.env.CLOUDFLARE_ACCOUNT_ID?.trim();
-  const token = io.env.CLOUDFLARE_API_TOKEN?.trim();
-  if (!accountId) {
-    io.stderr(
-      "stats: CLOUDFLARE_ACCOUNT_ID is not set: export the id of the account the Worker is deployed in (node scripts/wrangler.mjs whoami shows it)",
-    );
-    return 2;
-  }
-  if (!token) {
-    io.stderr(
-      "stats: CLOUDFLARE_API_TOKEN is not set: export an API token with the Account Analytics Read permission (docs/operations.md#request-metrics)",
-    );
-    return 2;
-  }
-  const api: SqlApi = {
-    baseUrl: io.env[API_BASE_URL_VARIABLE] || DEFAULT_API_BASE_URL,
-    accountId,
-    token,
-    fetch: io.fetch ?? fetch,
-    timeoutMs: timeout * 1000,
-  };
+  const api = sqlApi(io, timeout);
+  if (!api) return 2;
 
   const windows: { label: string; rows: StatsRow[] }[] = [];
   try {
@@ -119,4 +100,29 @@ export async function runStats(argv: string[], io: StatsIo): Promise<number> {
   for (const { label, rows } of windows) lines.push("", ...windowReport(label, rows));
   io.stdout(lines.join("\n"));
   return 0;
+}
+
+/** The SQL API as the environment names it, or undefined (said on stderr) when it does not. */
+function sqlApi(io: StatsIo, timeoutSeconds: number): SqlApi | undefined {
+  const accountId = io.env.CLOUDFLARE_ACCOUNT_ID?.trim();
+  const token = io.env.CLOUDFLARE_API_TOKEN?.trim();
+  if (!accountId) {
+    io.stderr(
+      "stats: CLOUDFLARE_ACCOUNT_ID is not set: export the id of the account the Worker is deployed in (node scripts/wrangler.mjs whoami shows it)",
+    );
+    return undefined;
+  }
+  if (!token) {
+    io.stderr(
+      "stats: CLOUDFLARE_API_TOKEN is not set: export an API token with the Account Analytics Read permission (docs/operations.md#request-metrics)",
+    );
+    return undefined;
+  }
+  return {
+    baseUrl: io.env[API_BASE_URL_VARIABLE] || DEFAULT_API_BASE_URL,
+    accountId,
+    token,
+    fetch: io.fetch ?? fetch,
+    timeoutMs: timeoutSeconds * 1000,
+  };
 }

@@ -96,22 +96,8 @@ export async function runVerify(argv: string[], io: VerifyIo): Promise<number> {
     ? resolve(io.cwd, values.manifest)
     : join(DIST_DIR, MANIFEST_FILE);
   const manifestName = displayPath(io.cwd, manifestFile);
-  let manifest: Manifest;
-  try {
-    manifest = JSON.parse(await readFile(manifestFile, "utf8")) as Manifest;
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    io.stderr(
-      missing
-        ? `verify: there is no ${manifestName}: build first (npm run build), or give --manifest`
-        : `verify: ${manifestName} is not JSON: ${(error as Error).message}`,
-    );
-    return 2;
-  }
-  if (manifest?.formatVersion !== MANIFEST_FORMAT_VERSION || !Array.isArray(manifest.datasets)) {
-    io.stderr(`verify: ${manifestName} is not a manifest of format ${MANIFEST_FORMAT_VERSION}`);
-    return 2;
-  }
+  const manifest = await readManifest(manifestFile, manifestName, io);
+  if (!manifest) return 2;
 
   const results = await verifyDeployment({
     base,
@@ -130,4 +116,29 @@ export async function runVerify(argv: string[], io: VerifyIo): Promise<number> {
     await appendFile(resolve(io.cwd, values.summary), markdownSummary(results, where));
   }
   return results.every((r) => r.kind === "same") ? 0 : 1;
+}
+
+/** The manifest the deployment should serve, or undefined (said on stderr) when there is none. */
+async function readManifest(
+  file: string,
+  name: string,
+  io: VerifyIo,
+): Promise<Manifest | undefined> {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(await readFile(file, "utf8")) as Manifest;
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+    io.stderr(
+      missing
+        ? `verify: there is no ${name}: build first (npm run build), or give --manifest`
+        : `verify: ${name} is not JSON: ${(error as Error).message}`,
+    );
+    return undefined;
+  }
+  if (manifest?.formatVersion !== MANIFEST_FORMAT_VERSION || !Array.isArray(manifest.datasets)) {
+    io.stderr(`verify: ${name} is not a manifest of format ${MANIFEST_FORMAT_VERSION}`);
+    return undefined;
+  }
+  return manifest;
 }

@@ -14,6 +14,8 @@ import type { AnySchemaObject } from "ajv";
 import { fileURLToPath } from "node:url";
 import { moduleClosure } from "./code-fingerprint.js";
 import { displayPath, PROJECT_ROOT } from "./paths.js";
+import type { BuildMemory } from "./memory.js";
+import { CACHE_KINDS } from "./cache-kinds.js";
 
 // Bump when the shape of cached entries changes.
 const CACHE_FORMAT = 1;
@@ -41,6 +43,7 @@ export interface FingerprintParts {
   readonly schemas: Readonly<Record<string, string>>;
 }
 
+// Per process, not per build (core/memory.ts): the code running cannot change while it runs.
 let runningCode: [path: string, hash: string][] | undefined;
 
 function fingerprintParts(schemas: ReadonlyMap<string, AnySchemaObject>): FingerprintParts {
@@ -63,7 +66,7 @@ function fingerprintParts(schemas: ReadonlyMap<string, AnySchemaObject>): Finger
 const sourceName = (path: string) => path.replace(/^\.out\/(.*)\.js$/, "$1.ts");
 
 // Where the cache notes what its entries were made with, to say why a build could not use them.
-const FINGERPRINT = { key: "fingerprint", kind: "json" } as const;
+const FINGERPRINT = { key: "fingerprint", kind: CACHE_KINDS.fingerprint } as const;
 
 /**
  * Why a build can reuse none of the cache's entries (`previous`: what they were made with, or
@@ -97,21 +100,25 @@ export function cacheMissReason(
 }
 
 /**
- * The cache in `dir` for checks against these schemas, or none when `dir` is false. With `memory`
- * (the live preview's session holds one), see BuildCache's.
+ * The cache in `dir` for checks against these schemas, or none when `dir` is false. With a memory
+ * kept between builds (the live preview's session's, BuildProfile.memory), its entries are held
+ * there and written behind: see BuildCache's `memory`.
  */
 export function openCache(
   dir: string | false,
   schemas: ReadonlyMap<string, AnySchemaObject>,
-  memory?: Map<string, Buffer>,
+  memory?: BuildMemory,
 ): BuildCache | undefined {
   if (dir === false) return undefined;
   const parts = fingerprintParts(schemas);
-  return new BuildCache(dir, sha256(JSON.stringify(parts)), parts, memory);
+  const entries = memory?.part("cache-entries", () => new Map<string, Buffer>());
+  return new BuildCache(dir, sha256(JSON.stringify(parts)), parts, entries);
 }
 
 // Writes started by caches that write behind and not yet finished, by file name: a read of one
 // gets its bytes from here, so no build ever misses an entry only because it is still being written.
+// Per process, not per build (core/memory.ts): these are the files' state on their way to disk,
+// which every cache of the process reading that folder must see, whichever build started them.
 const writingBehind = new Map<
   string,
   { readonly bytes: Uint8Array | string; done: Promise<void> }
@@ -122,7 +129,8 @@ export async function writesBehindDone(): Promise<void> {
   while (writingBehind.size > 0) await Promise.all([...writingBehind.values()].map((w) => w.done));
 }
 
-// Names the partial files of this process's writes apart from each other (set, below).
+// Names the partial files of this process's writes apart from each other (set, below): per
+// process, as the process id it goes with.
 let nextPartial = 0;
 
 export class BuildCache {

@@ -1,6 +1,6 @@
 /**
  * What the steps of a build share: where the content is and whom paths are shown to, the schemas
- * and their validators, the cache, the threads and the steps' clocks. The pipeline makes one and
+ * and their validators, the cache, the threads, the steps' clocks, the build's profile and memory. The pipeline makes one and
  * passes it to the steps, each of which names the part it reads (`Pick<BuildContext, …>`), so no
  * step declares these options again; the importer passes its own to steps 1 to 3.
  */
@@ -8,6 +8,8 @@ import type { AnySchemaObject, Ajv } from "ajv";
 import type { BuildCache } from "./cache.js";
 import type { ContentGit } from "./git.js";
 import type { StepTimings } from "./timings.js";
+import type { BuildProfile } from "./profile.js";
+import type { BuildMemory } from "./memory.js";
 
 export interface BuildContext {
   readonly contentDir: string;
@@ -29,4 +31,11 @@ export interface BuildContext {
    * ask (LastUpdated, the history); each reads it itself when not given.
    */
   readonly git?: Promise<ContentGit> | undefined;
+  /** What kind of build (core/profile.ts); the importer's checks have none. */
+  readonly profile?: BuildProfile | undefined;
+  /**
+   * This build's memory (core/memory.ts): the profile's, kept between builds, or the build's own.
+   * The importer's checks have none.
+   */
+  readonly memory?: BuildMemory | undefined;
 }

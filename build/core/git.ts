@@ -4,7 +4,8 @@
  * the work tree changed under it. A git process costs more to start than these take to run (on a
  * loaded machine tens of milliseconds each, most of a rebuild after one edit), so a build starts
  * one, `git status`, plus the ones whose answer depends only on HEAD when HEAD has moved since
- * the process last asked; content outside any repository starts none.
+ * its memory (GitMemo: the build's, or the live preview session's for all its builds) last asked;
+ * content outside any repository starts none.
  */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { realpath, stat } from "node:fs/promises";
@@ -79,33 +80,48 @@ export interface ContentGit {
   readonly head: string;
   /** What the work tree changed under the content folder (untracked files too). */
   readonly changes: readonly WorkTreeChange[];
+  /** Where what depends only on HEAD is kept, for this build and those that share its memory. */
+  readonly memo: GitMemo;
 }
 
 export const NOT_IN_GIT = "the content is not in a git repository with a commit, as from a tarball";
 
-// What depends only on where the content is and on HEAD, kept for the life of the process.
-let lastWhere: { readonly key: string; readonly repo: Repository } | undefined;
-const commitTimes = new Map<string, number | undefined>();
+/**
+ * What depends only on where the content is and on HEAD: kept by a build's memory (core/memory.ts,
+ * "git"), so a process that builds again with the same memory (the live preview's session) asks
+ * git again only when HEAD moves, and two builds with memories of their own share nothing.
+ */
+export class GitMemo {
+  /** The repository holding the content folder, by folder, name and HEAD. */
+  where: { readonly key: string; readonly repo: Repository } | undefined;
+  /** The last content log read, by repository, content folder and HEAD (contentLog). */
+  log: { readonly key: string; readonly log: Promise<LoggedCommit[]> } | undefined;
+  /** The newest commit time of paths, by repository, HEAD and paths (newestCommitTime). */
+  readonly commitTimes = new Map<string, number | undefined>();
+}
 
 /**
  * Reads the content folder's state in git: one `git status`, or nothing outside a repository.
- * Never rejects: what git cannot tell is no repository.
+ * Never rejects: what git cannot tell is no repository. `memo`: what an earlier build with the
+ * same memory learnt; a new one by default.
  */
-export function readContentGit(contentDir: string): Promise<ContentGit> {
-  return readState(contentDir).catch(() => ({
+export function readContentGit(contentDir: string, memo = new GitMemo()): Promise<ContentGit> {
+  return readState(contentDir, memo).catch(() => ({
     contentDir,
     repo: { reason: NOT_IN_GIT },
     head: "",
     changes: [],
+    memo,
   }));
 }
 
-async function readState(contentDir: string): Promise<ContentGit> {
+async function readState(contentDir: string, memo: GitMemo): Promise<ContentGit> {
   const none = (reason: string): ContentGit => ({
     contentDir,
     repo: { reason },
     head: "",
     changes: [],
+    memo,
   });
   let from: string;
   try {
@@ -134,13 +150,13 @@ async function readState(contentDir: string): Promise<ContentGit> {
   const { head, changes } = parseStatus(status);
   if (!head) return none(NOT_IN_GIT);
   const key = `${from}\0${name}\0${head}`;
-  if (lastWhere?.key !== key) {
+  if (memo.where?.key !== key) {
     const [top = "", inside = "", shallow] = (
       await git(from, ["rev-parse", "--show-toplevel", "--show-prefix", "--is-shallow-repository"])
     ).split("\n");
-    lastWhere = { key, repo: { top, prefix: `${inside}${name}`, shallow: shallow === "true" } };
+    memo.where = { key, repo: { top, prefix: `${inside}${name}`, shallow: shallow === "true" } };
   }
-  return { contentDir, repo: lastWhere.repo, head, changes };
+  return { contentDir, repo: memo.where.repo, head, changes, memo };
 }
 
 /** The repository path of `path`, a path under the content folder. */
@@ -161,10 +177,6 @@ export interface Commit {
 /** A commit with the repository paths its change against its first parent touched. */
 export type LoggedCommit = Commit & { readonly paths: readonly string[] };
 
-// The last content log read, by repository, content folder and HEAD: a process that builds
-// again (the live preview) reads it again only when HEAD moves.
-let lastLog: { readonly key: string; readonly log: Promise<LoggedCommit[]> } | undefined;
-
 /**
  * The commits on HEAD's first-parent line whose change against their first parent touches the
  * content folder, newest first, each with the paths it changed: one `git log` per HEAD, shared
@@ -173,15 +185,17 @@ let lastLog: { readonly key: string; readonly log: Promise<LoggedCommit[]> } | u
 export function contentLog(state: ContentGit & { repo: Repository }): Promise<LoggedCommit[]> {
   const { top, prefix } = state.repo;
   const key = [top, prefix, state.head].join("\0");
-  if (lastLog?.key !== key) {
+  // Read again only when HEAD moves, for the builds that share this memory (the live preview's).
+  const { memo } = state;
+  if (memo.log?.key !== key) {
     const log = logOf(top, prefix === "" ? "." : prefix, state.head);
-    lastLog = { key, log };
+    memo.log = { key, log };
     // A failed read is not kept: the next build asks again.
     log.catch(() => {
-      if (lastLog?.log === log) lastLog = undefined;
+      if (memo.log?.log === log) memo.log = undefined;
     });
   }
-  return lastLog.log;
+  return memo.log.log;
 }
 
 /**
@@ -232,6 +246,7 @@ export async function newestCommitTime(
   const repo = state.repo;
   const inside = paths.map((p) => repositoryPath({ ...state, repo }, p));
   const key = [repo.top, state.head, ...inside].join("\0");
+  const { commitTimes } = state.memo;
   if (commitTimes.has(key)) return commitTimes.get(key);
   let seconds: number | undefined;
   try {

@@ -10,20 +10,27 @@ import type { AnySchemaObject } from "ajv";
 import { planForPath } from "../../contract/rate-limits.js";
 import type { Site } from "../read/site.js";
 import type { BuildCache } from "../core/cache.js";
-import type { DatasetDefinition } from "../core/datasets.js";
+import type { BuildProfile } from "../core/profile.js";
+import type { BuildMemory } from "../core/memory.js";
 import { entityTag, type EncodedBody } from "../encode/variants.js";
 import type { EncodeBytes } from "../encode/cached-encoder.js";
-import type { LocatedRecord } from "../assemble/locations.js";
 import { loadOutline } from "./landing/map.js";
-import { landingPage, mapKey, mapSection, STYLESHEET_PATH, type MapInput } from "./landing/page.js";
+import {
+  landingPage,
+  mapKey,
+  mapSection,
+  STYLESHEET_PATH,
+  type MapInput,
+  type MarkTexts,
+} from "./landing/page.js";
 import { readLimits } from "./plan-limits.js";
-import type { ChangesEntry, DocumentEntry, ManifestEntry } from "../../contract/manifest.js";
+import type { ChangesEntry, DocumentEntry } from "../../contract/manifest.js";
 import { CHANGES_FEED_MEDIA_TYPE, CHANGES_FEED_PATH } from "../../contract/changes.js";
 import type { Publication } from "../history/index.js";
 import { changesFeed } from "./changes-feed.js";
 import type { NearEntry } from "../../contract/near.js";
 import { openApiDocument, OPENAPI_MEDIA_TYPE, OPENAPI_PATH } from "./openapi/document.js";
-import { manifestVariants } from "../encode/manifest-entry.js";
+import { manifestVariants, type DatasetResult } from "../encode/manifest-entry.js";
 import {
   participantStore,
   PARTICIPANT_STORE_MEDIA_TYPE,
@@ -35,6 +42,7 @@ import type { ChangeAnswer } from "../../contract/manifest.js";
 import { examplesFor } from "./reference/examples.js";
 import { referencePage } from "./reference/page.js";
 import { REFERENCE_PATH } from "./reference/path.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 // The landing page's path: the site's root.
 const LANDING_PATH = "/";
@@ -45,15 +53,11 @@ const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
 export const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "documents", "landing", "style.css");
 
 export interface DocumentInput {
-  readonly datasets: readonly {
-    readonly dataset: DatasetDefinition;
-    readonly entry: ManifestEntry;
-    /** The body as published, for the API reference's examples. */
-    readonly encoded: { readonly identity: { readonly bytes: Buffer } };
-  }[];
-  readonly located: readonly LocatedRecord[];
-  /** Every brand the data sets publish, for the directory entry. */
-  readonly brandNames: readonly string[];
+  /**
+   * Each data set as built: its manifest entry, and its body (step 5) for the map's marks and the
+   * brands the directory entry lists.
+   */
+  readonly datasets: readonly Pick<DatasetResult, "dataset" | "entry" | "body">[];
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
   readonly site: Site;
   /** Where the map's projected outline is kept between builds. */
@@ -72,11 +76,10 @@ export interface DocumentInput {
   }[];
   /** Every data set's publications, newest first (build/history/), for the feed and the page. */
   readonly publications?: readonly Publication[];
-  /**
-   * Store the landing page uncompressed (identity only): the live preview replaces the page on
-   * every save, and compressing a page with thousands of map marks would cost it a second.
-   */
-  readonly pageUncompressed?: boolean;
+  /** Whether the landing page is compressed (BuildProfile.compressPage); by default it is. */
+  readonly profile?: Pick<BuildProfile, "compressPage">;
+  /** The build's memory (core/memory.ts), where the map marks' texts are kept. */
+  readonly memory?: BuildMemory | undefined;
 }
 
 export interface DocumentResult {
@@ -93,12 +96,15 @@ const assetOf = (path: string) =>
 /** Every document, generated and encoded. */
 export async function makeDocuments(input: DocumentInput): Promise<DocumentResult[]> {
   const limits = readLimits();
+  const located = input.datasets.flatMap(({ body }) => body.located);
+  const brandNames = [...new Set(input.datasets.flatMap(({ body }) => body.brandNames))];
   const mapInput = {
     datasets: input.datasets,
-    located: input.located,
+    located,
     outline: await loadOutline(input.cache),
   };
-  const map = await mapBytes(mapInput, input.cache);
+  const marks = input.memory?.part("mark-texts", (): MarkTexts => new WeakMap());
+  const map = await mapBytes(mapInput, input.cache, marks);
   const page = landingPage({
     ...mapInput,
     map: MAP_MARK,
@@ -119,7 +125,7 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
   });
   const store = participantStore({
     datasets: input.datasets,
-    brandNames: input.brandNames,
+    brandNames,
     site: input.site,
   });
   // The documents change when the data sets do, so they carry the newest data set's time, never
@@ -135,10 +141,10 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
   const reference = referencePage({
     openapi,
     examples: examplesFor(Object.keys(openapi.paths as object), {
-      datasets: input.datasets.map(({ dataset, entry, encoded }) => ({
+      datasets: input.datasets.map(({ dataset, entry, body }) => ({
         dataset,
         entry,
-        body: encoded.identity.bytes,
+        body: body.bytes,
       })),
       near: new Map(
         (input.nearIndexes ?? []).map(({ entry, bytes }) => [
@@ -175,7 +181,8 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
   return Promise.all(
     sources.map(async ([path, mediaType, text]) => {
       const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;
-      const uncompressed = input.pageUncompressed === true && path === LANDING_PATH;
+      // The page stored uncompressed (identity only) where the profile says so: the preview's.
+      const uncompressed = input.profile?.compressPage === false && path === LANDING_PATH;
       const encoded = uncompressed
         ? { identity: { bytes, etag: entityTag(bytes) } }
         : await input.encode(bytes);
@@ -212,8 +219,16 @@ function withMap(page: string, map: Buffer): Buffer {
  * (bench/results/2026-11-27-the-merged-main-idle.md, "The editor's loop") and most edits leave it as it was: taken from the cache by what it is drawn from
  * (page.ts, mapKey), which the live preview holds in memory between rebuilds.
  */
-async function mapBytes(mapInput: MapInput, cache: BuildCache | undefined): Promise<Buffer> {
+async function mapBytes(
+  mapInput: MapInput,
+  cache: BuildCache | undefined,
+  marks: MarkTexts | undefined,
+): Promise<Buffer> {
   const draw = () => Buffer.from(mapSection(mapInput), "utf8");
   if (!cache) return draw();
-  return cache.through(cache.key("map-section", ...mapKey(mapInput)), "html", draw);
+  return cache.through(
+    cache.key("map-section", ...mapKey(mapInput, marks)),
+    CACHE_KINDS.mapSection,
+    draw,
+  );
 }

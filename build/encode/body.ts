@@ -2,8 +2,9 @@
  * Step 5's last part: a data set's body as the exact bytes served (compact JSON, UTF-8, what
  * `JSON.stringify` gives), written piece by piece so that where each piece lands is known as it
  * is written: the envelope around the count, each brand's text before and after its records, and
- * each record. The near-me index (step 7) takes these ranges as they are, instead of parsing the
- * body again to find them (build/near/slices.ts does that for a body read back from the cache).
+ * each record. The near-me index (step 7) and the history (step 8) take these ranges as they
+ * are; a body read back from the cache finds them again with `bodySlices`, checked against its
+ * bytes (encode/dataset-body.ts asks, once per body).
  */
 import type { ByteRange } from "../../contract/near.js";
 import type { Brand, Envelope } from "../assemble/envelope.js";
@@ -25,30 +26,37 @@ export interface SerializedBody {
 }
 
 /**
+ * Each record's bytes, by the record, as a build's memory keeps them (core/memory.ts,
+ * "record-bytes"): a process that builds again with the same memory (the live preview, which keeps
+ * the values of unchanged files between builds: check/cached-checks.ts) serialises and encodes
+ * only the records it has not before, and copies the rest (bench/results/2026-11-28-loading-wrangler.md,
+ * "A record's bytes kept"). Values are never changed once parsed.
+ */
+export type RecordBytes = WeakMap<object, Buffer>;
+
+/**
  * The bytes of `body` (exactly `JSON.stringify(body)` in UTF-8) and, when its records are listed
  * under `recordsKey` in at most one data item, their slices. Any other shape is serialised whole,
- * without slices.
+ * without slices. `kept`: records' bytes from builds before; none by default.
  */
-export function serializeBody(body: Envelope, recordsKey: string | null): SerializedBody {
-  const made = recordsKey === null ? undefined : piecewise(body, recordsKey);
+export function serializeBody(
+  body: Envelope,
+  recordsKey: string | null,
+  kept?: RecordBytes,
+): SerializedBody {
+  const made = recordsKey === null ? undefined : piecewise(body, recordsKey, kept);
   return made ?? { bytes: Buffer.from(JSON.stringify(body), "utf8"), slices: undefined };
 }
 
-// Each record's bytes, by the record: a process that builds again (the live preview, which keeps
-// the values of unchanged files between builds: check/cached-checks.ts) serialises and encodes
-// only the records it has not before, and copies the rest (bench/results/2026-11-28-loading-wrangler.md,
-// "A record's bytes kept"). Values are never changed once parsed.
-const texts = new WeakMap<object, Buffer>();
-
-function recordBytes(record: unknown): Buffer | undefined {
-  if (typeof record !== "object" || record === null) {
+function recordBytes(record: unknown, kept: RecordBytes | undefined): Buffer | undefined {
+  if (typeof record !== "object" || record === null || !kept) {
     const text = JSON.stringify(record);
     return text === undefined ? undefined : Buffer.from(text, "utf8");
   }
-  let bytes = texts.get(record);
+  let bytes = kept.get(record);
   if (bytes === undefined) {
     bytes = Buffer.from(JSON.stringify(record), "utf8");
-    texts.set(record, bytes);
+    kept.set(record, bytes);
   }
   return bytes;
 }
@@ -61,7 +69,11 @@ const COMMA = Buffer.from(",");
  * with their byte ranges; undefined when the body is not one envelope of brands each listing
  * records under `recordsKey`, with a whole-number count.
  */
-export function piecewise(body: Envelope, recordsKey: string): SerializedBody | undefined {
+export function piecewise(
+  body: Envelope,
+  recordsKey: string,
+  kept?: RecordBytes,
+): SerializedBody | undefined {
   const pieces: (string | Buffer)[] = [];
   // Byte offsets as pieces are put: each piece's UTF-8 length is counted as it is put, and the
   // pieces are written into one buffer of the total length at the end. Joining them into one
@@ -108,7 +120,7 @@ export function piecewise(body: Envelope, recordsKey: string): SerializedBody | 
       if (cut < 0 || cut !== empty.lastIndexOf(`${marker}]`)) return undefined;
       const prefix = put(empty.slice(0, cut + marker.length));
       for (const [r, record] of list.entries()) {
-        const text = recordBytes(record);
+        const text = recordBytes(record, kept);
         // undefined (or a function) is written null inside a list, but is no record.
         if (text === undefined) return undefined;
         if (r > 0) put(COMMA);
@@ -132,4 +144,23 @@ export function piecewise(body: Envelope, recordsKey: string): SerializedBody | 
   }
   if (written !== at) throw new Error(`serialised ${written} bytes where ${at} were counted`);
   return { bytes, slices: { head, metaTail, brands, records } };
+}
+
+/**
+ * The slices of `bytes`, the exact serialisation of `body` (compact JSON.stringify, as encode
+ * writes it): the pieces found by serialising the parsed value again and checked against the
+ * bytes, so a wrong index can never be published. Undefined when the body has not the shape that
+ * has slices; throws when the ranges do not reproduce the bytes exactly.
+ */
+export function bodySlices(
+  bytes: Uint8Array,
+  body: Envelope,
+  recordsKey: string,
+): BodySlices | undefined {
+  const made = piecewise(body, recordsKey);
+  if (!made) return undefined;
+  if (!made.bytes.equals(bytes)) {
+    throw new Error("the body's slices do not rebuild its published bytes");
+  }
+  return made.slices!;
 }

@@ -9,12 +9,12 @@ import {
   compressGzip,
   compressionSettings,
   entityTag,
-  PUBLISHED_COMPRESSION,
   withEntityTags,
-  type Compression,
   type EncodedBody,
 } from "./variants.js";
+import type { BuildProfile } from "../core/profile.js";
 import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /**
  * Encodes bytes already serialised (a data set's body; the documents: HTML, CSS, JSON); `etag`,
@@ -22,11 +22,13 @@ import { timeAsync, timeSync, type EncodeTiming } from "../core/timings.js";
  */
 export type EncodeBytes = (identity: Buffer, etag?: string) => Promise<EncodedBody>;
 
+/** The encoder of a build of this profile: compressing as the profile says, through the cache. */
 export function createEncoder(
   cache: BuildCache | undefined,
-  timing?: EncodeTiming,
-  compression: Compression = PUBLISHED_COMPRESSION,
+  timing: EncodeTiming | undefined,
+  profile: Pick<BuildProfile, "compression">,
 ): EncodeBytes {
+  const { compression } = profile;
   return async (identity: Buffer, known?: string): Promise<EncodedBody> => {
     const etag = known ?? timeSync(timing, "hashMs", () => entityTag(identity));
     const settings = compressionSettings(identity, compression);
@@ -36,8 +38,10 @@ export function createEncoder(
     };
     const [br, gzip] = await timeAsync(timing, "compressMs", () =>
       Promise.all([
-        cached("br", () => compressBrotli(identity, compression.brotliQuality(identity.length))),
-        cached("gz", () => compressGzip(identity, compression.gzipLevel)),
+        cached(CACHE_KINDS.brotli, () =>
+          compressBrotli(identity, compression.brotliQuality(identity.length)),
+        ),
+        cached(CACHE_KINDS.gzip, () => compressGzip(identity, compression.gzipLevel)),
       ]),
     );
     return timeSync(timing, "hashMs", () => withEntityTags(identity, etag, br, gzip));

@@ -6,11 +6,9 @@
 import type { DatasetDefinition } from "../core/datasets.js";
 import { openBankingAliases } from "../core/datasets.js";
 import type { Site } from "../read/site.js";
-import { type LastUpdated, type LastUpdatedSource } from "../assemble/last-updated.js";
 import { toRfc3339 } from "../core/dates.js";
 import type { EncodedBody } from "./variants.js";
-import type { BodySlices } from "./body.js";
-import type { Envelope } from "../assemble/envelope.js";
+import type { DatasetBody } from "./dataset-body.js";
 import {
   datasetAsset,
   variantAsset,
@@ -19,14 +17,12 @@ import {
   type ServedFile,
 } from "../../contract/manifest.js";
 
-/** One data set as built: its manifest entry and the bytes to write. */
+/** One data set as built: its body (step 5), its manifest entry and the bytes to write. */
 export interface DatasetResult {
   readonly dataset: DatasetDefinition;
+  readonly body: DatasetBody;
   readonly entry: ManifestEntry;
-  readonly lastUpdatedSource: LastUpdatedSource;
   readonly encoded: EncodedBody;
-  /** The body's value and byte ranges when this build assembled it (step 5), else undefined. */
-  readonly made?: { readonly body: Envelope; readonly slices: BodySlices | undefined } | undefined;
 }
 
 /** A manifest entry's variants: where each coding of `encoded` is stored, its ETag and length. */
@@ -49,23 +45,10 @@ export function manifestVariants(
   return { identity: variant("identity")!, ...(br && { br }), ...(gzip && { gzip }) };
 }
 
-/** What the manifest says of an assembled body besides its bytes. */
-export interface BodySummary {
-  /** meta.TotalResults. */
-  readonly totalResults: number;
-  readonly brands: number;
-}
-
 /** The data set's manifest entry, from what its body holds and its encoded bytes. */
-export function datasetResult(
-  input: { readonly dataset: DatasetDefinition; readonly site: Site },
-  summary: BodySummary,
-  updated: LastUpdated,
-  encoded: EncodedBody,
-  made?: DatasetResult["made"],
-): DatasetResult {
-  const { dataset } = input;
-  const { seconds } = updated;
+export function datasetResult(body: DatasetBody, site: Site, encoded: EncodedBody): DatasetResult {
+  const { dataset, summary } = body;
+  const { seconds } = body.updated;
   const entry: ManifestEntry = {
     dataset: dataset.id,
     path: dataset.path,
@@ -75,8 +58,8 @@ export function datasetResult(
     lastModifiedMs: seconds * 1000,
     totalResults: summary.totalResults,
     brands: summary.brands,
-    aliases: input.site.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
+    aliases: site.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
     variants: manifestVariants(datasetAsset(dataset.path), encoded),
   };
-  return { dataset, entry, lastUpdatedSource: updated.source, encoded, made };
+  return { dataset, body, entry, encoded };
 }

@@ -7,6 +7,9 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { ContentCoding } from "../../contract/manifest.js";
+import type { Compression } from "../core/profile.js";
+
+export type { Compression } from "../core/profile.js";
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
@@ -18,14 +21,6 @@ const gz = promisify(gzip);
 export const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
 export const BROTLI_LARGE_QUALITY = 9;
 export const BROTLI_BEST_QUALITY = constants.BROTLI_MAX_QUALITY;
-
-/** How hard the build compresses: brotli's quality for a body of `size` bytes, gzip's level. */
-export interface Compression {
-  /** Part of every cache key of what it made. */
-  readonly name: "published" | "preview";
-  brotliQuality(size: number): number;
-  readonly gzipLevel: number;
-}
 
 /** What a build publishes: brotli as above, gzip at 9 (about 10 ms per MB). */
 export const PUBLISHED_COMPRESSION: Compression = {

@@ -25,6 +25,7 @@ import {
 } from "./git.js";
 import type { HistoryStore } from "./store.js";
 import { VersionReader, type VersionCommit } from "./version.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /** A version with the digest of its Data. */
 export interface DataVersion extends VersionCommit {
@@ -55,9 +56,9 @@ export interface DataVersionsInput {
   readonly known?: { readonly commit: string; readonly digest: string } | undefined;
 }
 
-const DIGEST_KIND = "history-data";
-const LIST_KIND = "history-data-versions";
-const DATING_KIND = "history-dating";
+const DIGEST_KIND = CACHE_KINDS.historyData;
+const LIST_KIND = CACHE_KINDS.historyDataVersions;
+const DATING_KIND = CACHE_KINDS.historyDating;
 // How many commits' object hashes one git process looks up at a time, when digests are missing.
 const LOOKUP_BATCH = 64;
 

@@ -6,12 +6,10 @@
  * history moved (docs/decisions.md#how-much-history-is-kept).
  */
 import type { BuildCache } from "../core/cache.js";
-import type { Envelope } from "../assemble/envelope.js";
-import type { DatasetResult } from "../encode/manifest-entry.js";
-import type { DatasetDefinition, DatasetId } from "../core/datasets.js";
+import type { DatasetBody } from "../encode/dataset-body.js";
+import type { DatasetDefinition } from "../core/datasets.js";
 import { toRfc3339 } from "../core/dates.js";
 import {
-  BROTLI_MAX_QUALITY_BYTES,
   compressBrotli,
   compressGzip,
   entityTag,
@@ -20,38 +18,42 @@ import {
   type EncodedBody,
 } from "../encode/variants.js";
 import { planForPath } from "../../contract/rate-limits.js";
-import { CHANGES_ASSET_FOLDER, changesPathOf } from "../../contract/changes.js";
-import type {
-  ChangeAnswer,
-  ChangesEntry,
-  ContentCoding,
-  ManifestEntry,
-} from "../../contract/manifest.js";
+import { changesPathOf } from "../../contract/changes.js";
+import type { ChangeAnswer, ChangesEntry, ManifestEntry } from "../../contract/manifest.js";
 import {
   answerBytes,
   bodyRecords,
   slicedRecords,
   changeCount,
   changesBetween,
-  recordChanges,
-  recordLabel,
-  type PublishedRecord,
   type VersionRecords,
 } from "./records.js";
 import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
 import type { HistoryStore } from "./store.js";
+import { mapLimit } from "../core/map-limit.js";
+import {
+  answerVariants,
+  bare,
+  encodeAnswer,
+  qualityOf,
+  tokensOf,
+  unquoted,
+  type BodyTags,
+  type Draft,
+} from "./answers.js";
+import { publication, type Publication } from "./publications.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
+
+export type { Publication } from "./publications.js";
 
 /** The kept answers of a data set total at most this many times its full identity body. */
 export const ANSWER_BYTES_FACTOR = 2;
-/** How many records of each kind a publication names. */
-export const NAMED_PER_KIND = 3;
 
 /** The version being published: the data set as this build made it. */
 export interface CurrentVersion {
   readonly entry: ManifestEntry;
-  readonly identity: Buffer;
-  /** Its value and byte ranges when this build assembled it (encode/body.ts): not parsed again. */
-  readonly made?: DatasetResult["made"];
+  /** Its body (step 5): its value and byte ranges, parsed at most once for every step. */
+  readonly body: DatasetBody;
 }
 
 export interface DatasetHistoryInput {
@@ -78,25 +80,6 @@ export interface DatasetHistoryInput {
   readonly store: HistoryStore | undefined;
 }
 
-/** One publication of a data set, against the one before, as the feed tells it. */
-export interface Publication {
-  readonly dataset: DatasetId;
-  readonly lastUpdated: string;
-  /** The LastUpdated of the publication before; undefined for the data set's first. */
-  readonly before: string | undefined;
-  /** The BrandNames it published. */
-  readonly brands: readonly string[];
-  readonly added: number;
-  readonly changed: number;
-  readonly removed: number;
-  /** A few records of each kind, named (Identification, and town or product name). */
-  readonly named: {
-    readonly added: readonly string[];
-    readonly changed: readonly string[];
-    readonly removed: readonly string[];
-  };
-}
-
 /** A stored answer: what the manifest lists and the bytes of each coding. */
 export interface StoredAnswer {
   readonly entry: ChangeAnswer;
@@ -107,16 +90,16 @@ export interface StoredAnswer {
 
 export interface DatasetHistory {
   /** True when its answers were made by this build, not taken whole from the cache. */
-  readonly made: boolean;
+  readonly computed: boolean;
   readonly entry: ChangesEntry;
   readonly answers: readonly StoredAnswer[];
   /** Newest first: the current version's first, when there is one before it. */
   readonly publications: readonly Publication[];
 }
 
-const SUMMARY_KIND = "history-summary";
-const PACK_KIND = "history-pack";
-const VERSION_KIND = "history-version";
+const SUMMARY_KIND = CACHE_KINDS.historySummary;
+const PACK_KIND = CACHE_KINDS.historyPack;
+const VERSION_KIND = CACHE_KINDS.historyVersion;
 
 /** The cached result of one data set, apart from the answers' bytes (kept in the pack). */
 interface Summary {
@@ -125,9 +108,6 @@ interface Summary {
   /** Cache entries (key and kind, joined by a NUL) a later build will want. */
   readonly keep: readonly string[];
 }
-
-/** The ETags (without quotes) of a version's body in each coding. */
-type BodyTags = { readonly identity: string; readonly br: string; readonly gzip: string };
 
 export async function datasetHistory(input: DatasetHistoryInput): Promise<DatasetHistory> {
   const { dataset, current, cache } = input;
@@ -149,7 +129,7 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
       const [k, kind] = entry.split("\0");
       cache!.keep(k!, kind!);
     }
-    return { ...assemble(input, cached.summary, cached.pack), made: false };
+    return { ...assemble(input, cached.summary, cached.pack), computed: false };
   }
   const [past, seed] = await Promise.all([
     input.resolve(input.past),
@@ -160,12 +140,12 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
     const tags = unquoted(current.entry.variants);
     await cache.set(versionEntry(cache, input, seed)[0], VERSION_KIND, JSON.stringify(tags));
   }
-  const made = await compute(input, past, seed);
+  const computed = await compute(input, past, seed);
   if (key) {
-    await cache!.set(key, PACK_KIND, Buffer.concat(made.encoded.flatMap(packed)));
-    await cache!.set(key, SUMMARY_KIND, JSON.stringify(made.summary));
+    await cache!.set(key, PACK_KIND, Buffer.concat(computed.encoded.flatMap(packed)));
+    await cache!.set(key, SUMMARY_KIND, JSON.stringify(computed.summary));
   }
-  return { ...result(input, made.summary, made.encoded), made: true };
+  return { ...result(input, computed.summary, computed.encoded), computed: true };
 }
 
 const packed = (encoded: EncodedBody): Buffer[] => [
@@ -191,7 +171,7 @@ function assemble(
   input: DatasetHistoryInput,
   summary: Summary,
   pack: Buffer,
-): Omit<DatasetHistory, "made"> {
+): Omit<DatasetHistory, "computed"> {
   let at = 0;
   const take = (variant: { etag: string; length: number }) => {
     const bytes = pack.subarray(at, at + variant.length);
@@ -210,7 +190,7 @@ function result(
   input: DatasetHistoryInput,
   summary: Summary,
   encoded: readonly EncodedBody[],
-): Omit<DatasetHistory, "made"> {
+): Omit<DatasetHistory, "computed"> {
   const { dataset, current } = input;
   const entry = current.entry;
   const name = changesPathOf(entry.path)!;
@@ -238,33 +218,65 @@ function result(
   };
 }
 
-/** One answer before encoding: what the manifest says of it, and its identity bytes. */
-interface Made {
-  readonly since: string;
-  readonly totalResults: number;
-  readonly bytes: Buffer;
-  /** The past version it is since; undefined for the current one (answers[0]). */
-  readonly ref: VersionRef | undefined;
-}
-
+/**
+ * A data set's answers and publications made anew: each kept version's changes against the
+ * current one (drafts), encoded; each answer's tokens; and the cache entries a later build wants.
+ */
 async function compute(
   input: DatasetHistoryInput,
   past: readonly VersionRef[],
   seed: VersionRef | undefined,
 ): Promise<{ summary: Summary; encoded: EncodedBody[] }> {
+  const reader = input.store && new VersionReader(input.store, input.dataset);
+  const { drafts, publications } = await draftAnswers(input, reader, past);
+  const compression = compressionOf(input);
+  const encoded = await mapLimit(drafts, 2, (d, i) =>
+    encodeAnswer(d.bytes, qualityOf(drafts, i, compression), compression),
+  );
+  // Two at a time, as the encodings: a past body can be as large as the current one.
+  const tags = await mapLimit(drafts, 2, (d) =>
+    d.ref
+      ? versionTags(input, reader!, d.ref)
+      : Promise.resolve(unquoted(input.current.entry.variants)),
+  );
+  const tokens = tokensOf(drafts, tags, encoded);
+  const answers: ChangeAnswer[] = drafts.map((d, i) => ({
+    since: d.since,
+    totalResults: d.totalResults,
+    variants: answerVariants(input.dataset, encoded[i]!),
+    tokens: tokens[i]!,
+  }));
+  return { summary: { answers, publications, keep: keptEntries(input, past, seed) }, encoded };
+}
+
+/** The current version's records, from its body's value and byte ranges (read once per body). */
+function currentRecords(dataset: DatasetDefinition, body: DatasetBody): VersionRecords {
+  const slices = body.slices();
+  return slices
+    ? slicedRecords(dataset, body.value(), body.bytes, slices)
+    : bodyRecords(dataset, body.bytes);
+}
+
+/**
+ * The answer since the current version (nothing listed), then one since each past version, newest
+ * first, while their bytes stay within the bound; and the publications between the versions read.
+ */
+async function draftAnswers(
+  input: DatasetHistoryInput,
+  reader: VersionReader | undefined,
+  past: readonly VersionRef[],
+): Promise<{ drafts: Draft[]; publications: Publication[] }> {
   const { dataset, current } = input;
-  const body = current.made?.body ?? (JSON.parse(current.identity.toString("utf8")) as Envelope);
-  const records = current.made?.slices
-    ? slicedRecords(dataset, current.made.body, current.identity, current.made.slices)
-    : bodyRecords(dataset, current.identity);
+  const { meta: bodyMeta } = current.body.value();
+  const records = currentRecords(dataset, current.body);
   const meta = (since: string) => ({
     lastUpdated: current.entry.lastUpdated,
     since,
-    agreement: body.meta.Agreement,
-    license: body.meta.License,
-    termsOfUse: body.meta.TermsOfUse,
+    agreement: bodyMeta.Agreement,
+    license: bodyMeta.License,
+    termsOfUse: bodyMeta.TermsOfUse,
   });
-  const made: Made[] = [
+  const drafts: Draft[] = [
     {
       since: current.entry.lastUpdated,
       totalResults: 0,
@@ -273,8 +285,7 @@ async function compute(
     },
   ];
   const publications: Publication[] = [];
-  const reader = input.store && new VersionReader(input.store, dataset);
-  const limit = ANSWER_BYTES_FACTOR * current.identity.length;
+  const limit = ANSWER_BYTES_FACTOR * current.body.bytes.length;
   let total = 0;
   // The publication after the version being read (the current one first).
   let newer: { lastUpdated: string; records: VersionRecords } = {
@@ -298,12 +309,7 @@ async function compute(
       break;
     }
     total += bytes.length;
-    made.push({
-      since,
-      totalResults: changeCount(changes),
-      bytes,
-      ref,
-    });
+    drafts.push({ since, totalResults: changeCount(changes), bytes, ref });
     publications.push(publication(dataset, newer, { lastUpdated: since, records: older }));
     newer = { lastUpdated: since, records: older };
   }
@@ -317,35 +323,21 @@ async function compute(
       publication(dataset, newer, { lastUpdated: toRfc3339(beyond.seconds), records: older }),
     );
   }
+  return { drafts, publications };
+}
 
-  const compression = compressionOf(input);
-  const encoded = await mapLimit(made, 2, (m, i) =>
-    encodeAnswer(m.bytes, qualityOf(made, i, compression), compression),
-  );
-  // Two at a time, as the encodings: a past body can be as large as the current one.
-  const tags = await mapLimit(made, 2, (m) =>
-    m.ref ? versionTags(input, reader!, m.ref) : Promise.resolve(unquoted(current.entry.variants)),
-  );
-  const tokens = tokensOf(made, tags, encoded);
-  const answers: ChangeAnswer[] = made.map((m, i) => ({
-    since: m.since,
-    totalResults: m.totalResults,
-    variants: answerVariants(dataset, encoded[i]!),
-    tokens: tokens[i]!,
-  }));
-  return {
-    summary: {
-      answers,
-      publications,
-      keep: [
-        ...(input.store?.list() ?? []),
-        ...[...past, ...(seed ? [seed] : [])].flatMap((ref) =>
-          input.cache ? [versionEntry(input.cache, input, ref).join("\0")] : [],
-        ),
-      ],
-    },
-    encoded,
-  };
+/** The cache entries a later build with the same history wants kept: the store's, each version's. */
+function keptEntries(
+  input: DatasetHistoryInput,
+  past: readonly VersionRef[],
+  seed: VersionRef | undefined,
+): string[] {
+  return [
+    ...(input.store?.list() ?? []),
+    ...[...past, ...(seed ? [seed] : [])].flatMap((ref) =>
+      input.cache ? [versionEntry(input.cache, input, ref).join("\0")] : [],
+    ),
+  ];
 }
 
 // A version's entry in the cache (key and kind): its body's ETags in each coding, compressed as
@@ -388,132 +380,5 @@ async function versionTags(
   return tags;
 }
 
-const bare = (etag: string) => etag.replaceAll('"', "");
-
-function unquoted(variants: ManifestEntry["variants"]): BodyTags {
-  return {
-    identity: bare(variants.identity.etag),
-    br: bare(variants.br?.etag ?? variants.identity.etag),
-    gzip: bare(variants.gzip?.etag ?? variants.identity.etag),
-  };
-}
-
-/**
- * The answers' brotli quality, newest first: what a small body gets (11 when published) while the
- * answers compressed at it stay within what one body gets at it, then what a large one gets (9;
- * build/encode/variants.ts), so a long history of large changes cannot cost minutes per build.
- */
-function qualityOf(made: readonly Made[], index: number, compression: Compression): number {
-  const upTo = made.slice(0, index + 1).reduce((n, m) => n + m.bytes.length, 0);
-  return compression.brotliQuality(upTo <= BROTLI_MAX_QUALITY_BYTES ? 0 : Infinity);
-}
-
 const compressionOf = (input: Pick<DatasetHistoryInput, "compression">) =>
   input.compression ?? PUBLISHED_COMPRESSION;
-
-async function encodeAnswer(
-  identity: Buffer,
-  quality: number,
-  compression: Compression,
-): Promise<EncodedBody> {
-  const [br, gzip] = await Promise.all([
-    compressBrotli(identity, quality),
-    compressGzip(identity, compression.gzipLevel),
-  ]);
-  return {
-    identity: { bytes: identity, etag: entityTag(identity) },
-    br: { bytes: br, etag: entityTag(br) },
-    gzip: { bytes: gzip, etag: entityTag(gzip) },
-  };
-}
-
-// Where each coding of an answer is stored: under its data set, named by the start of its own
-// hash, so a path always holds the same bytes and an unchanged answer's files can be linked from
-// the generation before (build/write/atomic.ts) rather than written again.
-function answerVariants(
-  dataset: DatasetDefinition,
-  encoded: EncodedBody,
-): ChangeAnswer["variants"] {
-  const name = (coding: ContentCoding, suffix: string) => ({
-    asset: `${CHANGES_ASSET_FOLDER}${dataset.id}/${bare(encoded[coding].etag).slice(0, 32)}${suffix}`,
-    etag: encoded[coding].etag,
-    length: encoded[coding].bytes.length,
-  });
-  return {
-    identity: name("identity", ".json"),
-    br: name("br", ".json.br"),
-    gzip: name("gzip", ".json.gz"),
-  };
-}
-
-/**
- * The tokens of each answer: its version's LastUpdated and its body's ETags, newest version
- * first. An ETag names one body; a LastUpdated shared by versions whose answers differ names
- * none of them (docs/decisions.md#the-since-token), so it is left out and gets 410.
- */
-function tokensOf(
-  made: readonly Made[],
-  tags: readonly (BodyTags | undefined)[],
-  encoded: readonly EncodedBody[],
-): string[][] {
-  const owner = new Map<string, number>();
-  const byDate = new Map<string, number[]>();
-  made.forEach((m, i) => byDate.set(m.since, [...(byDate.get(m.since) ?? []), i]));
-  for (const [since, indexes] of byDate) {
-    const answers = new Set(indexes.map((i) => encoded[i]!.identity.etag));
-    if (answers.size === 1) owner.set(since, indexes[0]!);
-  }
-  tags.forEach((t, i) => {
-    if (!t) return;
-    for (const tag of [t.identity, t.br, t.gzip]) if (!owner.has(tag)) owner.set(tag, i);
-  });
-  const tokens = made.map((): string[] => []);
-  for (const [token, i] of owner) tokens[i]!.push(token);
-  return tokens;
-}
-
-/** The publication `newer` against `older` (undefined: nothing was published before it). */
-function publication(
-  dataset: DatasetDefinition,
-  newer: { lastUpdated: string; records: VersionRecords },
-  older: { lastUpdated: string; records: VersionRecords } | undefined,
-): Publication {
-  const { added, changed, removed } = recordChanges(older?.records ?? [], newer.records);
-  const named = (records: readonly PublishedRecord[]) => {
-    const names: string[] = [];
-    for (const record of records) {
-      if (names.length === NAMED_PER_KIND) break;
-      const text = recordLabel(record.json);
-      if (!names.includes(text)) names.push(text);
-    }
-    return names;
-  };
-  return {
-    dataset: dataset.id,
-    lastUpdated: newer.lastUpdated,
-    before: older?.lastUpdated,
-    brands: [...new Set(newer.records.map((b) => b.name))],
-    added: added.length,
-    changed: changed.length,
-    removed: removed.length,
-    named: { added: named(added), changed: named(changed), removed: named(removed) },
-  };
-}
-
-/** `work` over `items`, at most `limit` at a time, results in order. */
-async function mapLimit<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T, index: number) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
-}

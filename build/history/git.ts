@@ -113,16 +113,19 @@ async function statusOf(cwd: string, pathspecs: readonly string[]): Promise<stri
   return changed;
 }
 
-// What `<commit>:<path>` names never changes, so each is asked of git once per process.
-const objectHashes = new Map<string, string | undefined>();
+/** Object hashes by repository and `<commit>:<path>` (objectsAt), as a build's memory keeps them. */
+export type ObjectHashes = Map<string, string | undefined>;
 
 /**
  * The object hash of each `<commit>:<path>` asked, or undefined where the path does not exist
- * there; one `git cat-file --batch-check` for all of them that this process has not asked before.
+ * there; one `git cat-file --batch-check` for all of them not in `objectHashes`. What
+ * `<commit>:<path>` names never changes, so a memory that builds again (the preview's session's,
+ * core/memory.ts) asks git each once.
  */
 export async function objectsAt(
   repo: Repository,
   names: readonly string[],
+  objectHashes: ObjectHashes = new Map(),
 ): Promise<(string | undefined)[]> {
   const key = (name: string) => `${repo.top}\0${name}`;
   const unknown = [...new Set(names.filter((name) => !objectHashes.has(key(name))))];

@@ -9,12 +9,20 @@ import type { BuildCache } from "../core/cache.js";
 import type { ContentGit } from "../core/git.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
-import type { Compression } from "../encode/variants.js";
+import type { BuildProfile } from "../core/profile.js";
+import type { BuildMemory } from "../core/memory.js";
 import { SITE_FILE } from "../read/content.js";
 import type { Site } from "../read/site.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
 import { datasetHistory, type Publication, type StoredAnswer } from "./dataset.js";
-import { objectsAt, readHistory, repoPath, type History, type Repository } from "./git.js";
+import {
+  objectsAt,
+  readHistory,
+  repoPath,
+  type History,
+  type ObjectHashes,
+  type Repository,
+} from "./git.js";
 import { dataVersions } from "./data-versions.js";
 import { dataDigest } from "../encode/data-digest.js";
 import { HistoryStore } from "./store.js";
@@ -35,10 +43,13 @@ export interface HistoryInput {
   readonly cache: BuildCache | undefined;
   /** The largest asset file the platform takes (build/write/asset-limits.ts). */
   readonly maxFileBytes: number;
-  /** false: read no history; every changes endpoint knows only the current version. */
-  readonly fromGit: boolean;
-  /** How answers are compressed: as the bodies are (encode/variants.ts); published by default. */
-  readonly compression?: Compression | undefined;
+  /**
+   * Whether to read the past versions from git (`history`; without, every changes endpoint knows
+   * only the current version), and how answers are compressed: as the bodies are.
+   */
+  readonly profile: Pick<BuildProfile, "history" | "compression">;
+  /** The build's memory (core/memory.ts), where git's object hashes are kept; none: not kept. */
+  readonly memory?: BuildMemory | undefined;
 }
 
 export interface HistoryResult {
@@ -73,7 +84,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     return result ? [result] : [];
   });
   const read =
-    input.fromGit && keep > 0
+    input.profile.history && keep > 0
       ? await readHistory(input.contentDir, { log: true }, await input.git)
       : undefined;
   const repo = read && "top" in read.repo ? read.repo : undefined;
@@ -84,25 +95,22 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     note =
       "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
   }
+  const hashes = input.memory?.part("object-hashes", (): ObjectHashes => new Map());
   const store = repo ? new HistoryStore(repo, input.cache) : undefined;
   const versions = repo
-    ? await versionsOf(repo, read!, results, keep, input.cache, store!)
+    ? await versionsOf(repo, read!, results, keep, input.cache, store!, hashes)
     : undefined;
 
   const changes: ChangesEntry[] = [];
   const answers = new Map<string, StoredAnswer>();
   const publications: Publication[] = [];
-  let made = 0;
+  let computed = 0;
   try {
     for (const result of results) {
       const found = versions?.get(result.dataset.id);
       const history = await datasetHistory({
         dataset: result.dataset,
-        current: {
-          entry: result.entry,
-          identity: result.encoded.identity.bytes,
-          made: result.made,
-        },
+        current: { entry: result.entry, body: result.body },
         past: found?.past ?? [],
         complete: found?.complete ?? false,
         seed: found?.seed,
@@ -110,11 +118,11 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
         resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
         maxFileBytes: input.maxFileBytes,
         cache: input.cache,
-        compression: input.compression,
+        compression: input.profile.compression,
         store,
       });
       changes.push(history.entry);
-      if (history.made) made++;
+      if (history.computed) computed++;
       for (const answer of history.answers)
         answers.set(answer.entry.variants.identity.asset, answer);
       publications.push(...history.publications);
@@ -129,7 +137,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
       order.get(a.dataset)! - order.get(b.dataset)!,
   );
   const work = {
-    datasets: made,
+    datasets: computed,
     parsed: store?.counts.parsed ?? 0,
     rebuilt: store?.counts.rebuilt ?? 0,
   };
@@ -167,11 +175,12 @@ async function versionsOf(
   keep: number,
   cache: BuildCache | undefined,
   store: HistoryStore,
+  hashes: ObjectHashes | undefined,
 ): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
   const found = new Map<string, FoundVersions>();
-  for (const { dataset, entry, encoded } of results) {
+  for (const { dataset, entry, body } of results) {
     // Two more than kept: the newest may be the current version itself, and the one beyond the
     // oldest kept tells that one's publication.
     const { versions, complete } = await dataVersions({
@@ -184,8 +193,7 @@ async function versionsOf(
     });
     const newest = versions[0];
     const current =
-      newest?.seconds === entry.lastModifiedMs / 1000 &&
-      newest.digest === dataDigest(encoded.identity.bytes);
+      newest?.seconds === entry.lastModifiedMs / 1000 && newest.digest === dataDigest(body.bytes);
     const seed = current ? newest : undefined;
     const older = seed ? versions.slice(1) : versions;
     const past = older.slice(0, keep);
@@ -209,7 +217,7 @@ async function versionsOf(
       `${v.commit}:${folder(dataset)}`,
       `${v.commit}:${site}`,
     ]);
-    const objects = await objectsAt(repo, names);
+    const objects = await objectsAt(repo, names, hashes);
     return new Map(
       wanted.map(({ dataset, v }, i): [string, VersionRef] => [
         `${dataset.id}\0${v.commit}`,

@@ -8,9 +8,10 @@
 import type { BuildCache } from "../core/cache.js";
 import { parseYaml } from "../read/yaml-source.js";
 import { ObjectReader, type Repository, type TreeFile } from "./git.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
-const TREE_KIND = "history-tree";
-const BLOB_KIND = "history-blob";
+const TREE_KIND = CACHE_KINDS.historyTree;
+const BLOB_KIND = CACHE_KINDS.historyBlob;
 
 /** A parsed file: its value as JSON text, or undefined when it does not parse. */
 export type ParsedBlob = string | undefined;

@@ -14,29 +14,18 @@ import {
   type NearIndex,
 } from "../../contract/near.js";
 import { normaliseName } from "../../contract/place.js";
-import type { Envelope } from "../assemble/envelope.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { entityTag } from "../encode/variants.js";
-import type { DatasetResult } from "../encode/manifest-entry.js";
-import type { ManifestVariant } from "../../contract/manifest.js";
+import { manifestVariants } from "../encode/manifest-entry.js";
+import type { DatasetBody } from "../encode/dataset-body.js";
+import { datasetAsset } from "../../contract/manifest.js";
 import type { BuildCache } from "../core/cache.js";
+import type { BuildMemory } from "../core/memory.js";
 import { isOnEarth } from "../core/place.js";
 import { recordFacts, type RecordFacts } from "../core/record-facts.js";
 import { postcodeTable, type PostcodePoint, type PostcodeTable } from "./postcodes.js";
-import { bodySlices } from "./slices.js";
-
-/**
- * What the index reads of a data set: its definition, its identity bytes and where they are
- * served, and what step 5 made of them. A DatasetResult is one; the pipeline gives it before the
- * compressed variants exist, so the index is made while they are compressed.
- */
-export interface NearSource {
-  readonly dataset: DatasetResult["dataset"];
-  readonly entry: { readonly variants: { readonly identity: ManifestVariant } };
-  readonly encoded: { readonly identity: { readonly bytes: Buffer } };
-  readonly made?: DatasetResult["made"];
-}
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /** One index as written: its manifest entry and its bytes. */
 export interface BuiltNearIndex {
@@ -73,12 +62,15 @@ export function schemaSegments(
   return Array.isArray(codes) ? codes.filter((c): c is string => typeof c === "string") : [];
 }
 
-// Each record's facts, by the record, as body.ts keeps its text: a process that builds again reads
-// only the records it has not read before.
-const facts = new WeakMap<object, { readonly key: string; readonly facts: RecordFacts }>();
+/**
+ * Each record's facts, by the record, as a build's memory keeps them (core/memory.ts,
+ * "record-facts"), as encode/body.ts keeps its bytes: a process that builds again with the same
+ * memory (the live preview's) reads only the records it has not read before.
+ */
+export type KeptFacts = WeakMap<object, { readonly key: string; readonly facts: RecordFacts }>;
 
-function factsOf(record: unknown, key: string): RecordFacts {
-  if (typeof record !== "object" || record === null) return recordFacts(record, key);
+function factsOf(record: unknown, key: string, facts: KeptFacts | undefined): RecordFacts {
+  if (typeof record !== "object" || record === null || !facts) return recordFacts(record, key);
   const known = facts.get(record);
   if (known?.key === key) return known.facts;
   const read = recordFacts(record, key);
@@ -96,19 +88,20 @@ export interface IndexPart {
 }
 
 /**
- * The part of one data set's index that depends on its published bytes alone: from the body and
- * its byte ranges as the serialiser made them (step 5), or, for a body taken from the cache, from
- * its bytes parsed again.
+ * The part of one data set's index that depends on its published bytes alone: from the body's
+ * value and byte ranges (step 5's DatasetBody, which holds them or finds them once), so the index
+ * needs only the identity bytes and is made while they are compressed.
  */
-export function indexPart(result: NearSource): IndexPart {
-  const { dataset, entry } = result;
+export function indexPart(body: DatasetBody, kept?: KeptFacts): IndexPart {
+  const { dataset } = body;
   const key = dataset.recordsKey!;
-  const bytes = result.encoded.identity.bytes;
-  const body = result.made?.body ?? (JSON.parse(bytes.toString("utf8")) as Envelope);
-  const facts = body.data.flatMap(({ Brand }) =>
-    Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => factsOf(r, key))),
-  );
-  const slices = result.made?.slices ?? bodySlices(bytes, body, key);
+  const facts = body
+    .value()
+    .data.flatMap(({ Brand }) =>
+      Brand.flatMap((brand) => ((brand[key] ?? []) as unknown[]).map((r) => factsOf(r, key, kept))),
+    );
+  const slices = body.slices();
+  if (!slices) throw new Error(`the body is not one list of brands with their ${key} lists`);
   const country: Record<string, number[]> = {};
   const town: Record<string, number[]> = {};
   const sortcode: Record<string, number[]> = {};
@@ -132,7 +125,9 @@ export function indexPart(result: NearSource): IndexPart {
   });
   // By latitude, so the Worker finds a radius's band of latitudes by binary search.
   located.sort((a, b) => a[0] - b[0] || a[2] - b[2]);
-  const identity = entry.variants.identity;
+  const identity = manifestVariants(datasetAsset(dataset.path), {
+    identity: { bytes: body.bytes, etag: body.tag },
+  }).identity;
   return {
     index: {
       formatVersion: NEAR_FORMAT_VERSION,
@@ -154,9 +149,13 @@ export function indexPart(result: NearSource): IndexPart {
 
 const EMPTY: PostcodeTable = { unit: {}, sector: {}, district: {} };
 
-/** Where the pipeline keeps parts between builds, and how problems name a data set's folder. */
+/**
+ * Where the pipeline keeps parts between builds (the cache, and the build's memory for records'
+ * facts), and how problems name a data set's folder.
+ */
 export interface NearOptions {
   readonly cache?: BuildCache | undefined;
+  readonly memory?: BuildMemory | undefined;
   readonly shownFolder?: (dataset: DatasetDefinition) => string;
 }
 
@@ -169,55 +168,23 @@ export interface NearOptions {
  * rebuild is a build error at its data set.
  */
 export async function nearIndexes(
-  results: readonly NearSource[],
+  bodies: readonly DatasetBody[],
   schemas: ReadonlyMap<string, AnySchemaObject>,
   centroids: readonly PostcodePoint[],
   options: NearOptions = {},
 ): Promise<{ indexes: BuiltNearIndex[]; problems: Diagnostic[] }> {
-  const { cache } = options;
   const problems: Diagnostic[] = [];
-  const parts: {
-    result: NearSource;
-    /** The part's index as JSON text, without the postcode table. */
-    index: Buffer;
-    own: readonly PostcodePoint[];
-    segments: string[];
-    filters: NearFilter[];
-  }[] = [];
-  for (const result of results) {
-    const segments = schemaSegments(result.dataset, schemas);
-    const filters = nearFilters(result.dataset, segments);
+  const parts: (CachedPart & { body: DatasetBody; segments: string[]; filters: NearFilter[] })[] =
+    [];
+  for (const body of bodies) {
+    const segments = schemaSegments(body.dataset, schemas);
+    const filters = nearFilters(body.dataset, segments);
     if (filters.length === 0) continue;
-    // A part made now is used as made; of one read back from the cache, only its points are parsed.
-    let own: readonly PostcodePoint[] | undefined;
-    let ownText: Buffer | undefined;
-    const make = () => {
-      const part = indexPart(result);
-      own = part.own;
-      ownText = Buffer.from(JSON.stringify(part.own), "utf8");
-      return Promise.resolve(Buffer.from(JSON.stringify(part.index), "utf8"));
-    };
-    const key = cache?.key("near-index", result.dataset.id, result.entry.variants.identity.etag);
     try {
-      let index: Buffer;
-      if (key) {
-        const [hit, hitOwn] = await Promise.all([
-          cache!.get(key, INDEX_KIND),
-          cache!.get(key, OWN_KIND),
-        ]);
-        if (hit && hitOwn) {
-          index = hit;
-          own = JSON.parse(hitOwn.toString("utf8")) as PostcodePoint[];
-        } else {
-          index = await make();
-          await cache!.set(key, INDEX_KIND, index);
-          await cache!.set(key, OWN_KIND, ownText!);
-        }
-      } else index = await make();
-      parts.push({ result, index, own: own!, segments, filters });
+      parts.push({ body, segments, filters, ...(await cachedPart(body, options)) });
     } catch (error) {
-      const folder = options.shownFolder?.(result.dataset) ?? result.dataset.contentDir;
-      const message = `cannot index ${result.dataset.path} for the extension endpoints: ${(error as Error).message}`;
+      const folder = options.shownFolder?.(body.dataset) ?? body.dataset.contentDir;
+      const message = `cannot index ${body.dataset.path} for the extension endpoints: ${(error as Error).message}`;
       problems.push(atFileStart(folder, "near-index", message));
     }
   }
@@ -230,17 +197,17 @@ export async function nearIndexes(
     none: Buffer.from(JSON.stringify(EMPTY), "utf8"),
   };
   const indexes: BuiltNearIndex[] = [];
-  for (const { result, index, segments, filters } of parts) {
+  for (const { body, index, segments, filters } of parts) {
     const table = filters.includes("postcode") ? tables.places : tables.none;
     // {...index, postcodes}: the part's text with the table as its last field.
     const bytes = Buffer.concat([index.subarray(0, -1), POSTCODES_FIELD, table, CLOSE]);
     indexes.push({
       entry: {
-        dataset: result.dataset.id,
+        dataset: body.dataset.id,
         filters,
         segments: filters.includes("segment") ? segments : [],
         index: {
-          asset: nearIndexAsset(result.dataset.id),
+          asset: nearIndexAsset(body.dataset.id),
           etag: entityTag(bytes),
           length: bytes.length,
         },
@@ -251,7 +218,40 @@ export async function nearIndexes(
   return { indexes, problems };
 }
 
-const INDEX_KIND = "near";
-const OWN_KIND = "near-own";
+/** One data set's part, as JSON text without the postcode table, and its records' postcode points. */
+interface CachedPart {
+  readonly index: Buffer;
+  readonly own: readonly PostcodePoint[];
+}
+
+/**
+ * The body's part, from the cache when the same body was indexed by the same code before: a part
+ * made now is used as made; of one read back, only its points are parsed. Throws when the body
+ * cannot be indexed.
+ */
+async function cachedPart(body: DatasetBody, options: NearOptions): Promise<CachedPart> {
+  const { cache } = options;
+  const make = () => {
+    const facts = options.memory?.part("record-facts", (): KeptFacts => new WeakMap());
+    const part = indexPart(body, facts);
+    return {
+      index: Buffer.from(JSON.stringify(part.index), "utf8"),
+      own: part.own,
+      ownText: Buffer.from(JSON.stringify(part.own), "utf8"),
+    };
+  };
+  const key = cache?.key("near-index", body.dataset.id, body.tag);
+  if (!key) return make();
+  const [hit, hitOwn] = await Promise.all([cache!.get(key, INDEX_KIND), cache!.get(key, OWN_KIND)]);
+  if (hit && hitOwn)
+    return { index: hit, own: JSON.parse(hitOwn.toString("utf8")) as PostcodePoint[] };
+  const made = make();
+  await cache!.set(key, INDEX_KIND, made.index);
+  await cache!.set(key, OWN_KIND, made.ownText);
+  return made;
+}
+
+const INDEX_KIND = CACHE_KINDS.nearIndex;
+const OWN_KIND = CACHE_KINDS.nearOwn;
 const POSTCODES_FIELD = Buffer.from(',"postcodes":', "utf8");
 const CLOSE = Buffer.from("}", "utf8");

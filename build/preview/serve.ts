@@ -64,43 +64,11 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     () => onSave(),
     (error) => log(`preview: watching ${contentDir}: ${error.message}; saves may go unseen`),
   );
-  let worker: Awaited<ReturnType<typeof import("wrangler").unstable_startWorker>> | undefined;
-  // wrangler.toml names an assets folder, which must exist; the preview's Worker reads nothing
-  // through ASSETS, so an empty one will do (and dist/ need not exist yet). One kept beside the
-  // preview's local state, not a temporary one: Ctrl+C reaches wrangler's own handler first,
-  // which exits at once, so a temporary folder would be left behind on every stop.
-  const noAssets = join(root, ".wrangler", "preview-assets");
-  await mkdir(noAssets, { recursive: true });
+  let worker: PreviewWorker | undefined;
   let url: URL;
   try {
     await session.rebuild();
-    const { unstable_startWorker } = loadWrangler();
-    worker = await unstable_startWorker({
-      config: join(root, "wrangler.toml"),
-      entrypoint: join(root, "worker", "preview.ts"),
-      assets: noAssets,
-      sendMetrics: false,
-      bindings: {
-        // The generations, from this process (worker/preview.ts).
-        [PREVIEW_BINDING]: {
-          type: "fetcher",
-          fetcher: (request: Request) => Promise.resolve(session.generations.answer(request)),
-        },
-      },
-      // One key for the session, so rate-limit counters carry over (a deployer's .dev.vars
-      // still wins) and the Worker does not log that it made a key of its own.
-      defaultBindings: {
-        RATE_LIMIT_KEY: { type: "plain_text", value: randomBytes(32).toString("hex") },
-      },
-      dev: {
-        inspector: false,
-        persist: options.persist ?? false,
-        // Bundled once: nothing the Worker serves is in its bundle.
-        watch: false,
-        logLevel: "warn",
-        server: { hostname: "127.0.0.1", port: options.port },
-      },
-    });
+    worker = await startWorker(root, session, options);
     url = await worker.url;
   } catch (error) {
     // Nothing left running when the preview cannot start (a port in use, say).
@@ -134,6 +102,49 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       await session.written();
     },
   };
+}
+
+type PreviewWorker = Awaited<ReturnType<typeof import("wrangler").unstable_startWorker>>;
+
+/** The preview's Worker, reading each generation from `session` through its PREVIEW binding. */
+async function startWorker(
+  root: string,
+  session: PreviewSession,
+  options: PreviewOptions,
+): Promise<PreviewWorker> {
+  // wrangler.toml names an assets folder, which must exist; the preview's Worker reads nothing
+  // through ASSETS, so an empty one will do (and dist/ need not exist yet). One kept beside the
+  // preview's local state, not a temporary one: Ctrl+C reaches wrangler's own handler first,
+  // which exits at once, so a temporary folder would be left behind on every stop.
+  const noAssets = join(root, ".wrangler", "preview-assets");
+  await mkdir(noAssets, { recursive: true });
+  const { unstable_startWorker } = loadWrangler();
+  return unstable_startWorker({
+    config: join(root, "wrangler.toml"),
+    entrypoint: join(root, "worker", "preview.ts"),
+    assets: noAssets,
+    sendMetrics: false,
+    bindings: {
+      // The generations, from this process (worker/preview.ts).
+      [PREVIEW_BINDING]: {
+        type: "fetcher",
+        fetcher: (request: Request) => Promise.resolve(session.generations.answer(request)),
+      },
+    },
+    // One key for the session, so rate-limit counters carry over (a deployer's .dev.vars
+    // still wins) and the Worker does not log that it made a key of its own.
+    defaultBindings: {
+      RATE_LIMIT_KEY: { type: "plain_text", value: randomBytes(32).toString("hex") },
+    },
+    dev: {
+      inspector: false,
+      persist: options.persist ?? false,
+      // Bundled once: nothing the Worker serves is in its bundle.
+      watch: false,
+      logLevel: "warn",
+      server: { hostname: "127.0.0.1", port: options.port },
+    },
+  });
 }
 
 /** Waits until the Worker at `url` serves `version`, bounded by SERVE_TIMEOUT_MS. */

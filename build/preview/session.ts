@@ -15,7 +15,8 @@ import { join, relative, sep } from "node:path";
 import { formatDiagnostic, type Diagnostic } from "../core/diagnostics.js";
 import { DIST_DIR } from "../core/paths.js";
 import { runBuild, type BuildOptions } from "../pipeline.js";
-import type { CheckedFile } from "../check/one-file.js";
+import { BuildMemory } from "../core/memory.js";
+import { previewProfile } from "../profiles.js";
 import { writeAtomically, type OutputFile } from "../write/atomic.js";
 import { cacheMissLine } from "../cli/cache-note.js";
 import { writesBehindDone } from "../core/cache.js";
@@ -49,10 +50,9 @@ export class PreviewSession {
   private good: GoodBuild | undefined;
   private outputRead = false;
   private version: string | undefined;
-  // The check results of the last build, kept for the next (pipeline.ts, `kept`).
-  private readonly kept = new Map<string, CheckedFile>();
-  // The cache entries the last build used, held in memory (core/cache.ts).
-  private readonly cacheMemory = new Map<string, Buffer>();
+  // What one rebuild keeps for the next (core/memory.ts): the check results of the files it did
+  // not change, the cache entries it used (written behind), what git said, each record's bytes…
+  private readonly profile = previewProfile(new BuildMemory());
   // The good build waiting to be written to the output folder, and the write under way.
   private unwritten: GoodBuild | undefined;
   private writing: Promise<void> | undefined;
@@ -73,11 +73,9 @@ export class PreviewSession {
     const result = await runBuild({
       ...this.options,
       write: false,
-      preview: true,
-      kept: this.kept,
       // Nothing of a rebuild waits for the cache's writes (written() does), and what the last
       // build used is read from memory.
-      cacheMemory: this.cacheMemory,
+      profile: this.profile,
     });
     if (!result.ok && this.version !== undefined && superseded()) {
       const ms = performance.now() - started;

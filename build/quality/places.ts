@@ -129,7 +129,8 @@ type CoordinatesFault =
   | { readonly kind: "territory"; readonly code: string }
   | { readonly kind: "outside" };
 
-// Four rules read each record's fault: worked out once per record.
+// Four rules read each record's fault: worked out once per record. Kept by the record itself, as
+// hours.ts keeps its days, for the same reasons: a pure cache of an immutable value, on threads too.
 const faults = new WeakMap<RecordInFile, CoordinatesFault | undefined>();
 
 function coordinatesFault(r: RecordInFile): CoordinatesFault | undefined {

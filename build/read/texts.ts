@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import type { BuildCache } from "../core/cache.js";
 import type { ContentFile } from "./content.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /** One file's text, or only its hash where the text was not read. */
 export interface FileText {
@@ -37,7 +38,7 @@ interface Seen {
 const RACY_MS = 2_000;
 // Where the index is kept in the cache (not under the code's fingerprint: it says what files
 // hold, not what the build makes of them).
-const INDEX = { key: "content-texts", kind: "json" } as const;
+const INDEX = { key: "content-texts", kind: CACHE_KINDS.contentTexts } as const;
 
 /** The hash of a text, as FileText.hash. */
 export function textHash(text: string): string {

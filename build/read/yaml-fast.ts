@@ -103,7 +103,12 @@ function leftToYamlBeforeParsing(text: string): string | undefined {
   return undefined;
 }
 
-/** Reads `text` with js-yaml, keeping the node index; or says why yaml must read it instead. */
+/**
+ * Reads `text` with js-yaml, keeping the node index; or says why yaml must read it instead.
+ * Over 80 lines on purpose: its listener runs once per node of every file parsed, and writes
+ * the index's typed arrays as locals of this one closure; split into an object's methods, each
+ * node would pay property loads on the hottest path of a cold build.
+ */
 export function readFast(text: string): FastRead {
   const before = leftToYamlBeforeParsing(text);
   if (before !== undefined) return { leftToYaml: before };

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 
 type Yaml = typeof import("yaml");
 
+// A package loaded once per process, like any import: no build's state.
 let loaded: Yaml | undefined;
 
 export function yamlPackage(): Yaml {

@@ -18,6 +18,7 @@ import {
   writeFile,
 } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { mapLimit } from "../core/map-limit.js";
 
 export interface OutputFile {
   /** Path inside the output folder, `/`-separated, no leading slash. */
@@ -74,22 +75,17 @@ export async function writeAtomically(
     for (const folder of new Set(files.map((f) => dirname(join(generation, f.path))))) {
       await mkdir(folder, { recursive: true });
     }
-    let next = 0;
-    const lane = async () => {
-      while (next < files.length) {
-        const file = files[next++]!;
-        const target = join(generation, file.path);
-        if (file.reuse && before && options.linkUnchanged) {
-          const linked = await hardLink(join(before, file.path), target).then(
-            () => true,
-            () => false,
-          );
-          if (linked) continue;
-        }
-        await writeFile(target, file.bytes);
+    await mapLimit(files, WRITES_AT_ONCE, async (file) => {
+      const target = join(generation, file.path);
+      if (file.reuse && before && options.linkUnchanged) {
+        const linked = await hardLink(join(before, file.path), target).then(
+          () => true,
+          () => false,
+        );
+        if (linked) return;
       }
-    };
-    await Promise.all(Array.from({ length: WRITES_AT_ONCE }, lane));
+      await writeFile(target, file.bytes);
+    });
   } catch (error) {
     await rm(generation, { recursive: true, force: true });
     throw error;

@@ -17,7 +17,8 @@ import { cachePerTest, sampleBuild } from "../helpers/sample-build.js";
 import { formatDiagnostic, type Diagnostic } from "../../build/core/diagnostics.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { runBuild, runValidate, type CheckOptions } from "../../build/pipeline.js";
-import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION } from "../../build/encode/variants.js";
+import { PUBLISHED_COMPRESSION } from "../../build/encode/variants.js";
+import { previewProfile } from "../../build/profiles.js";
 import { validatorFor } from "../../build/check/schemas.js";
 import {
   branchBrand,
@@ -26,6 +27,7 @@ import {
   sampleFixture,
   digestFolder,
   snapshotFolder,
+  testProfile,
   type Fixture,
 } from "../helpers/fixtures.js";
 import { schemaAjv } from "../helpers/schemas.js";
@@ -43,7 +45,11 @@ const warm = cachePerTest();
 /** Builds the fixture through the test's cache, unless false (none) is given. */
 /** Builds the fixture as `npm run build` does (the run's sample build is compressed so too). */
 async function build(write = true, cacheDir: string | false = warm()) {
-  return buildFixture(fixture, { write, cacheDir, compression: PUBLISHED_COMPRESSION });
+  return buildFixture(fixture, {
+    write,
+    cacheDir,
+    profile: testProfile(PUBLISHED_COMPRESSION, write),
+  });
 }
 
 function messages(diagnostics: readonly Diagnostic[]): string[] {
@@ -190,7 +196,11 @@ describe("building the sample content", () => {
   it("compresses a build's bodies at brotli 11 and gzip 9, the live preview's at brotli 3 and gzip 1", async () => {
     fixture = await sampleFixture();
     const deployed = await build(false);
-    const preview = await buildFixture(fixture, { write: false, cacheDir: warm(), preview: true });
+    const preview = await buildFixture(fixture, {
+      write: false,
+      cacheDir: warm(),
+      profile: previewProfile(undefined),
+    });
     assert(deployed.ok && preview.ok);
     const settings = [
       [deployed, DECIDED.published.brotliQuality, DECIDED.published.gzipLevel],
@@ -469,7 +479,7 @@ async function both(content: Fixture, options: CheckOptions = {}) {
     cwd: content.root,
     env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
     cacheDir: false as const,
-    compression: PREVIEW_COMPRESSION,
+    profile: testProfile(),
     now: NOW,
     ...options,
   };
@@ -584,7 +594,7 @@ describe("validate reports what the build would, on content with a problem of ea
       contentDir: fixture.content,
       cwd: fixture.root,
       cacheDir: false,
-      compression: PREVIEW_COMPRESSION,
+      profile: testProfile(undefined, false),
       env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
       write: false,
     });
@@ -626,7 +636,7 @@ describe("validate reports what the build would, on content with a problem of ea
       outDir: fixture.out,
       cwd: fixture.root,
       cacheDir: false,
-      compression: PREVIEW_COMPRESSION,
+      profile: testProfile(),
       env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
       beforeWrite: (next) => {
         seen.push({
@@ -691,7 +701,7 @@ describe("validate makes nothing the checks do not need", () => {
     const built = await runBuild({
       ...options,
       outDir: fixture.out,
-      compression: PREVIEW_COMPRESSION,
+      profile: testProfile(),
     });
     assert(built.ok);
     expect(built.timings.parts.serializeMs).toBe(0);
@@ -714,7 +724,7 @@ describe("--timings names every step", () => {
       outDir: fixture.out,
       cwd: fixture.root,
       cacheDir: false,
-      compression: PREVIEW_COMPRESSION,
+      profile: testProfile(),
       env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
     });
     assert(built.ok);

@@ -4,8 +4,10 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/pr
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { CONTENT_DIR } from "../../build/core/paths.js";
-import { PREVIEW_COMPRESSION } from "../../build/encode/variants.js";
+import { PREVIEW_COMPRESSION, type Compression } from "../../build/encode/variants.js";
 import { runBuild, type BuildOptions, type BuildResult } from "../../build/pipeline.js";
+import type { BuildProfile } from "../../build/core/profile.js";
+import { PUBLISH } from "../../build/profiles.js";
 
 export interface Fixture {
   readonly root: string;
@@ -45,9 +47,20 @@ export async function sampleFixture(files: Record<string, string | null> = {}): 
 export const FIXTURE_EPOCH = "1790000000";
 
 /**
- * Builds a fixture's content into its out folder: no cache, a fixed LastUpdated, the preview's
- * fast compression (brotli 11 was most of a cold build's time, and a test of anything but the
- * compressed bytes does not need it), `options` over that.
+ * A test's build profile: a publication's, at the preview's fast compression unless the test's
+ * subject is the compressed bytes (brotli 11 was most of a cold build's time), and reading the
+ * history only when asked: a build that writes reads it, a test's build in memory need not.
+ */
+export function testProfile(
+  compression: Compression = PREVIEW_COMPRESSION,
+  history = true,
+): BuildProfile {
+  return { ...PUBLISH, name: "test", compression, history };
+}
+
+/**
+ * Builds a fixture's content into its out folder: no cache, a fixed LastUpdated, testProfile
+ * (the history read when the build writes), `options` over that.
  */
 export function buildFixture(fixture: Fixture, options: BuildOptions = {}): Promise<BuildResult> {
   return runBuild({
@@ -56,7 +69,7 @@ export function buildFixture(fixture: Fixture, options: BuildOptions = {}): Prom
     cwd: fixture.root,
     env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
     cacheDir: false,
-    compression: PREVIEW_COMPRESSION,
+    profile: testProfile(PREVIEW_COMPRESSION, options.write !== false),
     ...options,
   });
 }

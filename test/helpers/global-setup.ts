@@ -19,7 +19,7 @@ import { ensureCompiled } from "./cli.js";
 import { ensureDist } from "./worker.js";
 import { cacheStamps, testMarks } from "./project-cache.js";
 import { removeMemoryScratch } from "./scratch.js";
-import { buildFixture, sampleFixture, type Fixture } from "./fixtures.js";
+import { buildFixture, sampleFixture, testProfile, type Fixture } from "./fixtures.js";
 import type { SampleRun, SampleVariant } from "./sample-build.js";
 
 /** What each variant lays over the sample content. */
@@ -65,7 +65,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         const cacheDir = join(folder, `cache-${variant}`);
         const result = await buildFixture(fixture, {
           cacheDir,
-          compression: PUBLISHED_COMPRESSION,
+          profile: testProfile(PUBLISHED_COMPRESSION, true),
         });
         if (!result.ok) {
           const problems = result.diagnostics.map((d) => `${d.file}:${d.line}: ${d.message}`);

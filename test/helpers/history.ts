@@ -12,6 +12,7 @@ import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
 import type { DatasetId } from "../../build/core/datasets.js";
 import { runBuild } from "../../build/pipeline.js";
 import { PREVIEW_COMPRESSION } from "../../build/encode/variants.js";
+import { testProfile } from "./fixtures.js";
 import { copyWorkerSources, startWorkerAt } from "./worker.js";
 
 const run = promisify(execFile);
@@ -243,7 +244,7 @@ export async function historyWorker(versions: readonly TestVersion[]): Promise<H
     cacheDir: false,
     // The tests decode what is served; the published settings' brotli 11 on every version's
     // answers was most of these builds' time (publishedVersions compresses alike).
-    compression: PREVIEW_COMPRESSION,
+    profile: testProfile(PREVIEW_COMPRESSION, true),
   });
   if (!built.ok)
     throw new Error(`the test feed does not build: ${JSON.stringify(built.diagnostics)}`);
@@ -301,9 +302,8 @@ export async function publishedVersions(
         contentDir: dir,
         cwd: join(scratch, String(i)),
         write: false,
-        history: false,
         cacheDir: false,
-        compression: PREVIEW_COMPRESSION,
+        profile: testProfile(PREVIEW_COMPRESSION, false),
         env: { SOURCE_DATE_EPOCH: String(version.seconds) },
       });
       if (!built.ok)

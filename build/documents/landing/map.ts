@@ -13,6 +13,7 @@ import type { GeometryCollection, Topology } from "topojson-specification";
 import type { BuildCache } from "../../core/cache.js";
 import { escapeAttribute, escapeHtml } from "./html.js";
 import type { LocatedRecord } from "../../assemble/locations.js";
+import { CACHE_KINDS } from "../../core/cache-kinds.js";
 
 /** Natural Earth 1:50m countries: enough detail for a page-sized map, 740 KB to read. */
 const ATLAS = "world-atlas/countries-50m.json";
@@ -57,10 +58,10 @@ export async function loadOutline(cache?: BuildCache): Promise<Outline> {
     ROTATE,
   ]);
   const key = cache?.key("map-outline", settings);
-  const hit = key && (await cache!.get(key, "outline"));
+  const hit = key && (await cache!.get(key, CACHE_KINDS.mapOutline));
   if (hit) return JSON.parse(hit.toString("utf8")) as Outline;
   const outline = projectOutline(require.resolve(ATLAS));
-  if (key) await cache!.set(key, "outline", JSON.stringify(outline));
+  if (key) await cache!.set(key, CACHE_KINDS.mapOutline, JSON.stringify(outline));
   return outline;
 }
 

@@ -135,7 +135,10 @@ export type MapInput = Pick<LandingInput, "datasets" | "located" | "outline">;
  * is several times as fast as joining them and hashing the whole
  * (bench/results/2026-11-28-loading-wrangler.md, "The map's cache key in parts").
  */
-export function mapKey({ datasets, located, outline }: MapInput): string[] {
+export function mapKey(
+  { datasets, located, outline }: MapInput,
+  kept: MarkTexts = new WeakMap(),
+): string[] {
   const counts = datasets.map(({ dataset, entry }) => [
     dataset.title,
     dataset.recordsKey,
@@ -143,13 +146,21 @@ export function mapKey({ datasets, located, outline }: MapInput): string[] {
   ]);
   // Each located record's text is kept by it: an unchanged record's is the same object from one
   // build to the next (assemble/locations.ts), so a rebuild writes out only the new ones.
-  return [JSON.stringify(outline), JSON.stringify(counts), ...located.map(keptText)];
+  return [
+    JSON.stringify(outline),
+    JSON.stringify(counts),
+    ...located.map((l) => keptText(l, kept)),
+  ];
 }
 
-const texts = new WeakMap<object, string>();
+/**
+ * Each map mark's JSON text, by the mark, as a build's memory keeps them (core/memory.ts,
+ * "mark-texts"): builds that share a memory (the live preview's) write out only new marks.
+ */
+export type MarkTexts = WeakMap<object, string>;
 
 /** JSON.stringify of a value that is never changed, kept by the value. */
-function keptText(value: object): string {
+function keptText(value: object, texts: MarkTexts): string {
   let text = texts.get(value);
   if (text === undefined) {
     text = JSON.stringify(value);

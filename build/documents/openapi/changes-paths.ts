@@ -121,55 +121,61 @@ export function changesSchemas(
     },
   };
   for (const dataset of datasets) {
-    const key = dataset.recordsKey;
-    if (key === null) {
-      out[changesComponent(dataset)] = brandChangesSchema(dataset);
-      continue;
-    }
-    const brand = schemas.get(dataset.brandSchema) as {
-      properties: Record<string, { items: { $ref: string } }>;
-    };
-    const itemRef = brand.properties[key]!.items.$ref;
-    const record = `${COMPONENTS}${componentName(dataset.brandSchema)}.${itemRef.replace("#/definitions/", "")}`;
-    out[changesComponent(dataset)] = {
-      description: `A change answer of ${dataset.title}: the brands with a change, each with its ${key} records added or changed and the Identifications removed.`,
-      type: "object",
-      additionalProperties: false,
-      required: ["meta", "data"],
-      properties: {
-        meta: { $ref: `${COMPONENTS}ChangesMeta` },
-        data: {
-          description: "Empty when nothing changed; otherwise one item holding the brands.",
-          type: "array",
-          maxItems: 1,
-          items: {
-            type: "object",
-            additionalProperties: false,
-            required: ["Brand"],
-            properties: {
-              Brand: {
-                description: "The brands with a change.",
-                type: "array",
-                minItems: 1,
-                items: {
-                  type: "object",
-                  additionalProperties: false,
-                  required: ["BrandName"],
-                  properties: {
-                    BrandName: { $ref: `${COMPONENTS}common.Max140Text` },
-                    [key]: {
-                      description:
-                        "Each record added or changed, whole, exactly as in the full list.",
-                      type: "array",
-                      minItems: 1,
-                      items: { $ref: record },
-                    },
-                    [REMOVED_FIELD]: {
-                      description: "The Identification of each record removed.",
-                      type: "array",
-                      minItems: 1,
-                      items: { type: "string" },
-                    },
+    out[changesComponent(dataset)] =
+      dataset.recordsKey === null ? brandChangesSchema(dataset) : answerSchema(dataset, schemas);
+  }
+  return out;
+}
+
+/** A v2.2 data set's change answer: its brands with a change, their records and removals. */
+function answerSchema(
+  dataset: DatasetDefinition,
+  schemas: ReadonlyMap<string, AnySchemaObject>,
+): AnySchemaObject {
+  const key = dataset.recordsKey!;
+  const brand = schemas.get(dataset.brandSchema) as {
+    properties: Record<string, { items: { $ref: string } }>;
+  };
+  const itemRef = brand.properties[key]!.items.$ref;
+  const record = `${COMPONENTS}${componentName(dataset.brandSchema)}.${itemRef.replace("#/definitions/", "")}`;
+  return {
+    description: `A change answer of ${dataset.title}: the brands with a change, each with its ${key} records added or changed and the Identifications removed.`,
+    type: "object",
+    additionalProperties: false,
+    required: ["meta", "data"],
+    properties: {
+      meta: { $ref: `${COMPONENTS}ChangesMeta` },
+      data: {
+        description: "Empty when nothing changed; otherwise one item holding the brands.",
+        type: "array",
+        maxItems: 1,
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["Brand"],
+          properties: {
+            Brand: {
+              description: "The brands with a change.",
+              type: "array",
+              minItems: 1,
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["BrandName"],
+                properties: {
+                  BrandName: { $ref: `${COMPONENTS}common.Max140Text` },
+                  [key]: {
+                    description:
+                      "Each record added or changed, whole, exactly as in the full list.",
+                    type: "array",
+                    minItems: 1,
+                    items: { $ref: record },
+                  },
+                  [REMOVED_FIELD]: {
+                    description: "The Identification of each record removed.",
+                    type: "array",
+                    minItems: 1,
+                    items: { type: "string" },
                   },
                 },
               },
@@ -177,9 +183,8 @@ export function changesSchemas(
           },
         },
       },
-    };
-  }
-  return out;
+    },
+  };
 }
 
 /**

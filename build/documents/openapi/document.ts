@@ -88,11 +88,59 @@ export function openApiDocument(input: OpenApiInput): Json {
   const { datasets, site, limits } = input;
   // Each API once, in the order of its first data set; its name is its tag (OpenAPI 3.1, "Tag Object").
   const apis = [...new Set<ApiFamily>(datasets.map(({ dataset }) => dataset.api))];
-  const publisher = publisherName(site);
-  const plans = Object.values(limits)
-    .map((l) => `- **${l.plan}**: ${describeLimit(l)}.`)
-    .join("\n");
+  const { paths, near, changes } = operationPaths(input);
+  const errorStatuses: ErrorStatus[] = [
+    ...DOCUMENTED_ERRORS,
+    ...(changes.length ? [410 as const] : []),
+  ];
+  const errorResponses = Object.fromEntries(
+    errorStatuses.map((status) => [`Error${status}`, errorResponse(status)]),
+  );
+  const components = schemaComponents(input.schemas, [
+    ...new Set(datasets.map(({ dataset }) => dataset.envelopeSchema)),
+    PARTICIPANT_STORE_SCHEMA,
+  ]);
+  return {
+    openapi: OPENAPI_VERSION,
+    info: documentInfo(site, apis, limits),
+    // Relative: the origin this document was fetched from (OpenAPI 3.1, "Server Object").
+    servers: [{ url: "/", description: "The origin serving this document." }],
+    // The data is public: no operation asks for credentials (OpenAPI 3.1, "Security Requirement
+    // Object": an empty list means none), said explicitly so linters and generated clients know.
+    security: [],
+    tags: [
+      ...apis.map((api) => ({ name: api.name, description: api.description })),
+      ...(near.length > 0 ? [{ name: NEAR_TAG, description: NEAR_TAG_DESCRIPTION }] : []),
+      ...(changes.length > 0 ? [{ name: CHANGES_TAG, description: CHANGES_TAG_DESCRIPTION }] : []),
+      {
+        name: DIRECTORY_TAG,
+        description: "Where clients that read the participant directory find this deployment.",
+      },
+    ],
+    paths,
+    components: {
+      schemas: {
+        ...components,
+        ...changesSchemas([...new Set(changes.map((c) => c.dataset))], input.schemas, components),
+        Error: ERROR_SCHEMA,
+      },
+      parameters: {
+        ...CONDITIONAL_PARAMETERS,
+        ...(near.length > 0 ? NEAR_PARAMETERS : {}),
+        ...(changes.length > 0 ? CHANGES_PARAMETERS : {}),
+      },
+      headers: responseHeaders(site, limits),
+      responses: errorResponses,
+    },
+  };
+}
 
+/**
+ * Every path's operations, in the document's order: each data set's served paths, the near-me
+ * extension paths, the changes endpoints, the directory entry and the publication feed.
+ */
+function operationPaths(input: OpenApiInput) {
+  const { datasets, limits } = input;
   const paths: Record<string, Json> = {};
   for (const { dataset, entry } of datasets) {
     const plan = limits[planForPath(entry.path)!];
@@ -143,135 +191,113 @@ export function openApiDocument(input: OpenApiInput): Json {
   if (changes.length > 0) {
     paths[FEED.path] = { get: feedOperation("get"), head: feedOperation("head") };
   }
+  return { paths, near, changes };
+}
 
-  const errorStatuses: ErrorStatus[] = [
-    ...DOCUMENTED_ERRORS,
-    ...(changes.length ? [410 as const] : []),
-  ];
-  const errorResponses = Object.fromEntries(
-    errorStatuses.map((status) => [`Error${status}`, errorResponse(status)]),
-  );
-  const components = schemaComponents(input.schemas, [
-    ...new Set(datasets.map(({ dataset }) => dataset.envelopeSchema)),
-    PARTICIPANT_STORE_SCHEMA,
-  ]);
+/** The document's Info Object: who publishes, the APIs' versions, the plans' limits. */
+function documentInfo(
+  site: OpenApiInput["site"],
+  apis: readonly ApiFamily[],
+  limits: OpenApiInput["limits"],
+): Json {
+  const plans = Object.values(limits)
+    .map((l) => `- **${l.plan}**: ${describeLimit(l)}.`)
+    .join("\n");
   return {
-    openapi: OPENAPI_VERSION,
-    info: {
-      title: `${publisher}: open banking open data`,
-      // The versions of the APIs described, so the document's bytes (and their compression,
-      // cached by content) stay the same while only the data changes.
-      version: apis.map((api) => api.name).join(", "),
-      description: [
-        "Read-only open data: branches, ATMs and products (Open Data API v2.2) and service quality",
-        "metrics (Service Metrics API v1.0). Every path answers GET and HEAD, with strong ETags per",
-        "content coding (identity, br, gzip; negotiated with Accept-Encoding), conditional requests",
-        "(If-None-Match, If-Modified-Since; If-Match and If-Unmodified-Since as RFC 9110 has them)",
-        "and CORS for any origin.",
-        "",
-        "Rate limits, per plan, in fixed windows aligned to the minute; a 429 carries Retry-After:",
-        "",
-        plans,
-      ].join("\n"),
-      termsOfService: site.TermsOfUse,
-      license: { name: "Open Licence", url: site.License },
-      ...(site.Contact ? { contact: contact(site.Contact) } : {}),
-    },
-    // Relative: the origin this document was fetched from (OpenAPI 3.1, "Server Object").
-    servers: [{ url: "/", description: "The origin serving this document." }],
-    // The data is public: no operation asks for credentials (OpenAPI 3.1, "Security Requirement
-    // Object": an empty list means none), said explicitly so linters and generated clients know.
-    security: [],
-    tags: [
-      ...apis.map((api) => ({ name: api.name, description: api.description })),
-      ...(near.length > 0 ? [{ name: NEAR_TAG, description: NEAR_TAG_DESCRIPTION }] : []),
-      ...(changes.length > 0 ? [{ name: CHANGES_TAG, description: CHANGES_TAG_DESCRIPTION }] : []),
-      {
-        name: DIRECTORY_TAG,
-        description: "Where clients that read the participant directory find this deployment.",
-      },
-    ],
-    paths,
-    components: {
-      schemas: {
-        ...components,
-        ...changesSchemas([...new Set(changes.map((c) => c.dataset))], input.schemas, components),
-        Error: {
-          description:
-            "The error body both specs define: exactly status, title and description, all text.",
-          type: "object",
-          additionalProperties: false,
-          required: ["status", "title", "description"],
-          properties: {
-            status: { type: "string", description: "The HTTP status code, as text." },
-            title: { type: "string" },
-            description: { type: "string" },
-          },
-        },
-      },
-      parameters: {
-        IfNoneMatch: {
-          name: "If-None-Match",
-          in: "header",
-          required: false,
-          description:
-            "ETags held (RFC 9110 section 13.1.2, weak comparison): 304 when one is the current ETag of the representation this request would get.",
-          schema: { type: "string" },
-        },
-        IfModifiedSince: {
-          name: "If-Modified-Since",
-          in: "header",
-          required: false,
-          description:
-            "An HTTP-date (RFC 9110 section 13.1.3): 304 when the data set has not changed since; ignored when If-None-Match is sent or the date is malformed.",
-          schema: { type: "string" },
-        },
-        ...(near.length > 0 ? NEAR_PARAMETERS : {}),
-        ...(changes.length > 0 ? CHANGES_PARAMETERS : {}),
-      },
-      headers: {
-        ETag: header(
-          "Strong entity tag: the hex SHA-256 of exactly the bytes of this representation (each content coding has its own).",
-        ),
-        "Last-Modified": header("When the data set last changed (its meta.LastUpdated)."),
-        "Cache-Control": header(
-          `How long the response may be reused without asking again (RFC 9111 section 5.2.2.1): ${cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS)} for a data set, its near-me answers and the documents; ${cacheControl(CHANGES_MAX_AGE_SECONDS)} for a changes answer and the feed, which change with every publication. Revalidate with If-None-Match (in a browser, fetch with cache: "no-cache"): a 304 is free.`,
-          cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS),
-        ),
-        ...Object.fromEntries(
-          Object.entries(SECURITY_HEADERS).map(([name, value]) => [
-            name,
-            header("Security default of both specs.", value),
-          ]),
-        ),
-        Vary: header("The representation depends on Accept-Encoding.", VARY),
-        [RATE_LIMIT_HEADER]: header(
-          "Quota left in the current window: the plan, r = requests remaining, t = seconds until the window resets (draft-ietf-httpapi-ratelimit-headers-10).",
-          `"open-data";r=${limits["open-data"].limit - 1};t=37`,
-        ),
-        [RATE_LIMIT_POLICY_HEADER]: header(
-          "The plan's quota: q = requests per window, w = window in seconds (draft-ietf-httpapi-ratelimit-headers-10).",
-          `"open-data";q=${limits["open-data"].limit};w=${limits["open-data"].windowSeconds}`,
-        ),
-        "Retry-After": header("Seconds to wait before trying again."),
-        [STATUS_CODE_HEADER]: header(
-          "The HTTP status again (the specs' `Status Code` header, under a valid field name).",
-        ),
-        Allow: header("The methods the path supports.", ALLOWED_METHODS),
-        "Content-Encoding": header(
-          "br or gzip when a compressed variant is sent; on a 304, the coding of the variant whose ETag matched.",
-        ),
-        [INVALID_PARAMETER_HEADER]: header(
-          `On a 400 caused by one parameter: its name and the form it wants, as an RFC 9651 String with an expected parameter; the body stays the specs' own. The forms: ${Object.entries(
-            PARAMETER_FORMS,
-          )
-            .map(([name, form]) => `${name}: ${form}`)
-            .join("; ")}.`,
-          `"since";expected="${PARAMETER_FORMS.since}"`,
-        ),
-      },
-      responses: errorResponses,
-    },
+    title: `${publisherName(site)}: open banking open data`,
+    // The versions of the APIs described, so the document's bytes (and their compression,
+    // cached by content) stay the same while only the data changes.
+    version: apis.map((api) => api.name).join(", "),
+    description: [
+      "Read-only open data: branches, ATMs and products (Open Data API v2.2) and service quality",
+      "metrics (Service Metrics API v1.0). Every path answers GET and HEAD, with strong ETags per",
+      "content coding (identity, br, gzip; negotiated with Accept-Encoding), conditional requests",
+      "(If-None-Match, If-Modified-Since; If-Match and If-Unmodified-Since as RFC 9110 has them)",
+      "and CORS for any origin.",
+      "",
+      "Rate limits, per plan, in fixed windows aligned to the minute; a 429 carries Retry-After:",
+      "",
+      plans,
+    ].join("\n"),
+    termsOfService: site.TermsOfUse,
+    license: { name: "Open Licence", url: site.License },
+    ...(site.Contact ? { contact: contact(site.Contact) } : {}),
+  };
+}
+
+const ERROR_SCHEMA: Json = {
+  description: "The error body both specs define: exactly status, title and description, all text.",
+  type: "object",
+  additionalProperties: false,
+  required: ["status", "title", "description"],
+  properties: {
+    status: { type: "string", description: "The HTTP status code, as text." },
+    title: { type: "string" },
+    description: { type: "string" },
+  },
+};
+
+const CONDITIONAL_PARAMETERS: Record<string, Json> = {
+  IfNoneMatch: {
+    name: "If-None-Match",
+    in: "header",
+    required: false,
+    description:
+      "ETags held (RFC 9110 section 13.1.2, weak comparison): 304 when one is the current ETag of the representation this request would get.",
+    schema: { type: "string" },
+  },
+  IfModifiedSince: {
+    name: "If-Modified-Since",
+    in: "header",
+    required: false,
+    description:
+      "An HTTP-date (RFC 9110 section 13.1.3): 304 when the data set has not changed since; ignored when If-None-Match is sent or the date is malformed.",
+    schema: { type: "string" },
+  },
+};
+
+/** Every response header the document names, with the open-data plan's limits as examples. */
+function responseHeaders(site: OpenApiInput["site"], limits: OpenApiInput["limits"]): Json {
+  return {
+    ETag: header(
+      "Strong entity tag: the hex SHA-256 of exactly the bytes of this representation (each content coding has its own).",
+    ),
+    "Last-Modified": header("When the data set last changed (its meta.LastUpdated)."),
+    "Cache-Control": header(
+      `How long the response may be reused without asking again (RFC 9111 section 5.2.2.1): ${cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS)} for a data set, its near-me answers and the documents; ${cacheControl(CHANGES_MAX_AGE_SECONDS)} for a changes answer and the feed, which change with every publication. Revalidate with If-None-Match (in a browser, fetch with cache: "no-cache"): a 304 is free.`,
+      cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS),
+    ),
+    ...Object.fromEntries(
+      Object.entries(SECURITY_HEADERS).map(([name, value]) => [
+        name,
+        header("Security default of both specs.", value),
+      ]),
+    ),
+    Vary: header("The representation depends on Accept-Encoding.", VARY),
+    [RATE_LIMIT_HEADER]: header(
+      "Quota left in the current window: the plan, r = requests remaining, t = seconds until the window resets (draft-ietf-httpapi-ratelimit-headers-10).",
+      `"open-data";r=${limits["open-data"].limit - 1};t=37`,
+    ),
+    [RATE_LIMIT_POLICY_HEADER]: header(
+      "The plan's quota: q = requests per window, w = window in seconds (draft-ietf-httpapi-ratelimit-headers-10).",
+      `"open-data";q=${limits["open-data"].limit};w=${limits["open-data"].windowSeconds}`,
+    ),
+    "Retry-After": header("Seconds to wait before trying again."),
+    [STATUS_CODE_HEADER]: header(
+      "The HTTP status again (the specs' `Status Code` header, under a valid field name).",
+    ),
+    Allow: header("The methods the path supports.", ALLOWED_METHODS),
+    "Content-Encoding": header(
+      "br or gzip when a compressed variant is sent; on a 304, the coding of the variant whose ETag matched.",
+    ),
+    [INVALID_PARAMETER_HEADER]: header(
+      `On a 400 caused by one parameter: its name and the form it wants, as an RFC 9651 String with an expected parameter; the body stays the specs' own. The forms: ${Object.entries(
+        PARAMETER_FORMS,
+      )
+        .map(([name, form]) => `${name}: ${form}`)
+        .join("; ")}.`,
+      `"since";expected="${PARAMETER_FORMS.since}"`,
+    ),
   };
 }
 

@@ -4,7 +4,7 @@
  * Location.PostalAddress and Location.Site).
  */
 import { describe, expect, it } from "vitest";
-import { locatedRecords } from "../../../build/assemble/locations.js";
+import { locatedRecords, RecordMarks } from "../../../build/assemble/locations.js";
 import { findDataset } from "../../../build/core/datasets.js";
 
 const coordinates = (Latitude: string, Longitude: string) => ({
@@ -91,16 +91,26 @@ describe("located records from one build to the next", () => {
   });
   const branches = findDataset("branches")!;
 
+  // Builds that share a memory, as the live preview's do (core/memory.ts).
   it("are the same objects while their records are, so what is made from them can be kept", () => {
-    const [first] = locatedRecords(branches, body("Aardvark Bank"));
-    const [again] = locatedRecords(branches, body("Aardvark Bank"));
+    const marks = new RecordMarks();
+    const [first] = locatedRecords(branches, body("Aardvark Bank"), marks);
+    const [again] = locatedRecords(branches, body("Aardvark Bank"), marks);
     expect(again).toBe(first);
   });
 
   it("are made again when the brand they are under is another", () => {
-    const [first] = locatedRecords(branches, body("Aardvark Bank"));
-    const [moved] = locatedRecords(branches, body("Badger Bank"));
+    const marks = new RecordMarks();
+    const [first] = locatedRecords(branches, body("Aardvark Bank"), marks);
+    const [moved] = locatedRecords(branches, body("Badger Bank"), marks);
     expect(moved).not.toBe(first);
     expect(moved).toMatchObject({ brand: "Badger Bank", latitude: 54.30912 });
+  });
+
+  it("are made anew by a build with a memory of its own, so two builds share nothing", () => {
+    const [first] = locatedRecords(branches, body("Aardvark Bank"));
+    const [again] = locatedRecords(branches, body("Aardvark Bank"));
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
   });
 });

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   changesUnder,
   newestCommitTime,
+  GitMemo,
   readContentGit,
   type ContentGit,
 } from "../../../build/core/git.js";
@@ -81,12 +82,14 @@ describe("what git says of the content folder", () => {
     repos.push(repo);
     await repo.commit({ "site.yaml": siteYaml(), "atms/a.yaml": "a: 1\n" }, T0);
     const atms = [join(repo.content, "atms"), join(repo.content, "site.yaml")];
-    const first = await readContentGit(repo.content);
+    // Two builds sharing one memory, as the live preview's do.
+    const memo = new GitMemo();
+    const first = await readContentGit(repo.content, memo);
     expect(await newestCommitTime(first, atms)).toBe(T0);
     await started();
 
     await writeFile(join(repo.content, "atms", "a.yaml"), "a: 2\n");
-    const second = await readContentGit(repo.content);
+    const second = await readContentGit(repo.content, memo);
     expect(await newestCommitTime(second, atms)).toBe(T0);
     expect(changesUnder(second, atms).map((c) => c.path)).toEqual(["content/atms/a.yaml"]);
     expect(await started()).toEqual(["status"]);
@@ -97,9 +100,10 @@ describe("what git says of the content folder", () => {
     repos.push(repo);
     await repo.commit({ "site.yaml": siteYaml(), "atms/a.yaml": "a: 1\n" }, T0);
     const atms = [join(repo.content, "atms"), join(repo.content, "site.yaml")];
-    expect(await newestCommitTime(await readContentGit(repo.content), atms)).toBe(T0);
+    const memo = new GitMemo();
+    expect(await newestCommitTime(await readContentGit(repo.content, memo), atms)).toBe(T0);
     await repo.commit({ "atms/a.yaml": "a: 2\n" }, T0 + 60);
-    const after = await readContentGit(repo.content);
+    const after = await readContentGit(repo.content, memo);
     expect(await newestCommitTime(after, atms)).toBe(T0 + 60);
     expect(inRepo(after).prefix).toBe("content");
     expect(changesUnder(after, atms)).toEqual([]);

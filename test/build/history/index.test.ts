@@ -26,7 +26,8 @@ import fc from "fast-check";
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runBuild, type Built } from "../../../build/pipeline.js";
-import { PREVIEW_COMPRESSION } from "../../../build/encode/variants.js";
+import { PREVIEW_COMPRESSION, PUBLISHED_COMPRESSION } from "../../../build/encode/variants.js";
+import { testProfile } from "../../helpers/fixtures.js";
 import { buildHistory } from "../../../build/history/index.js";
 import { openCache } from "../../../build/core/cache.js";
 import { readSchemas } from "../../../build/check/schemas.js";
@@ -209,11 +210,10 @@ async function buildAlone(content: Record<string, string | null>, seconds: numbe
     await writeFile(join(root, "content", path), text);
   }
   const built = await runBuild({
-    compression: PREVIEW_COMPRESSION,
+    profile: testProfile(PREVIEW_COMPRESSION, false),
     contentDir: join(root, "content"),
     cwd: root,
     write: false,
-    history: false,
     cacheDir: cache,
     env: { SOURCE_DATE_EPOCH: String(seconds) },
   });
@@ -283,11 +283,10 @@ describe("change answers over random histories", () => {
           await repo.commitAll(versions.map((v) => ({ files: v.content, seconds: v.seconds })));
           const build = () =>
             runBuild({
-              compression: PREVIEW_COMPRESSION,
+              profile: testProfile(PREVIEW_COMPRESSION, true),
               contentDir: repo.content,
               cwd: repo.root,
               write: false,
-              history: true,
               cacheDir: cache,
             });
           const built = await build();
@@ -391,13 +390,12 @@ describe("the history without git", () => {
       atmBrandFile("Brand A", [{ id: "A-1", town: "Wexbury", amount: 10 }]),
     );
     const built = await runBuild({
-      compression: PREVIEW_COMPRESSION,
+      profile: testProfile(PREVIEW_COMPRESSION, true),
       contentDir: join(root, "content"),
       cwd: root,
       write: false,
       cacheDir: cache,
       env: { SOURCE_DATE_EPOCH: "1790000000" },
-      history: true,
     });
     assert(built.ok);
     expect(built.historyNote).toBe(
@@ -451,11 +449,10 @@ describe("the history through the cache", () => {
     folders.push(own);
     const history = async () => {
       const built = await runBuild({
-        compression: PREVIEW_COMPRESSION,
+        profile: testProfile(PREVIEW_COMPRESSION, false),
         contentDir: repo.content,
         cwd: repo.root,
         write: false,
-        history: false,
         cacheDir: own,
       });
       assert(built.ok);
@@ -467,7 +464,7 @@ describe("the history through the cache", () => {
         datasets: built.datasets,
         cache: openCacheForHistory,
         maxFileBytes: 25 * 1024 * 1024,
-        fromGit: true,
+        profile: testProfile(PUBLISHED_COMPRESSION, true),
       });
     };
     const first = await history();

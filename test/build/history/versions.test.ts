@@ -13,6 +13,7 @@ import { afterAll, assert, beforeAll, describe, expect, it } from "vitest";
 import { runBuild } from "../../../build/pipeline.js";
 import { PREVIEW_COMPRESSION } from "../../../build/encode/variants.js";
 import type { Manifest } from "../../../contract/manifest.js";
+import { testProfile } from "../../helpers/fixtures.js";
 import {
   atmBrandFile,
   branchBrandFile,
@@ -48,11 +49,10 @@ afterAll(async () => {
 /** Each data set's LastUpdated, ETags and change answers' ETags, through the cache or not. */
 async function published(cache: boolean): Promise<Record<string, unknown>> {
   const built = await runBuild({
-    compression: PREVIEW_COMPRESSION,
+    profile: testProfile(PREVIEW_COMPRESSION, true),
     contentDir: repo.content,
     cwd: repo.root,
     write: false,
-    history: true,
     cacheDir: cache ? cacheDir : false,
   });
   expect(built.diagnostics).toEqual([]);
@@ -173,11 +173,10 @@ describe("the publications of a data set with more versions than kept", () => {
       })),
     );
     const built = await runBuild({
-      compression: PREVIEW_COMPRESSION,
+      profile: testProfile(PREVIEW_COMPRESSION, true),
       contentDir: own.content,
       cwd: own.root,
       write: false,
-      history: true,
       cacheDir: false,
     });
     assert(built.ok);

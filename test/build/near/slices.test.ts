@@ -1,7 +1,7 @@
-/** The byte ranges of a published body (build/near/slices.ts), checked by rebuilding the body. */
+/** The byte ranges of a published body (build/encode/body.ts), checked by rebuilding the body. */
 import { describe, expect, it } from "vitest";
 import { serialize } from "../../../build/encode/variants.js";
-import { bodySlices } from "../../../build/near/slices.js";
+import { bodySlices } from "../../../build/encode/body.js";
 
 describe("the byte ranges of a body", () => {
   const body = {
@@ -18,7 +18,7 @@ describe("the byte ranges of a body", () => {
   const bytes = serialize(body);
 
   it("point at each record's exact bytes, in UTF-8, wherever the record list sits in its brand", () => {
-    const slices = bodySlices(bytes, body, "ATM");
+    const slices = bodySlices(bytes, body, "ATM")!;
     const text = (range: readonly [number, number]) =>
       bytes.subarray(range[0], range[1]).toString("utf8");
     expect(slices.records.map((r) => text(r.range))).toEqual([

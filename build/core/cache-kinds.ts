@@ -1,0 +1,45 @@
+/**
+ * Every kind of entry the build cache holds (core/cache.ts; an entry is the file `<key>.<kind>`),
+ * named in one place with the step and the module that own it: only that module makes, reads or
+ * keeps entries of its kind, so what a step reuses from an earlier build can be found here.
+ */
+export const CACHE_KINDS = {
+  /** What the cache's entries were made with, for the next build's miss reason (core/cache.ts). */
+  fingerprint: "json",
+  /** 1 read: which files hold which text, by size and time (read/texts.ts), under a fixed key. */
+  contentTexts: "json",
+  /** 2 check each file: a valid file's check result and value (check/cached-checks.ts). */
+  check: "check",
+  /** 5 assemble: a data set's body, its exact bytes (one-dataset.ts). */
+  body: "body",
+  /** 5 assemble: what is known of a body beside its bytes: counts, marks, brands, ETag (one-dataset.ts). */
+  dataset: "dataset",
+  /** 6 encode: a body's brotli variant, by its ETag and the settings (encode/cached-encoder.ts). */
+  brotli: "br",
+  /** 6 encode: a body's gzip variant, by its ETag and the settings (encode/cached-encoder.ts). */
+  gzip: "gz",
+  /** 7 near: a data set's index without the postcode table, by its body's ETag (near/index.ts). */
+  nearIndex: "near",
+  /** 7 near: the postcode points of a data set's records (near/index.ts). */
+  nearOwn: "near-own",
+  /** 8 history, asked by 5: when a merge commit dated a data set (history/data-versions.ts). */
+  historyDating: "history-dating",
+  /** 8 history, asked by 5: a commit's Data digest for one data set (history/data-versions.ts). */
+  historyData: "history-data",
+  /** 8 history, asked by 5: a data set's newest versions, by its newest commit (history/data-versions.ts). */
+  historyDataVersions: "history-data-versions",
+  /** 8 history: a data set's answers and publications, apart from their bytes (history/dataset.ts). */
+  historySummary: "history-summary",
+  /** 8 history: the bytes of a data set's answers, every coding, in order (history/dataset.ts). */
+  historyPack: "history-pack",
+  /** 8 history: a past version's body ETags in each coding (history/dataset.ts). */
+  historyVersion: "history-version",
+  /** 8 history: a git tree's files under a data set's folder (history/store.ts). */
+  historyTree: "history-tree",
+  /** 8 history: a git blob parsed, as JSON (history/store.ts). */
+  historyBlob: "history-blob",
+  /** 9 documents: the landing page's map section, by what it is drawn from (documents/index.ts). */
+  mapSection: "html",
+  /** 9 documents: the map's projected outline (documents/landing/map.ts). */
+  mapOutline: "outline",
+} as const;

@@ -1,0 +1,88 @@
+/**
+ * Step 5's output for one data set, and the one value every later step reads of it: the exact
+ * bytes served, their strong ETag, what the manifest counts, the map's marks and the brands'
+ * names, with the body's value and its records' byte ranges on demand. build/one-dataset.ts makes
+ * it, from a body it has just assembled (whose value and ranges it already holds) or from one the
+ * cache kept (parsed, and its ranges found, only when a later step first asks, then remembered):
+ * encode, near, history and the documents never know which.
+ */
+import type { DatasetDefinition } from "../core/datasets.js";
+import type { Envelope } from "../assemble/envelope.js";
+import type { LastUpdated } from "../assemble/last-updated.js";
+import type { LocatedRecord } from "../assemble/locations.js";
+import { bodySlices, type BodySlices } from "./body.js";
+
+/** What the manifest says of an assembled body besides its bytes. */
+export interface BodySummary {
+  /** meta.TotalResults. */
+  readonly totalResults: number;
+  readonly brands: number;
+}
+
+/** What a body is known by without parsing it: what one-dataset.ts keeps in the cache with it. */
+export interface BodyFacts {
+  readonly dataset: DatasetDefinition;
+  /** The exact bytes served without a content coding. */
+  readonly bytes: Buffer;
+  /** Their strong ETag (encode/variants.ts, entityTag). */
+  readonly tag: string;
+  readonly updated: LastUpdated;
+  readonly summary: BodySummary;
+  readonly located: readonly LocatedRecord[];
+  /** Every BrandName the body publishes, in publication order. */
+  readonly brandNames: readonly string[];
+}
+
+/** One data set's body, as step 5 made it or the cache kept it. */
+export class DatasetBody implements BodyFacts {
+  readonly dataset: DatasetDefinition;
+  readonly bytes: Buffer;
+  readonly tag: string;
+  readonly updated: LastUpdated;
+  readonly summary: BodySummary;
+  readonly located: readonly LocatedRecord[];
+  readonly brandNames: readonly string[];
+  #value: Envelope | undefined;
+  // undefined: not asked yet; null: asked, and the body has no slices.
+  #slices: BodySlices | null | undefined;
+
+  private constructor(facts: BodyFacts, value?: Envelope, slices?: BodySlices | null) {
+    this.dataset = facts.dataset;
+    this.bytes = facts.bytes;
+    this.tag = facts.tag;
+    this.updated = facts.updated;
+    this.summary = facts.summary;
+    this.located = facts.located;
+    this.brandNames = facts.brandNames;
+    this.#value = value;
+    this.#slices = slices;
+  }
+
+  /** A body this build assembled: its value, and its slices as the serialiser wrote them. */
+  static made(facts: BodyFacts, value: Envelope, slices: BodySlices | undefined): DatasetBody {
+    return new DatasetBody(facts, value, slices ?? null);
+  }
+
+  /** A body known by its bytes alone (kept by the cache, or read back): parsed when first asked. */
+  static stored(facts: BodyFacts): DatasetBody {
+    return new DatasetBody(facts);
+  }
+
+  /** The body's value, never to be changed: as assembled, or its bytes parsed once. */
+  value(): Envelope {
+    return (this.#value ??= JSON.parse(this.bytes.toString("utf8")) as Envelope);
+  }
+
+  /**
+   * Where the envelope, each brand and each record are in `bytes` (encode/body.ts); undefined for
+   * a body not made of one list of brands with their records (a data set without records, or
+   * another shape). Throws when the ranges found do not rebuild the bytes exactly.
+   */
+  slices(): BodySlices | undefined {
+    if (this.#slices === undefined) {
+      const key = this.dataset.recordsKey;
+      this.#slices = (key === null ? undefined : bodySlices(this.bytes, this.value(), key)) ?? null;
+    }
+    return this.#slices ?? undefined;
+  }
+}
