@@ -14,6 +14,7 @@ import { pathChecks } from "../verify/checks.js";
 import { parseDuration } from "../verify/duration.js";
 import { markdownSummary, resultLines, summaryLine } from "../verify/report.js";
 import { verifyDeployment } from "../verify/verify.js";
+import { asPreviewServes, previewPublication } from "../verify/preview.js";
 
 export const DEFAULT_VERIFY_WAIT = "120s";
 export const DEFAULT_VERIFY_INTERVAL = "10s";
@@ -113,10 +114,23 @@ export async function runVerify(argv: string[], io: VerifyIo): Promise<number> {
     return 2;
   }
 
+  const fetchFn = io.fetch ?? fetch;
+  let checks = pathChecks(manifest);
+  // The live preview serves its own landing page; on loopback, it says so (verify/preview.ts).
+  const publication = await previewPublication(base, {
+    fetch: fetchFn,
+    timeoutMs: durations.timeout!,
+  });
+  if (publication) {
+    checks = asPreviewServes(checks, publication);
+    io.stderr(
+      `verify: ${base.origin} is the live preview: ${publication.replaced.map((r) => r.path).join(", ") || "no path"} compared with what it serves in place of the build's`,
+    );
+  }
   const results = await verifyDeployment({
     base,
-    checks: pathChecks(manifest),
-    fetch: io.fetch ?? fetch,
+    checks,
+    fetch: fetchFn,
     now: io.now ?? Date.now,
     sleep: io.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms))),
     waitMs: durations.wait!,
