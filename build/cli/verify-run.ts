@@ -27,7 +27,8 @@ each data set and its live-standard aliases, each document, one near-me query pe
 an index. Each answer's status, ETag, Last-Modified and body SHA-256 must be what the build made
 (asked for in identity; a W/ ETag counts as the same tag). Paths that differ are asked again
 until the wait is over, since a deploy takes a while to reach every location. Prints one line
-per path and exits 1 if any still differs or cannot be reached.
+per path and exits 1 if any still differs or cannot be reached. Against npm start on this
+machine, the preview's own landing page is expected where it says it made it from the build's.
 
   --wait DURATION      how long to keep asking (default: ${DEFAULT_VERIFY_WAIT}; 0: once)
   --interval DURATION  the pause between rounds (default: ${DEFAULT_VERIFY_INTERVAL})
