@@ -46,3 +46,23 @@ export function previewFilePath(id: string, asset: string): string {
 
 /** Where the files of the generations are, through the binding. */
 export const PREVIEW_FILES_PREFIX = "/files/";
+
+/**
+ * `GET /_preview/publication.json`, served by the live preview only (a deployed Worker answers it
+ * 404): which paths the preview answers with its own bytes in place of the build's, each with the
+ * build's identity ETag it was made from and the identity ETag it serves instead. Today that is
+ * the landing page, which gains the preview's script and panels (build/preview/output.ts).
+ * `npm run verify` reads it from a loopback base URL only, and takes a path's served tag only
+ * where `built` is the tag its own manifest expects (build/verify/preview.ts).
+ */
+export const PREVIEW_PUBLICATION_PATH = "/_preview/publication.json";
+
+export interface PreviewPublication {
+  readonly replaced: readonly {
+    readonly path: string;
+    /** The build's identity ETag of `path`, quoted. */
+    readonly built: string;
+    /** The identity ETag the preview serves at `path`, quoted. */
+    readonly served: string;
+  }[];
+}

@@ -14,6 +14,7 @@ import { pathChecks } from "../verify/checks.js";
 import { parseDuration } from "../verify/duration.js";
 import { markdownSummary, resultLines, summaryLine } from "../verify/report.js";
 import { verifyDeployment } from "../verify/verify.js";
+import { asPreviewServes, previewPublication } from "../verify/preview.js";
 
 export const DEFAULT_VERIFY_WAIT = "120s";
 export const DEFAULT_VERIFY_INTERVAL = "10s";
@@ -26,7 +27,8 @@ each data set and its live-standard aliases, each document, one near-me query pe
 an index. Each answer's status, ETag, Last-Modified and body SHA-256 must be what the build made
 (asked for in identity; a W/ ETag counts as the same tag). Paths that differ are asked again
 until the wait is over, since a deploy takes a while to reach every location. Prints one line
-per path and exits 1 if any still differs or cannot be reached.
+per path and exits 1 if any still differs or cannot be reached. Against npm start on this
+machine, the preview's own landing page is expected where it says it made it from the build's.
 
   --wait DURATION      how long to keep asking (default: ${DEFAULT_VERIFY_WAIT}; 0: once)
   --interval DURATION  the pause between rounds (default: ${DEFAULT_VERIFY_INTERVAL})
@@ -99,10 +101,23 @@ export async function runVerify(argv: string[], io: VerifyIo): Promise<number> {
   const manifest = await readManifest(manifestFile, manifestName, io);
   if (!manifest) return 2;
 
+  const fetchFn = io.fetch ?? fetch;
+  let checks = pathChecks(manifest);
+  // The live preview serves its own landing page; on loopback, it says so (verify/preview.ts).
+  const publication = await previewPublication(base, {
+    fetch: fetchFn,
+    timeoutMs: durations.timeout!,
+  });
+  if (publication) {
+    checks = asPreviewServes(checks, publication);
+    io.stderr(
+      `verify: ${base.origin} is the live preview: ${publication.replaced.map((r) => r.path).join(", ") || "no path"} compared with what it serves in place of the build's`,
+    );
+  }
   const results = await verifyDeployment({
     base,
-    checks: pathChecks(manifest),
-    fetch: io.fetch ?? fetch,
+    checks,
+    fetch: fetchFn,
     now: io.now ?? Date.now,
     sleep: io.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms))),
     waitMs: durations.wait!,

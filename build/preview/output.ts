@@ -1,7 +1,8 @@
 /**
  * What the live preview publishes: the last good build's files, with the landing page made into
- * the preview's page (its script, its version and the content's problems, if any) and the two
- * preview documents added to the manifest; or, when the content has never built, only the
+ * the preview's page (its script, its version and the content's problems, if any) and the three
+ * preview documents added to the manifest (its version, its script, and what it serves in place of
+ * the build's: contract/preview.ts, PreviewPublication); or, when the content has never built, only the
  * preview's page with the problems (previewWithoutBuild). A deployed build never goes through here.
  */
 import { createHash } from "node:crypto";
@@ -25,6 +26,7 @@ import {
   previewPage,
   previewScript,
 } from "../documents/landing/preview.js";
+import { PREVIEW_PUBLICATION_PATH, type PreviewPublication } from "../../contract/preview.js";
 
 /** A build that passed: everything it would write, and its manifest. */
 export interface GoodBuild {
@@ -88,14 +90,35 @@ export function previewOutput(
     };
     return { entry, file: { path: asset.slice(1), bytes } };
   };
+  const pageDocument = document(LANDING_PATH, LANDING_ASSET, landing.mediaType, page);
+  // The one path whose answer is not the build's: said, so `npm run verify` against the preview
+  // can tell the preview's page made from this build's page from a page that differs
+  // (docs/decisions.md#verify-against-the-live-preview). Nothing when there is no build.
+  const publication: PreviewPublication = {
+    replaced: built
+      ? [
+          {
+            path: LANDING_PATH,
+            built: landing.variants.identity.etag,
+            served: pageDocument.entry.variants.identity.etag,
+          },
+        ]
+      : [],
+  };
   const added = [
-    document(LANDING_PATH, LANDING_ASSET, landing.mediaType, page),
+    pageDocument,
     document(PREVIEW_VERSION_PATH, "/_preview/version.txt", "text/plain; charset=utf-8", version),
     document(
       PREVIEW_SCRIPT_PATH,
       "/_preview/reload.js",
       "text/javascript; charset=utf-8",
       previewScript(),
+    ),
+    document(
+      PREVIEW_PUBLICATION_PATH,
+      PREVIEW_PUBLICATION_PATH,
+      "application/json",
+      `${JSON.stringify(publication)}\n`,
     ),
   ];
   const manifest: Manifest = {

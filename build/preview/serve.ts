@@ -15,7 +15,7 @@ import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CONTENT_DIR, DIST_DIR, PROJECT_ROOT } from "../core/paths.js";
-import { coalesce, watchContent, type Coalescer, type ContentWatcher } from "./watch.js";
+import { coalesce, watchContent, watchHead, type Coalescer, type ContentWatcher } from "./watch.js";
 import { PreviewSession, type PreviewBuildOptions, type Rebuilt } from "./session.js";
 import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
 import { PREVIEW_BINDING } from "../../contract/preview.js";
@@ -64,6 +64,13 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     () => onSave(),
     (error) => log(`preview: watching ${contentDir}: ${error.message}; saves may go unseen`),
   );
+  // A commit is picked up like a save: the build dates the content by HEAD (LastUpdated), so a
+  // commit with no save after it would otherwise leave the work tree served under the save's time.
+  const headWatcher = await watchHead(
+    contentDir,
+    () => onSave(),
+    (error) => log(`preview: watching git's HEAD: ${error.message}; commits may go unseen`),
+  );
   let worker: PreviewWorker | undefined;
   let url: URL;
   try {
@@ -73,6 +80,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   } catch (error) {
     // Nothing left running when the preview cannot start (a port in use, say).
     await watcher.close();
+    await headWatcher?.close();
     await worker?.dispose();
     throw error;
   }
@@ -91,12 +99,15 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   );
   onSave = () => runs.poke();
   if (saved) runs.poke();
-  log(`Serving on ${url.origin}/ and rebuilding on every save under ${contentDir}`);
+  log(
+    `Serving on ${url.origin}/ and rebuilding on every save under ${contentDir}${headWatcher ? " and every commit" : ""}`,
+  );
   return {
     url,
     idle: () => runs.idle(),
     async close() {
       await watcher.close();
+      await headWatcher?.close();
       await runs.close();
       await started.dispose();
       await session.written();

@@ -1,9 +1,12 @@
 /**
- * The live preview's watcher: which changes under content/ can change the build, and how a burst
- * of them becomes one rebuild of the latest state.
+ * The live preview's watchers: which changes under content/ can change the build, the git
+ * repository's HEAD moving (a commit, a checkout, a reset: the build dates content by it), and how
+ * a burst of them becomes one rebuild of the latest state.
  */
-import { relative, sep } from "node:path";
+import { readFile } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { watch } from "chokidar";
+import { git } from "../core/git.js";
 import { POSTCODE_CENTROIDS_FILE } from "../near/postcodes.js";
 
 /**
@@ -136,4 +139,103 @@ export async function watchContent(
   );
   await new Promise<void>((ready) => watcher.once("ready", ready));
   return { close: () => watcher.close() };
+}
+
+/** Where a repository keeps HEAD (its work tree's git folder) and the refs (shared by worktrees). */
+export interface GitFolders {
+  /** `git rev-parse --absolute-git-dir`: a linked worktree's own folder, else `.git`. */
+  readonly gitDir: string;
+  /** `git rev-parse --git-common-dir`: where refs/ and packed-refs are, for every worktree. */
+  readonly commonDir: string;
+}
+
+/** The git folders of the repository holding `dir`, or undefined when it is in none. */
+export async function gitFolders(dir: string): Promise<GitFolders | undefined> {
+  try {
+    const [gitDir = "", commonDir = ""] = (
+      await git(dir, ["rev-parse", "--absolute-git-dir", "--git-common-dir"])
+    ).split("\n");
+    if (!gitDir || !commonDir) return undefined;
+    // --git-common-dir is relative to the folder asked from, unless absolute.
+    return { gitDir, commonDir: resolve(dir, commonDir) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The commit HEAD names now, read from the files git keeps it in (no process: this runs on every
+ * change under refs/): HEAD itself when detached, else the ref it names, loose or packed. "" when
+ * it names none yet (a repository with no commit) or cannot be read.
+ */
+export async function headCommit(folders: GitFolders): Promise<string> {
+  const read = (path: string) => readFile(path, "utf8").catch(() => "");
+  const head = (await read(join(folders.gitDir, "HEAD"))).trim();
+  const ref = /^ref: (.+)$/.exec(head)?.[1];
+  if (!ref) return head;
+  // A worktree's own refs (bisect, rewritten) are in its folder; the branches are shared.
+  const own = ref.startsWith("refs/heads/") ? "" : (await read(join(folders.gitDir, ref))).trim();
+  const loose = own || (await read(join(folders.commonDir, ref))).trim();
+  if (loose) return loose;
+  for (const line of (await read(join(folders.commonDir, "packed-refs"))).split("\n")) {
+    const [id, name] = line.split(" ");
+    if (name === ref && id) return id;
+  }
+  return "";
+}
+
+/**
+ * Calls `onMove` each time the commit HEAD names changes: a commit, an amend, a checkout, a reset,
+ * a pull, in this work tree or (for its branch) in another worktree of the repository. Watched:
+ * HEAD in the work tree's git folder, and refs/ and packed-refs in the common folder (a branch is
+ * a loose ref file, or a line of packed-refs once packed); each change there is checked against
+ * the commit last seen, so a ref of another branch moving, or HEAD rewritten to the same commit,
+ * rebuilds nothing. Resolves once watching has begun; undefined when `dir` is in no repository.
+ * Like watchContent, it waits for a file's size to hold still: git renames a finished lock file
+ * into place, but chokidar would otherwise drop a second change within 50 ms of the first.
+ */
+export async function watchHead(
+  dir: string,
+  onMove: () => void,
+  onError: (error: Error) => void = () => undefined,
+): Promise<ContentWatcher | undefined> {
+  const folders = await gitFolders(dir);
+  if (!folders) return undefined;
+  const head = join(folders.gitDir, "HEAD");
+  const packed = join(folders.commonDir, "packed-refs");
+  const refs = join(folders.commonDir, "refs");
+  const wanted = (path: string) =>
+    path === folders.gitDir ||
+    path === folders.commonDir ||
+    path === head ||
+    path === packed ||
+    path === refs ||
+    (path.startsWith(refs + sep) && !path.endsWith(".lock"));
+  let seen = await headCommit(folders);
+  const watcher = watch([...new Set([dirname(head), folders.commonDir])], {
+    ignored: (path: string) => !wanted(path),
+    ignoreInitial: true,
+    awaitWriteFinish: { stabilityThreshold: SETTLED_MS, pollInterval: POLL_MS },
+  });
+  // One look at HEAD at a time, in order, so the commit last seen is the one last read.
+  let looking = Promise.resolve();
+  watcher.on("all", (event) => {
+    if (event === "addDir" || event === "unlinkDir") return;
+    looking = looking.then(async () => {
+      const now = await headCommit(folders);
+      if (now === seen) return;
+      seen = now;
+      onMove();
+    });
+  });
+  watcher.on("error", (error) =>
+    onError(error instanceof Error ? error : new Error(String(error))),
+  );
+  await new Promise<void>((ready) => watcher.once("ready", ready));
+  return {
+    async close() {
+      await watcher.close();
+      await looking;
+    },
+  };
 }

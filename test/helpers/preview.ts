@@ -16,6 +16,8 @@ import { warmCache } from "./sample-build.js";
 export interface ScratchPreview {
   readonly preview: RunningPreview;
   readonly content: Fixture;
+  /** The output folder the preview writes each good build to (the scratch copy's dist/). */
+  readonly outDir: string;
   /** Every rebuild after the first, in order. */
   readonly rebuilds: Rebuilt[];
   /** Every line the preview printed. */
@@ -28,12 +30,13 @@ export async function startScratchPreview(quietMs?: number): Promise<ScratchPrev
   const content = await sampleFixture();
   const root = await mkdtemp(join(tmpdir(), "opendata-edge-preview-"));
   await copyWorkerSources(root);
+  const outDir = join(root, "dist");
   const rebuilds: Rebuilt[] = [];
   const logged: string[] = [];
   const preview = await startPreview({
     root,
     contentDir: content.content,
-    outDir: join(root, "dist"),
+    outDir,
     cwd: content.root,
     env: { SOURCE_DATE_EPOCH: FIXTURE_EPOCH },
     // A copy of the run's cache, as after an earlier build: the first build takes the sample's
@@ -48,6 +51,7 @@ export async function startScratchPreview(quietMs?: number): Promise<ScratchPrev
   return {
     preview,
     content,
+    outDir,
     rebuilds,
     logged,
     async dispose() {

@@ -37,6 +37,17 @@ describe("what the preview publishes", () => {
     expect(written).toEqual(out.manifest);
   });
 
+  it("says, at /_preview/publication.json, that its page replaces the build's page, with both tags", () => {
+    const out = previewOutput({ files, manifest }, []);
+    const entry = out.manifest.documents.find((d) => d.path === "/_preview/publication.json")!;
+    expect(entry.mediaType).toBe("application/json");
+    const bytes = out.files.find((f) => `/${f.path}` === entry.variants.identity.asset)!.bytes;
+    const built = manifest.documents.find((d) => d.path === "/")!.variants.identity.etag;
+    const served = out.manifest.documents.find((d) => d.path === "/")!.variants.identity.etag;
+    expect(served).not.toBe(built);
+    expect(parseJson(String(bytes))).toEqual({ replaced: [{ path: "/", built, served }] });
+  });
+
   it("changes the version with the data or the problems, and only then", () => {
     const same = previewVersion(manifest, []);
     expect(previewVersion(manifest, [])).toBe(same);
