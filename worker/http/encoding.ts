@@ -25,6 +25,26 @@ const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 const IMPLICIT_IDENTITY_WEIGHT = 0.0001;
 
 /**
+ * The members of an Accept-Encoding field (RFC 9110 section 12.5.3) in the client's order: each
+ * coding in lower case, and its q parameter as written (the last one given), if any.
+ */
+function acceptEncodingMembers(field: string): { coding: string; q: string | undefined }[] {
+  const members: { coding: string; q: string | undefined }[] = [];
+  for (const member of field.split(",")) {
+    const [name = "", ...params] = member.split(";");
+    const coding = name.trim().toLowerCase();
+    if (!coding) continue;
+    let q: string | undefined;
+    for (const param of params) {
+      const [key = "", value = ""] = param.split("=");
+      if (key.trim().toLowerCase() === "q") q = value.trim();
+    }
+    members.push({ coding, q });
+  }
+  return members;
+}
+
+/**
  * The coding to send, from `available` (in CODING_PREFERENCE order). No field, or an empty one,
  * means identity: RFC 9110 would allow any coding then, but a client that did not ask (curl
  * without --compressed) should not get brotli. When nothing listed is acceptable, identity is
@@ -36,16 +56,8 @@ export function selectCoding(
 ): ContentCoding {
   if (!acceptEncoding) return "identity";
   const weights = new Map<string, number>();
-  for (const member of acceptEncoding.split(",")) {
-    const [name = "", ...params] = member.split(";");
-    const coding = name.trim().toLowerCase();
-    if (!coding) continue;
-    let weight = 1;
-    for (const param of params) {
-      const [key = "", value = ""] = param.split("=");
-      if (key.trim().toLowerCase() !== "q") continue;
-      weight = QVALUE.test(value.trim()) ? Number(value) : NaN;
-    }
+  for (const { coding, q } of acceptEncodingMembers(acceptEncoding)) {
+    const weight = q === undefined ? 1 : QVALUE.test(q) ? Number(q) : NaN;
     // RFC 9110 section 8.4.1.3: x-gzip is gzip.
     if (!Number.isNaN(weight)) weights.set(coding === "x-gzip" ? "gzip" : coding, weight);
   }
@@ -98,15 +110,9 @@ export function compressedByFrontLine(mediaType: string): boolean {
 export function frontLineCoding(acceptEncoding: string | null): ContentCoding | undefined {
   if (!acceptEncoding) return undefined;
   const members: { coding: string; weight: number }[] = [];
-  for (const member of acceptEncoding.split(",")) {
-    const [name = "", ...params] = member.split(";");
-    const coding = name.trim().toLowerCase();
-    if (!coding) continue;
-    let weight = 1;
-    for (const param of params) {
-      const [key = "", value = ""] = param.split("=");
-      if (key.trim().toLowerCase() === "q") weight = Number(value.trim());
-    }
+  // The front line reads a weight as a number, not to RFC 9110's qvalue grammar.
+  for (const { coding, q } of acceptEncodingMembers(acceptEncoding)) {
+    const weight = q === undefined ? 1 : Number(q);
     if (!Number.isNaN(weight)) members.push({ coding, weight });
   }
   if (members.length === 0) return undefined;

@@ -138,53 +138,29 @@ function answerSchema(
   };
   const itemRef = brand.properties[key]!.items.$ref;
   const record = `${COMPONENTS}${componentName(dataset.brandSchema)}.${itemRef.replace("#/definitions/", "")}`;
-  return {
-    description: `A change answer of ${dataset.title}: the brands with a change, each with its ${key} records added or changed and the Identifications removed.`,
-    type: "object",
-    additionalProperties: false,
-    required: ["meta", "data"],
-    properties: {
-      meta: { $ref: `${COMPONENTS}ChangesMeta` },
-      data: {
-        description: "Empty when nothing changed; otherwise one item holding the brands.",
-        type: "array",
-        maxItems: 1,
-        items: {
-          type: "object",
-          additionalProperties: false,
-          required: ["Brand"],
-          properties: {
-            Brand: {
-              description: "The brands with a change.",
-              type: "array",
-              minItems: 1,
-              items: {
-                type: "object",
-                additionalProperties: false,
-                required: ["BrandName"],
-                properties: {
-                  BrandName: { $ref: `${COMPONENTS}common.Max140Text` },
-                  [key]: {
-                    description:
-                      "Each record added or changed, whole, exactly as in the full list.",
-                    type: "array",
-                    minItems: 1,
-                    items: { $ref: record },
-                  },
-                  [REMOVED_FIELD]: {
-                    description: "The Identification of each record removed.",
-                    type: "array",
-                    minItems: 1,
-                    items: { type: "string" },
-                  },
-                },
-              },
-            },
-          },
+  return changesEnvelope(
+    `A change answer of ${dataset.title}: the brands with a change, each with its ${key} records added or changed and the Identifications removed.`,
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["BrandName"],
+      properties: {
+        BrandName: { $ref: `${COMPONENTS}common.Max140Text` },
+        [key]: {
+          description: "Each record added or changed, whole, exactly as in the full list.",
+          type: "array",
+          minItems: 1,
+          items: { $ref: record },
+        },
+        [REMOVED_FIELD]: {
+          description: "The Identification of each record removed.",
+          type: "array",
+          minItems: 1,
+          items: { type: "string" },
         },
       },
     },
-  };
+  );
 }
 
 /**
@@ -192,8 +168,29 @@ function answerSchema(
  * record), and each brand removed as its BrandName with Removed true.
  */
 function brandChangesSchema(dataset: DatasetDefinition): AnySchemaObject {
+  return changesEnvelope(
+    `A change answer of ${dataset.title}: each brand added or changed, whole and exactly as in the full list, and each brand removed as its BrandName with ${REMOVED_FIELD} true.`,
+    {
+      anyOf: [
+        { $ref: `${COMPONENTS}${componentName(dataset.brandSchema)}` },
+        {
+          type: "object",
+          additionalProperties: false,
+          required: ["BrandName", REMOVED_FIELD],
+          properties: {
+            BrandName: { $ref: `${COMPONENTS}common.Max140Text` },
+            [REMOVED_FIELD]: { description: "The brand is no longer published.", const: true },
+          },
+        },
+      ],
+    },
+  );
+}
+
+/** Every change answer's envelope: meta, and at most one data item listing the brands changed. */
+function changesEnvelope(description: string, brand: AnySchemaObject): AnySchemaObject {
   return {
-    description: `A change answer of ${dataset.title}: each brand added or changed, whole and exactly as in the full list, and each brand removed as its BrandName with ${REMOVED_FIELD} true.`,
+    description,
     type: "object",
     additionalProperties: false,
     required: ["meta", "data"],
@@ -212,23 +209,7 @@ function brandChangesSchema(dataset: DatasetDefinition): AnySchemaObject {
               description: "The brands with a change.",
               type: "array",
               minItems: 1,
-              items: {
-                anyOf: [
-                  { $ref: `${COMPONENTS}${componentName(dataset.brandSchema)}` },
-                  {
-                    type: "object",
-                    additionalProperties: false,
-                    required: ["BrandName", REMOVED_FIELD],
-                    properties: {
-                      BrandName: { $ref: `${COMPONENTS}common.Max140Text` },
-                      [REMOVED_FIELD]: {
-                        description: "The brand is no longer published.",
-                        const: true,
-                      },
-                    },
-                  },
-                ],
-              },
+              items: brand,
             },
           },
         },
