@@ -256,7 +256,7 @@ export async function dailyBenchmarks(options: {
           "history",
           "check",
           "encode",
-          "compress (CPU)",
+          "compress (summed over parallel calls)",
           "documents",
           "peak RSS",
           "load (1 min)",
@@ -266,7 +266,7 @@ export async function dailyBenchmarks(options: {
       "",
       `\`.cache/\` after the cold build: ${places.map((p) => `${p.name} ${(p.cacheBytes! / 1e6).toFixed(1)} MB`).join(", ")}.`,
       "",
-      "Wall and CPU are the build's own (build-once.js, from before `runBuild` to after it, the process's CPU with its worker threads); the steps are wall times (pipeline.ts).",
+      "Wall and CPU are the build's own (build-once.js, from before `runBuild` to after it; the CPU is the process's, worker and zlib threads included, not the git processes the history starts); the steps are wall times (pipeline.ts), compress the sum of its calls' durations, which overlap on the thread pool.",
       "",
     );
 

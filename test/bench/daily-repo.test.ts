@@ -118,6 +118,15 @@ describe("the benchmark's daily repository", () => {
       expect(brand.BrandName).toBe("Synthetic Bank");
       return new Map(brand.ATM.map((r) => [r.Identification, JSON.stringify(r)]));
     };
+    expect(git(repo, "ls-tree", "-r", "--name-only", ids[0]!).trim().split("\n")).toEqual([
+      "content/atms/synthetic-bank.yaml",
+      "content/site.yaml",
+    ]);
+    for (const commit of ids.slice(1)) {
+      expect(git(repo, "diff", "--name-only", `${commit}~1`, commit).trim()).toBe(
+        "content/atms/synthetic-bank.yaml",
+      );
+    }
     let before = recordsAt(ids[0]!);
     expect(before.size).toBe(40);
     for (const commit of ids.slice(1)) {
