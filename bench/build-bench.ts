@@ -28,17 +28,19 @@ const HERE = new URL(".", import.meta.url).pathname;
 /** The same V8 setting `npm run build` uses. */
 const NODE_FLAGS = ["--max-semi-space-size=64"];
 
-interface BuildRun {
+export interface BuildRun {
   ok: boolean;
   problems: number;
   wallMs: number;
   timings: StepTimings;
   maxRssMB: number;
+  /** CPU time of the whole process, worker threads included. */
+  cpuMs: number;
   bytes: Record<string, { identity: number; br: number; gzip: number }>;
 }
 
 /** One build in a process of its own; `cache` is the cache folder, or "none" for no cache. */
-async function buildOnce(content: string, out: string, cache: string): Promise<BuildRun> {
+export async function buildOnce(content: string, out: string, cache: string): Promise<BuildRun> {
   const { stdout } = await run(
     process.execPath,
     [...NODE_FLAGS, join(HERE, "build-once.js"), content, out, cache],

@@ -1,6 +1,6 @@
 /**
  * One build in a fresh process, for the benchmarks: prints a JSON line with the wall time, the
- * time of each step, peak memory (resident set size, worker threads included) and whether it
+ * time of each step, the CPU time (worker threads included), peak memory (resident set size, worker threads included) and whether it
  * succeeded. Arguments: <content dir> <out dir> <cache dir | "none"> [threads]
  */
 import { runBuild } from "../build/pipeline.js";
@@ -31,6 +31,7 @@ console.log(
     wallMs,
     timings: result.timings,
     maxRssMB: process.resourceUsage().maxRSS / 1024,
+    cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
     bytes: Object.fromEntries(
       (result.ok ? result.datasets : []).map((d) => [
         d.dataset.id,

@@ -18,7 +18,7 @@ const SERVE_TIMEOUT_MS = 30_000;
 // it is when the editor saves next. Without it each save lands on the previous one's write.
 const BETWEEN_SAVES_MS = 400;
 
-interface PreviewRun {
+export interface PreviewRun {
   /**
    * From the save to the new ETag being served: to the answer of the preview's own first request
    * through the Worker after it published (serve.ts, servedVersion), whose generation carries the
@@ -31,7 +31,7 @@ interface PreviewRun {
   readonly buildMs: number;
 }
 
-async function measure(
+export async function measure(
   fill: (content: string) => Promise<void>,
   edit: (content: string, n: number) => Promise<void>,
   path: string,

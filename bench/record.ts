@@ -15,7 +15,7 @@ export const RESULTS_DIR = join(PROJECT_ROOT, "bench", "results");
 /** What a run measured, from its flags: `bench`, `bench-quick`, `bench-preview`, `bench-edge-quick`… */
 export function runKind(args: readonly string[]): string {
   const parts = ["bench"];
-  for (const flag of ["--preview", "--edge", "--quick"])
+  for (const flag of ["--preview", "--edge", "--repository", "--quick"])
     if (args.includes(flag)) parts.push(flag.slice(2));
   return parts.join("-");
 }

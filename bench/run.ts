@@ -3,13 +3,18 @@
  * headed by the machine and the date, and written as the run's own file under bench/results/
  * (bench/record.ts), from which BENCHMARKS.md's current table takes its figures. Progress goes to stderr.
  *
- *   npm run bench [-- --quick] [-- --runs N] [-- --preview | --edge]
+ *   npm run bench [-- --quick] [-- --runs N] [-- --preview | --edge | --repository]
+ *                 [-- --days N] [-- --seed N] [-- --feed PATH]
  *
  * --quick: smaller build sets and shorter edge measurements; --runs: cold builds per build set;
  * --preview: only the live preview's figures (npm start: save to new ETag served); --edge: only
- * the Worker's (edge, near me, request metrics).
+ * the Worker's (edge, near me, request metrics); --repository: only the publisher's repository
+ * (bench/daily-bench.ts: a git repository of --days daily commits, 200 by default and 150 with
+ * --quick, from the real feed at --feed, by default ../shared/feeds/hsbc_atm_v2.2_2024-01-21.json
+ * beside the project, or a generated one when that is absent; --seed chooses the daily changes).
  */
 import { buildBenchmarks } from "./build-bench.js";
+import { dailyBenchmarks } from "./daily-bench.js";
 import { edgeBenchmarks } from "./edge-bench.js";
 import { importBenchmarks } from "./import-bench.js";
 import { metricsBenchmarks } from "./metrics-bench.js";
@@ -32,7 +37,23 @@ if (!Number.isInteger(runs) || runs < 1) {
 
 const onlyPreview = process.argv.includes("--preview");
 const onlyEdge = process.argv.includes("--edge");
-const command = `npm run bench${quick || option("--runs") || onlyPreview || onlyEdge ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
+const onlyRepository = process.argv.includes("--repository");
+const number = (name: string) => {
+  const value = option(name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 5000) {
+    console.error(`${name} takes a whole number from 1 to 5,000`);
+    process.exit(2);
+  }
+  return n;
+};
+const repository = {
+  days: number("--days"),
+  seed: number("--seed"),
+  feed: option("--feed"),
+};
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
 const started = new Date();
 
 // Every part of the report is printed as it comes and kept for the run's file.
@@ -47,6 +68,10 @@ if (onlyPreview) {
   out("## Live preview\n");
   process.stderr.write("live preview benchmarks...\n");
   out(await previewBenchmarks({ runs }));
+} else if (onlyRepository) {
+  out("## A publisher's repository\n");
+  process.stderr.write("publisher's repository benchmarks...\n");
+  out(await dailyBenchmarks({ quick, runs, ...repository }));
 } else if (onlyEdge) {
   out("## Edge\n");
   out(await edgeBenchmarks({ quick }));
@@ -62,6 +87,9 @@ if (onlyPreview) {
   out(`\n${await parserBenchmarks({ quick, runs })}`);
   process.stderr.write("live preview benchmarks...\n");
   out(`\n${await previewBenchmarks({ runs })}`);
+  out("\n## A publisher's repository\n");
+  process.stderr.write("publisher's repository benchmarks...\n");
+  out(await dailyBenchmarks({ quick, runs, ...repository }));
   out("\n## Import of a published feed\n");
   process.stderr.write("import benchmarks...\n");
   out(await importBenchmarks({ quick, runs }));
