@@ -18,13 +18,8 @@ import { PROJECT_ROOT } from "../build/core/paths.js";
 import { compressBrotli, compressGzip, PUBLISHED_COMPRESSION } from "../build/encode/variants.js";
 import { parseYaml } from "../build/read/yaml-source.js";
 import { buildOnce, type BuildRun } from "./build-bench.js";
-import {
-  dailyFeeds,
-  dailyRepository,
-  GIT_ENV,
-  START_FEED,
-  type DailyRepository,
-} from "./daily-repo.js";
+import { dailyFeeds, dailyRepository, START_FEED, type DailyRepository } from "./daily-repo.js";
+import { GIT_ENV } from "./git-env.js";
 import { measure, type PreviewRun } from "./preview-bench.js";
 import { median, table } from "./report.js";
 

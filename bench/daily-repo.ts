@@ -26,6 +26,7 @@ import { repairBrand } from "../build/import/repair.js";
 import { slugify } from "../build/import/slug.js";
 import { renderYaml, schemaModeline } from "../build/import/yaml-out.js";
 import { atm, random } from "./generate.js";
+import { GIT_ENV } from "./git-env.js";
 
 /** The real feed a repository starts from, relative to the project (issue 45, item 5). */
 export const START_FEED = join("..", "shared", "feeds", "hsbc_atm_v2.2_2024-01-21.json");
@@ -318,16 +319,6 @@ function siteYaml(feed: Envelope): string {
     "",
   ].join("\n");
 }
-
-export const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "Bench",
-  GIT_AUTHOR_EMAIL: "bench@example.invalid",
-  GIT_COMMITTER_NAME: "Bench",
-  GIT_COMMITTER_EMAIL: "bench@example.invalid",
-};
 
 function git(cwd: string, args: string[], input?: Buffer): string {
   const result = spawnSync("git", args, { cwd, env: GIT_ENV, input, maxBuffer: 1 << 30 });

@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { PUBLISHER } from "./build-bench.js";
 import { generateContent } from "./generate.js";
+import { GIT_ENV } from "./git-env.js";
 import { median, table } from "./report.js";
 
 const run = promisify(execFile);
@@ -48,16 +49,6 @@ async function once(content: string, out: string, cache: string, history: boolea
   if (!result.ok) throw new Error(`benchmark build failed: ${JSON.stringify(result.problems)}`);
   return result;
 }
-
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "Bench",
-  GIT_AUTHOR_EMAIL: "bench@example.invalid",
-  GIT_COMMITTER_NAME: "Bench",
-  GIT_COMMITTER_EMAIL: "bench@example.invalid",
-};
 
 async function commit(repo: string, seconds: number): Promise<void> {
   const env = {

@@ -10,10 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ManifestEntry } from "../../contract/manifest.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import { sampleBuild } from "../helpers/sample-build.js";
 import { copyWorkerSources, startWorkerAt, withinOneWindow } from "../helpers/worker.js";
-import { request, stableHeaders, type RawResponse } from "./http.js";
+import { newClients, request, stableHeaders, type RawResponse } from "./http.js";
 
 const V22 = "application/prs.openbanking.opendata.v2.2+json";
 const V10 = "application/prs.openbanking.opendata.v1.0+json";
@@ -60,11 +59,7 @@ afterAll(async () => {
 const get = (path: string, headers: Record<string, string>, method = "GET"): Promise<RawResponse> =>
   request(new URL(path, base), { method, headers });
 
-let nextAddress = 0;
-const fresh = (headers: Record<string, string> = {}) => ({
-  ...headers,
-  [CLIENT_ADDRESS_HEADER]: `198.19.${nextAddress >> 8}.${nextAddress++ & 255}`,
-});
+const fresh = newClients("198.19");
 
 const entryFor = (std: string): ManifestEntry => manifest.datasets.find((e) => e.path === std)!;
 

@@ -11,7 +11,6 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { createHash } from "node:crypto";
 import { DOMParser, type Document, type Element } from "@xmldom/xmldom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import {
   atmBrandFile,
   branchBrandFile,
@@ -23,7 +22,7 @@ import {
   type TestAtm,
   type TestVersion,
 } from "../helpers/history.js";
-import { request, type RawResponse } from "./http.js";
+import { newClients, request, type RawResponse } from "./http.js";
 import { at, parseJson } from "../helpers/json.js";
 
 const V22 = "application/prs.std.opendata.v2.2+json";
@@ -119,11 +118,7 @@ afterAll(async () => {
   await worker?.dispose();
 });
 
-let nextAddress = 0;
-const fresh = (headers: Record<string, string> = {}) => ({
-  ...headers,
-  [CLIENT_ADDRESS_HEADER]: `198.18.${nextAddress >> 8}.${nextAddress++ & 255}`,
-});
+const fresh = newClients();
 const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
   request(new URL(path, worker.base), { method, headers: fresh(headers) });
 

@@ -8,9 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Manifest, ServedFile } from "../../contract/manifest.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import { startWorker, withinOneWindow, type RunningWorker } from "../helpers/worker.js";
-import { request, stableHeaders, type RawResponse } from "./http.js";
+import { newClients, request, stableHeaders, type RawResponse } from "./http.js";
 
 let worker: RunningWorker;
 let manifest: Manifest;
@@ -25,12 +24,9 @@ afterAll(async () => {
 });
 
 // Each request from its own address, so the quota never interferes with what is tested.
-let nextAddress = 0;
+const fresh = newClients("198.19");
 function get(path: string, headers: Record<string, string>): Promise<RawResponse> {
-  const address = `198.19.${nextAddress >> 8}.${nextAddress++ & 255}`;
-  return request(new URL(path, worker.base), {
-    headers: { ...headers, [CLIENT_ADDRESS_HEADER]: address },
-  });
+  return request(new URL(path, worker.base), { headers: fresh(headers) });
 }
 
 // The orders browsers, curl --compressed and HTTP libraries send, and the edge cases.
@@ -131,7 +127,7 @@ describe("a 304 is free", () => {
     const remaining = (response: RawResponse) =>
       /;r=(\d+);/.exec(response.headers["ratelimit"]!)![1];
     const states = await withinOneWindow(async () => {
-      const client = { [CLIENT_ADDRESS_HEADER]: `198.18.255.${nextAddress++ & 255}` };
+      const client = fresh();
       const at = (headers: Record<string, string>) =>
         request(new URL(entry.path, worker.base), { headers: { ...headers, ...client } });
       const first = await at({});

@@ -6,7 +6,6 @@
  */
 import { DOMParser, type Element } from "@xmldom/xmldom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import {
   atmBrandFile,
   historyWorker,
@@ -15,7 +14,7 @@ import {
   type TestAtm,
   type TestVersion,
 } from "../helpers/history.js";
-import { request } from "./http.js";
+import { newClients, request } from "./http.js";
 
 const ATOM = "http://www.w3.org/2005/Atom";
 const T0 = 1_790_000_000;
@@ -67,12 +66,8 @@ afterAll(async () => {
   await worker?.dispose();
 });
 
-let nextAddress = 0;
-const get = (path: string) =>
-  request(new URL(path, worker.base), {
-    method: "GET",
-    headers: { [CLIENT_ADDRESS_HEADER]: `198.18.${nextAddress >> 8}.${nextAddress++ & 255}` },
-  });
+const fresh = newClients();
+const get = (path: string) => request(new URL(path, worker.base), { headers: fresh() });
 const text = (e: Element, name: string) =>
   e.getElementsByTagNameNS(ATOM, name)[0]?.textContent ?? "";
 

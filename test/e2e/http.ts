@@ -3,6 +3,7 @@
  * on the wire (fetch would decompress bodies and hide framing).
  */
 import { Agent, request as httpRequest } from "node:http";
+import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 
 // One connection reused across requests, as a real client does.
 const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
@@ -48,4 +49,18 @@ export function stableHeaders(headers: Record<string, string>): Record<string, s
   // may differ there by a second; the plan and the remaining quota must still agree.
   if (rest.ratelimit !== undefined) rest.ratelimit = rest.ratelimit.replace(/;t=\d+/, "");
   return rest;
+}
+
+/**
+ * A source of client addresses: each call gives `headers` with the client address field set to an address
+ * not given before (`prefix`.x.y), so that no request of a test spends another's rate-limit quota.
+ */
+export function newClients(
+  prefix = "198.18",
+): (headers?: Record<string, string>) => Record<string, string> {
+  let next = 0;
+  return (headers = {}) => ({
+    ...headers,
+    [CLIENT_ADDRESS_HEADER]: `${prefix}.${next >> 8}.${next++ & 255}`,
+  });
 }

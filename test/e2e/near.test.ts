@@ -24,7 +24,7 @@ import {
   specErrorBody,
 } from "../helpers/spec-values.js";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
-import { request, type RawResponse } from "./http.js";
+import { newClients, request, type RawResponse } from "./http.js";
 import { schemaAjv } from "../helpers/schemas.js";
 import { runExample, shellExamples, statusesOf } from "../helpers/page-examples.js";
 
@@ -37,11 +37,7 @@ let branches: Listed[];
 let pcas: Listed[];
 let atmsBody: Body;
 
-let nextAddress = 0;
-const fresh = (headers: Record<string, string> = {}) => ({
-  ...headers,
-  [CLIENT_ADDRESS_HEADER]: `198.19.${nextAddress >> 8}.${nextAddress++ & 255}`,
-});
+const fresh = newClients("198.19");
 const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
   request(new URL(path, base), { method, headers: fresh(headers) });
 const json = (response: RawResponse) => JSON.parse(response.body.toString("utf8")) as Body;

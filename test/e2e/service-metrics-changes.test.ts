@@ -9,7 +9,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import {
   historyWorker,
   publishedVersions,
@@ -18,7 +17,7 @@ import {
   type PublishedVersion,
   type TestVersion,
 } from "../helpers/history.js";
-import { request } from "./http.js";
+import { newClients, request } from "./http.js";
 
 const SAMPLE = join(import.meta.dirname, "../../content");
 const sample = (path: string) => readFileSync(join(SAMPLE, path), "utf8");
@@ -74,12 +73,8 @@ afterAll(async () => {
   await worker?.dispose();
 });
 
-let nextAddress = 0;
-const get = (path: string) =>
-  request(new URL(path, worker.base), {
-    method: "GET",
-    headers: { [CLIENT_ADDRESS_HEADER]: `198.18.${nextAddress >> 8}.${nextAddress++ & 255}` },
-  });
+const fresh = newClients();
+const get = (path: string) => request(new URL(path, worker.base), { headers: fresh() });
 type Answer = {
   meta: { LastUpdated: string; Since: string; TotalResults: number };
   data: { Brand: Record<string, unknown>[] }[];

@@ -15,9 +15,8 @@ import {
   SPEC_CACHE_CONTROL,
   SPEC_SECURITY_HEADERS,
 } from "../helpers/spec-values.js";
-import { CLIENT_ADDRESS_HEADER } from "../../worker/rate-limit/client-bucket.js";
 import { startWorker, withinOneWindow, type RunningWorker } from "../helpers/worker.js";
-import { request, stableHeaders, type RawResponse } from "./http.js";
+import { newClients, request, stableHeaders, type RawResponse } from "./http.js";
 
 /**
  * Each plan's quota, lowered from the spec's 145 through the Worker's [vars] (as an operator
@@ -50,11 +49,7 @@ const get = (
 ): Promise<RawResponse> => request(new URL(path, base), { method, headers });
 
 // Each request from its own address, so the quota never interferes with what is tested.
-let nextAddress = 0;
-const fresh = (headers: Record<string, string> = {}) => ({
-  ...headers,
-  [CLIENT_ADDRESS_HEADER]: `198.18.${nextAddress >> 8}.${nextAddress++ & 255}`,
-});
+const fresh = newClients();
 
 describe("every endpoint over loopback", () => {
   it("serves the eight paths of the specs", () => {
@@ -118,9 +113,7 @@ describe("every endpoint over loopback", () => {
   it("answers HEAD with GET's status and headers, Content-Length included, and no body", async () => {
     for (const entry of manifest.datasets) {
       for (const acceptEncoding of ["identity", "br"]) {
-        const address = fresh()[CLIENT_ADDRESS_HEADER];
-        const headers = { "Accept-Encoding": acceptEncoding, [CLIENT_ADDRESS_HEADER]: address };
-        const head = await get(entry.path, headers, "HEAD");
+        const head = await get(entry.path, fresh({ "Accept-Encoding": acceptEncoding }), "HEAD");
         // A second address with the same count, so the quota fields match too.
         const getResponse = await get(entry.path, fresh({ "Accept-Encoding": acceptEncoding }));
         expect(head.status).toBe(200);

@@ -42,20 +42,30 @@ export interface LandingInput extends ChangesSectionInput {
   readonly map?: string;
 }
 
-/** The whole page. */
-export function landingPage(input: LandingInput): string {
-  const { site } = input;
-  const publisher = publisherName(site);
+/**
+ * The opening of every page the site serves, up to its own links: the document's language, its
+ * title (escaped here), the shared stylesheet and no icon to ask for.
+ */
+export function pageHead(title: string): string[] {
   return [
     "<!doctype html>",
     '<html lang="en-GB">',
     "<head>",
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${text(publisher)}: open data APIs</title>`,
+    `<title>${text(title)}</title>`,
     `<link rel="stylesheet" href="${STYLESHEET_PATH}">`,
     // An empty icon, so a browser asks for no /favicon.ico (a 404 in its console).
     '<link rel="icon" href="data:,">',
+  ];
+}
+
+/** The whole page. */
+export function landingPage(input: LandingInput): string {
+  const { site } = input;
+  const publisher = publisherName(site);
+  return [
+    ...pageHead(`${publisher}: open data APIs`),
     ...(input.changes?.length ? [FEED_LINK] : []),
     "</head>",
     "<body>",

@@ -8,7 +8,7 @@
  */
 import { escapeAttribute as attr, escapeHtml as text } from "../landing/html.js";
 import { shellExample } from "../landing/origin.js";
-import { STYLESHEET_PATH } from "../landing/page.js";
+import { pageHead } from "../landing/page.js";
 import { compactJson, type Example } from "./examples.js";
 import { SAMPLE_LANGUAGES, samples } from "./samples.js";
 
@@ -130,14 +130,7 @@ export function referencePage(input: ReferenceInput): string {
   const ofTag = (name: string) => operations.filter((o) => asJson(o.op.tags)[0] === name);
   const title = asString(info.title);
   return [
-    "<!doctype html>",
-    '<html lang="en-GB">',
-    "<head>",
-    '<meta charset="utf-8">',
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>API reference: ${text(title)}</title>`,
-    `<link rel="stylesheet" href="${STYLESHEET_PATH}">`,
-    '<link rel="icon" href="data:,">',
+    ...pageHead(`API reference: ${title}`),
     "</head>",
     '<body class="reference">',
     '<a class="skip" href="#main">Skip to the operations</a>',
