@@ -8,8 +8,7 @@
 import { access, copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVerify } from "../../build/cli/verify-run.js";
-import { PROJECT_ROOT } from "../../build/core/paths.js";
+import { verifyInProcess as verify } from "../helpers/cli.js";
 import { startScratchPreview, type ScratchPreview } from "../helpers/preview.js";
 
 process.env.WRANGLER_SEND_METRICS ??= "false";
@@ -39,18 +38,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await scratch?.dispose();
 });
-
-async function verify(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runVerify(argv, {
-    cwd: PROJECT_ROOT,
-    env: {},
-    stdout: (line) => out.push(...line.split("\n")),
-    stderr: (line) => err.push(line),
-  });
-  return { code, lines: out, stderr: err };
-}
 
 describe("verify against the live preview", () => {
   it("finds every path the same as the build the preview wrote, its own landing page included, and exits 0", async () => {

@@ -9,12 +9,11 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runVerify } from "../../build/cli/verify-run.js";
 import { PROJECT_ROOT } from "../../build/core/paths.js";
 import { buildFixture, sampleFixture, type Fixture } from "../helpers/fixtures.js";
 import { warmCache } from "../helpers/sample-build.js";
 import { copyWorkerSources, startWorkerAt } from "../helpers/worker.js";
-import { ensureCompiled, runNode } from "../helpers/cli.js";
+import { ensureCompiled, runNode, verifyInProcess as verify } from "../helpers/cli.js";
 
 interface Scratch {
   readonly content: Fixture;
@@ -72,18 +71,6 @@ afterAll(async () => {
     if (scratch) await rm(scratch.root, { recursive: true, force: true });
   }
 });
-
-async function verify(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runVerify(argv, {
-    cwd: PROJECT_ROOT,
-    env: {},
-    stdout: (line) => out.push(...line.split("\n")),
-    stderr: (line) => err.push(line),
-  });
-  return { code, lines: out, stderr: err };
-}
 
 describe("verify against a Worker serving the same build", () => {
   it("reports every path the same (data sets, aliases, documents, near-me queries, changes) and exits 0", async () => {

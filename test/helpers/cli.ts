@@ -4,6 +4,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { runBuildCommand } from "../../build/cli/build-run.js";
+import { runVerify } from "../../build/cli/verify-run.js";
 import { CONTENT_DIR, PROJECT_ROOT } from "../../build/core/paths.js";
 import { FIXTURE_EPOCH } from "./fixtures.js";
 
@@ -132,4 +133,22 @@ export async function commitAll(
     { cwd: root, env: gitEnv(root, time) },
   );
   return stdout.trim();
+}
+
+/**
+ * `npm run verify -- <argv>` run in this process from the project's folder: its exit code, each
+ * line it printed to stdout, and what it printed to stderr.
+ */
+export async function verifyInProcess(
+  argv: string[],
+): Promise<{ code: number; lines: string[]; stderr: string[] }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runVerify(argv, {
+    cwd: PROJECT_ROOT,
+    env: {},
+    stdout: (line) => out.push(...line.split("\n")),
+    stderr: (line) => err.push(line),
+  });
+  return { code, lines: out, stderr: err };
 }
