@@ -18,6 +18,7 @@ import {
   launchChromium,
   SCREENSHOTS,
   screenshotForReview,
+  watchPage,
 } from "../helpers/chromium.js";
 import { SPEC_PATHS } from "../helpers/spec-values.js";
 import { arrayAt, find, parseEnvelope, parseJson, type Json } from "../helpers/json.js";
@@ -66,23 +67,15 @@ describe.skipIf(!haveChromium())("the landing page in Chromium", () => {
   let browser: Browser;
   let otherOrigin: Server;
   let page: Page;
-  const consoleErrors: string[] = [];
-  const failed: string[] = [];
-  const requested: string[] = [];
+  let consoleErrors: string[] = [];
+  let failed: string[] = [];
+  let requested: string[] = [];
 
   beforeAll(async () => {
     // Both at once: neither needs the other until the page is opened.
     [worker, browser] = await Promise.all([startWorker(), launchChromium()]);
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on("console", (m) => {
-      if (m.type() === "error") consoleErrors.push(m.text());
-    });
-    page.on("pageerror", (e) => consoleErrors.push(String(e)));
-    page.on("requestfailed", (r) => failed.push(`${r.url()} ${r.failure()?.errorText}`));
-    page.on("request", (r) => requested.push(r.url()));
-    page.on("response", (r) => {
-      if (r.status() >= 400) failed.push(`${r.url()} ${r.status()}`);
-    });
+    ({ consoleErrors, failed, requested } = watchPage(page));
     await page.goto(new URL("/", worker.base).href, { waitUntil: "load" });
   }, 90_000);
 

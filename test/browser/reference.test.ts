@@ -10,7 +10,12 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { startWorker, type RunningWorker } from "../helpers/worker.js";
-import { haveChromium, launchChromium, screenshotForReview } from "../helpers/chromium.js";
+import {
+  haveChromium,
+  launchChromium,
+  screenshotForReview,
+  watchPage,
+} from "../helpers/chromium.js";
 
 // axe-core's own bundle, put into the page through the DevTools protocol: the page's policy
 // allows no script, and a script tag would be refused (and logged) like any other.
@@ -42,21 +47,13 @@ describe.skipIf(!haveChromium())("the API reference in Chromium", () => {
 
   describe.each([390, 1366])("at %i px wide", (width) => {
     let page: Page;
-    const consoleErrors: string[] = [];
-    const failed: string[] = [];
-    const requested: string[] = [];
+    let consoleErrors: string[] = [];
+    let failed: string[] = [];
+    let requested: string[] = [];
 
     beforeAll(async () => {
       page = await browser.newPage({ viewport: { width, height: 900 } });
-      page.on("console", (m) => {
-        if (m.type() === "error") consoleErrors.push(m.text());
-      });
-      page.on("pageerror", (e) => consoleErrors.push(String(e)));
-      page.on("requestfailed", (r) => failed.push(`${r.url()} ${r.failure()?.errorText}`));
-      page.on("request", (r) => requested.push(r.url()));
-      page.on("response", (r) => {
-        if (r.status() >= 400) failed.push(`${r.url()} ${r.status()}`);
-      });
+      ({ consoleErrors, failed, requested } = watchPage(page));
       const response = await page.goto(new URL("/reference", worker.base).href, {
         waitUntil: "load",
       });

@@ -70,3 +70,28 @@ export async function screenshotForReview(
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), ...options });
 }
+
+/** What a page did, as watchPage records it from the moment it is called. */
+export interface PageRecord {
+  /** Console errors and uncaught exceptions. */
+  readonly consoleErrors: string[];
+  /** Requests that failed, and answers of 400 or more, each with its URL. */
+  readonly failed: string[];
+  /** Every URL the page asked for. */
+  readonly requested: string[];
+}
+
+/** Records the console errors, failed requests and requests of `page` from now on. */
+export function watchPage(page: Page): PageRecord {
+  const record: PageRecord = { consoleErrors: [], failed: [], requested: [] };
+  page.on("console", (m) => {
+    if (m.type() === "error") record.consoleErrors.push(m.text());
+  });
+  page.on("pageerror", (e) => record.consoleErrors.push(String(e)));
+  page.on("requestfailed", (r) => record.failed.push(`${r.url()} ${r.failure()?.errorText}`));
+  page.on("request", (r) => record.requested.push(r.url()));
+  page.on("response", (r) => {
+    if (r.status() >= 400) record.failed.push(`${r.url()} ${r.status()}`);
+  });
+  return record;
+}
