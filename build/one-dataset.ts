@@ -8,7 +8,7 @@
  */
 import { assembleDataset, type AssembleInput } from "./assemble/dataset.js";
 import { datasetDating } from "./history/dating.js";
-import { dataDigest } from "./encode/data-digest.js";
+import { bodyData, dataDigest } from "./encode/data-digest.js";
 import { serializeBody, type RecordBytes } from "./encode/body.js";
 import { DatasetBody, type BodyFacts, type BodySummary } from "./encode/dataset-body.js";
 import { entityTag } from "./encode/variants.js";
@@ -54,7 +54,7 @@ export async function assembleOrReuse(
     const made = await assembleAt(input, step, dating.updated);
     if (!made.ok || !dating.settle) return made;
     // Dated by the version its Data is (history/dating.ts): again only when that moves it.
-    const updated = await dating.settle(dataDigest(made.body.bytes));
+    const updated = await dating.settle(dataDigest(bodyData(made.body)));
     // Only the seconds are published (and key the cache); how they were found is dating's own.
     if (updated.seconds === made.body.updated.seconds) return made;
     return assembleAt(input, step, updated);

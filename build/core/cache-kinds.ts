@@ -32,12 +32,18 @@ export const CACHE_KINDS = {
   historySummary: "history-summary",
   /** 8 history: the bytes of a data set's answers, every coding, in order (history/dataset.ts). */
   historyPack: "history-pack",
-  /** 8 history: a past version's body ETags in each coding (history/dataset.ts). */
+  /**
+   * 8 history: a past version's body ETags in each coding, by its content's hashes, its date, the
+   * published form and the compression, not the code (history/dataset.ts).
+   */
   historyVersion: "history-version",
   /** 8 history: a git tree's files under a data set's folder (history/store.ts). */
   historyTree: "history-tree",
-  /** 8 history: a git blob parsed, as JSON (history/store.ts). */
-  historyBlob: "history-blob",
+  /**
+   * 8 history: what is kept of a git blob, a brand file's records' facts or site.yaml's settings,
+   * by the blob's hash and the published form, not the code (history/store.ts, history/facts.ts).
+   */
+  historyFacts: "history-facts",
   /** 9 documents: the landing page's map section, by what it is drawn from (documents/index.ts). */
   mapSection: "html",
   /** 9 documents: the map's projected outline (documents/landing/map.ts). */

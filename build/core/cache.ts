@@ -171,6 +171,21 @@ export class BuildCache {
     return sha256(this.fingerprint, ...parts);
   }
 
+  /**
+   * A key for what is made from immutable objects (git's blobs and trees, by their hashes) by a
+   * form the caller names and versions itself: without the code's fingerprint, so an upgrade of
+   * the build that does not change that form reuses it. The parsers' versions and the cache's
+   * format are in it still: a new parser may read a file otherwise.
+   */
+  objectKey(...parts: (string | Uint8Array)[]): string {
+    return sha256("object", String(this.objectBase), ...parts);
+  }
+
+  // The cache's format and the parsers' versions, from the fingerprint's parts (none: the code's).
+  private get objectBase(): string {
+    return this.parts ? JSON.stringify([this.parts.format, this.parts.packages]) : this.fingerprint;
+  }
+
   async get(key: string, kind: string): Promise<Buffer | undefined> {
     const name = `${key}.${kind}`;
     const held = this.memory?.get(name);

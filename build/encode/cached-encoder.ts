@@ -36,14 +36,16 @@ export function createEncoder(
       const key = cache?.key(etag, kind, ...settings);
       return key ? cache!.through(key, kind, make) : make();
     };
+    const brotliQuality = compression.brotliQuality(identity.length);
+    const { gzipLevel } = compression;
     const [br, gzip] = await timeAsync(timing, "compressMs", () =>
       Promise.all([
-        cached(CACHE_KINDS.brotli, () =>
-          compressBrotli(identity, compression.brotliQuality(identity.length)),
-        ),
-        cached(CACHE_KINDS.gzip, () => compressGzip(identity, compression.gzipLevel)),
+        cached(CACHE_KINDS.brotli, () => compressBrotli(identity, brotliQuality)),
+        cached(CACHE_KINDS.gzip, () => compressGzip(identity, gzipLevel)),
       ]),
     );
-    return timeSync(timing, "hashMs", () => withEntityTags(identity, etag, br, gzip));
+    return timeSync(timing, "hashMs", () =>
+      withEntityTags(identity, etag, br, gzip, { brotliQuality, gzipLevel }),
+    );
   };
 }

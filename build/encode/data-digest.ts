@@ -1,21 +1,97 @@
 /**
- * A body's Data: its bytes without the value of meta.LastUpdated, which the build writes first in
- * every body (assemble/envelope.ts). Two versions of a data set whose Data digests are equal
- * publish the same records and meta besides the date, so a commit that leaves the digest as it
- * was is no new version (docs/decisions.md, "What a past version is").
+ * A body's Data, and each record's hash: what tells one version of a data set from another
+ * without its bytes. A body's Data is everything it publishes but the value of meta.LastUpdated:
+ * the rest of its meta, each brand's own fields, and each record's exact JSON text, in order. Two
+ * versions whose Data digests are equal publish the same records and meta besides the date, so a
+ * commit that leaves the digest as it was is no new version (docs/decisions.md, "What a past
+ * version is"). The digest is made from the records' hashes, so the history can tell a past
+ * version's Data from what it keeps of each file (history/facts.ts) without rebuilding its body,
+ * and the build tells the current one's from the body it made (bodyData).
  */
 import { createHash } from "node:crypto";
+import type { DatasetBody } from "./dataset-body.js";
 
-// Every body starts so: envelope() puts LastUpdated first in meta, and serialize keeps the order.
-const HEAD = Buffer.from('{"meta":{"LastUpdated":"', "utf8");
-const QUOTE = 0x22;
+/**
+ * How a record's, a brand's and a body's bytes are made from their values (encode/body.ts,
+ * assemble/envelope.ts). What is kept of past versions by the hash of their git objects (their
+ * records' hashes, their bodies' ETags: history/store.ts) is kept under this: bump it when the
+ * bytes a value is published as change. test/build/encode/data-digest.test.ts pins the bytes of
+ * one body and fails until it is bumped.
+ */
+export const PUBLISHED_FORM = "1";
 
-/** The hex SHA-256 of the body's bytes with meta.LastUpdated's value left out. */
-export function dataDigest(body: Uint8Array): string {
-  const bytes = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  const hash = createHash("sha256");
-  const end = bytes.subarray(0, HEAD.length).equals(HEAD) ? bytes.indexOf(QUOTE, HEAD.length) : -1;
-  // A body in another shape is hashed whole: its every byte is its Data.
-  if (end < 0) return hash.update(bytes).digest("hex");
-  return hash.update(bytes.subarray(0, HEAD.length)).update(bytes.subarray(end)).digest("hex");
+/**
+ * A record's hash: the first 128 bits of the SHA-256 of its exact JSON text, in base64url (22
+ * characters). Equal hashes are equal texts: no two records a publisher will ever have collide.
+ */
+export function recordHash(json: string): string {
+  return createHash("sha256").update(json, "utf8").digest("base64url").slice(0, 22);
+}
+
+/** A version's Data in parts: its meta but LastUpdated, and each brand's own fields and records. */
+export interface DataParts {
+  /** The JSON text of meta without LastUpdated (metaText). */
+  readonly meta: string;
+  readonly brands: readonly {
+    /** The JSON text of the brand object with its list of records empty ("" without a list). */
+    readonly shell: string;
+    readonly records: readonly { readonly hash: string }[];
+  }[];
+}
+
+/** The JSON text of an envelope's meta without LastUpdated, the part of meta that is Data. */
+export function metaText(meta: Readonly<Record<string, unknown>>): string {
+  const { LastUpdated: _date, ...rest } = meta;
+  return JSON.stringify(rest);
+}
+
+/** The JSON text of a brand object with its records' list empty: its own fields, in order. */
+export function brandShell(brand: Readonly<Record<string, unknown>>, recordsKey: string): string {
+  return JSON.stringify({ ...brand, [recordsKey]: [] });
+}
+
+/** The hex SHA-256 of a version's Data. */
+export function dataDigest(data: DataParts): string {
+  const hash = createHash("sha256").update(data.meta).update("\0");
+  for (const brand of data.brands) {
+    hash.update(brand.shell).update("\0");
+    for (const record of brand.records) hash.update(record.hash).update(",");
+    hash.update("\0");
+  }
+  return hash.digest("hex");
+}
+
+/**
+ * The Data of a body the build made or read back, from its value and its records' byte ranges
+ * (read once per body): each record's text is as published. In the service metrics, where the
+ * brand object is the record, each brand is one record with no shell.
+ */
+export function bodyData(body: DatasetBody): DataParts {
+  const value = body.value();
+  const brands = value.data.flatMap((d) => d.Brand);
+  const key = body.dataset.recordsKey;
+  if (key === null) {
+    return {
+      meta: metaText(value.meta),
+      brands: brands.map((brand) => ({
+        shell: "",
+        records: [{ hash: recordHash(JSON.stringify(brand)) }],
+      })),
+    };
+  }
+  const slices = body.slices();
+  let at = 0;
+  return {
+    meta: metaText(value.meta),
+    brands: brands.map((brand) => ({
+      shell: brandShell(brand, key),
+      records: ((brand[key] ?? []) as unknown[]).map((record) => {
+        const range = slices?.records[at++]?.range;
+        const text = range
+          ? body.bytes.toString("utf8", range[0], range[1])
+          : JSON.stringify(record);
+        return { hash: recordHash(text) };
+      }),
+    })),
+  };
 }

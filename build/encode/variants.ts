@@ -1,7 +1,9 @@
 /**
  * Step 6, encode: the exact bytes to serve, their precompressed variants, and for each a strong
- * ETag, the SHA-256 of exactly those bytes. The edge does not compress `application/prs.*+json`
- * itself, and the Worker never compresses or hashes per request, so all of it happens here.
+ * ETag: the identity bytes' is their SHA-256; a compressed variant's is made from that, the coding
+ * and what the compressed bytes depend on besides (codedTag). The edge does not compress
+ * `application/prs.*+json` itself, and the Worker never compresses or hashes per request, so all
+ * of it happens here.
  */
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
@@ -14,11 +16,16 @@ export type { Compression } from "../core/profile.js";
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
-// Brotli's best quality (11) is worth its time only on small bodies: it costs about fifty times
-// quality 9's time for output 10-12% smaller (quality 10 is within 1% of 9's size and several times
-// slower). Bodies up to this size get 11, larger ones 9, so a large publisher's build stays within
-// its time budget (BENCHMARKS.md#build, row "brotli's size against quality 11's").
+// Brotli's best quality (11) is worth its time only on small bodies: on a 0.41 MB ATM body it took
+// 1.12 s for 20.3 KB, where 10 took 0.13 s for 22.4 KB (10.6% more) and 9 took 0.05 s for 24.1 KB
+// (18.7% more); on a 0.39 MB /openapi.json 10 was within 1.5% of 11 at a third of its time. A
+// body is remade at every edit that changes it, and 11 on it was most of a build after one edit
+// (bench/results/2026-11-29-history-from-facts.md). So bodies up to 64 KiB get 11, up to 1 MiB 10,
+// larger ones 9, and a large publisher's build stays within its time budget (BENCHMARKS.md#build,
+// row "brotli's size against quality 11's").
+export const BROTLI_BEST_QUALITY_BYTES = 64 * 1024;
 export const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
+export const BROTLI_MIDDLE_QUALITY = 10;
 export const BROTLI_LARGE_QUALITY = 9;
 export const BROTLI_BEST_QUALITY = constants.BROTLI_MAX_QUALITY;
 
@@ -26,7 +33,11 @@ export const BROTLI_BEST_QUALITY = constants.BROTLI_MAX_QUALITY;
 export const PUBLISHED_COMPRESSION: Compression = {
   name: "published",
   brotliQuality: (size) =>
-    size <= BROTLI_MAX_QUALITY_BYTES ? BROTLI_BEST_QUALITY : BROTLI_LARGE_QUALITY,
+    size <= BROTLI_BEST_QUALITY_BYTES
+      ? BROTLI_BEST_QUALITY
+      : size <= BROTLI_MAX_QUALITY_BYTES
+        ? BROTLI_MIDDLE_QUALITY
+        : BROTLI_LARGE_QUALITY,
   gzipLevel: 9,
 };
 
@@ -88,16 +99,48 @@ export function compressGzip(
   return gz(identity, { level });
 }
 
-/** The three variants with their ETags; `etag` is the identity bytes' own, already computed. */
+/**
+ * The strong ETag of a compressed variant: the SHA-256 of the identity variant's ETag, the coding,
+ * its setting (brotli's quality, gzip's level) and the version of the library that compressed it,
+ * which together decide its bytes (both coders are deterministic), so the tag changes whenever the
+ * bytes could (RFC 9110 section 8.8.1). Made without the compressed bytes, so the history can name
+ * what a past version was served as in each coding without compressing it again: a consumer
+ * whose client decompressed it holds that tag (docs/decisions.md, "Compressed variants and ETags").
+ */
+export function codedTag(identityTag: string, coding: "br" | "gzip", setting: number): string {
+  const library = coding === "br" ? process.versions.brotli : process.versions.zlib;
+  const name = `${identityTag.replaceAll('"', "")} ${coding} ${setting} ${library ?? ""}`;
+  return `"${createHash("sha256").update(name).digest("hex")}"`;
+}
+
+/** The ETags of a body's three variants, from its identity ETag and the compression's settings. */
+export function variantTags(
+  identityTag: string,
+  length: number,
+  compression: Compression = PUBLISHED_COMPRESSION,
+  brotliQuality = compression.brotliQuality(length),
+): Record<ContentCoding, string> {
+  return {
+    identity: identityTag,
+    br: codedTag(identityTag, "br", brotliQuality),
+    gzip: codedTag(identityTag, "gzip", compression.gzipLevel),
+  };
+}
+
+/**
+ * The three variants with their ETags; `etag` is the identity bytes' own, already computed, and
+ * the settings are those `br` and `gzip` were compressed at.
+ */
 export function withEntityTags(
   identity: Buffer,
   etag: string,
   br: Buffer,
   gzip: Buffer,
+  settings: { readonly brotliQuality: number; readonly gzipLevel: number },
 ): EncodedBody {
   return {
     identity: { bytes: identity, etag },
-    br: { bytes: br, etag: entityTag(br) },
-    gzip: { bytes: gzip, etag: entityTag(gzip) },
+    br: { bytes: br, etag: codedTag(etag, "br", settings.brotliQuality) },
+    gzip: { bytes: gzip, etag: codedTag(etag, "gzip", settings.gzipLevel) },
   };
 }

@@ -5,10 +5,10 @@
  */
 import type { DatasetDefinition } from "../core/datasets.js";
 import {
-  BROTLI_MAX_QUALITY_BYTES,
   compressBrotli,
   compressGzip,
   entityTag,
+  withEntityTags,
   type Compression,
   type EncodedBody,
 } from "../encode/variants.js";
@@ -39,17 +39,29 @@ export function unquoted(variants: ManifestEntry["variants"]): BodyTags {
 }
 
 /**
- * The answers' brotli quality, newest first: what a small body gets (11 when published) while the
- * answers compressed at it stay within what one body gets at it, then what a large one gets (9;
- * build/encode/variants.ts), so a long history of large changes cannot cost minutes per build.
+ * The newest answers get brotli's best quality (11 when published) while together they are at
+ * most this many bytes: they are the ones consumers polling often ask for, and small.
  */
+export const ANSWER_BEST_QUALITY_BYTES = 16 * 1024;
+
+/**
+ * The older answers' brotli quality (at most; the preview's is lower). Every answer is made again
+ * at every publication, since each lists the records changed since its version, so they are
+ * compressed at what costs a build little: 6 took 25 ms for 0.8 MB of answers where 11 took
+ * 2.6 s, for output 15% larger (bench/results/2026-11-29-history-from-facts.md).
+ */
+export const ANSWER_BROTLI_QUALITY = 6;
+
+/** The answers' brotli quality, newest first (ANSWER_BEST_QUALITY_BYTES, ANSWER_BROTLI_QUALITY). */
 export function qualityOf(
   drafts: readonly Draft[],
   index: number,
   compression: Compression,
 ): number {
   const upTo = drafts.slice(0, index + 1).reduce((n, d) => n + d.bytes.length, 0);
-  return compression.brotliQuality(upTo <= BROTLI_MAX_QUALITY_BYTES ? 0 : Infinity);
+  return upTo <= ANSWER_BEST_QUALITY_BYTES
+    ? compression.brotliQuality(0)
+    : Math.min(ANSWER_BROTLI_QUALITY, compression.brotliQuality(Number.POSITIVE_INFINITY));
 }
 
 export async function encodeAnswer(
@@ -61,11 +73,10 @@ export async function encodeAnswer(
     compressBrotli(identity, quality),
     compressGzip(identity, compression.gzipLevel),
   ]);
-  return {
-    identity: { bytes: identity, etag: entityTag(identity) },
-    br: { bytes: br, etag: entityTag(br) },
-    gzip: { bytes: gzip, etag: entityTag(gzip) },
-  };
+  return withEntityTags(identity, entityTag(identity), br, gzip, {
+    brotliQuality: quality,
+    gzipLevel: compression.gzipLevel,
+  });
 }
 
 // Where each coding of an answer is stored: under its data set, named by the start of its own

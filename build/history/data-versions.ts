@@ -6,8 +6,8 @@
  * publishes is the version's before it. A version's LastUpdated is the commit time of the commit
  * where its Data appeared (docs/decisions.md, "What a past version is").
  *
- * Each commit's Data digest is worked out once, from git objects, by the history's own rebuild
- * (version.ts), and cached by commit; the list of versions is cached by the newest commit
+ * Each commit's Data digest is worked out once, from its files' facts (facts.ts, kept by blob:
+ * no body is rebuilt), and cached by commit; the list of versions is cached by the newest commit
  * touching the data set, so a build whose history has not moved reads one entry per data set.
  */
 import type { BuildCache } from "../core/cache.js";
@@ -104,6 +104,8 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
 
   const keep = new Set<string>();
   const reader = new VersionReader(input.store, dataset);
+  // Commit to the hashes of its folder's tree and site.yaml, looked up a batch at a time.
+  const looked = new Map<string, [string | undefined, string | undefined]>();
   const digestOf = async (index: number): Promise<string | undefined> => {
     const commit = commits[index]!;
     const key = cache?.key(DIGEST_KIND, dataset.id, commit.commit, ...paths);
@@ -117,19 +119,31 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
       return input.known.digest;
     }
     // The hashes of this commit's content and the next few's, in one git process.
-    const batch = commits.slice(index, index + LOOKUP_BATCH);
-    const objects = await objectsAt(
-      repo,
-      batch.flatMap((c) => [`${c.commit}:${folder}`, `${c.commit}:${site}`]),
-    );
+    if (!looked.has(commit.commit)) {
+      // As many as may be wanted: a run of one Data ends at the commit after it.
+      const batch = commits.slice(index, index + Math.min(LOOKUP_BATCH, want + 1));
+      const objects = await objectsAt(
+        repo,
+        batch.flatMap((c) => [`${c.commit}:${folder}`, `${c.commit}:${site}`]),
+      );
+      batch.forEach((c, i) => looked.set(c.commit, [objects[2 * i], objects[2 * i + 1]]));
+      // Their files read together, on every core: a build with no cache reads a file per commit.
+      await reader.readAhead(
+        batch.map((c) => {
+          const [tree, blob] = looked.get(c.commit)!;
+          return { commit: c.commit, seconds: 0, folder: tree, site: blob };
+        }),
+      );
+    }
+    const [folderTree, siteBlob] = looked.get(commit.commit)!;
     // The date is not part of the Data: any will do.
-    const body = await reader.body({
+    const facts = await reader.facts({
       commit: commit.commit,
       seconds: 0,
-      folder: objects[0],
-      site: objects[1],
+      folder: folderTree,
+      site: siteBlob,
     });
-    const digest = body && dataDigest(body);
+    const digest = facts && dataDigest(facts.data);
     if (key) await cache!.set(key, DIGEST_KIND, digest ?? "");
     return digest;
   };

@@ -10,13 +10,13 @@ import type { DatasetBody } from "../encode/dataset-body.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { toRfc3339 } from "../core/dates.js";
 import {
-  compressBrotli,
-  compressGzip,
   entityTag,
   PUBLISHED_COMPRESSION,
+  variantTags,
   type Compression,
   type EncodedBody,
 } from "../encode/variants.js";
+import { PUBLISHED_FORM } from "../encode/data-digest.js";
 import { planForPath } from "../../contract/rate-limits.js";
 import { changesPathOf } from "../../contract/changes.js";
 import type { ChangeAnswer, ChangesEntry, ManifestEntry } from "../../contract/manifest.js";
@@ -136,9 +136,12 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
     input.seed ? input.resolve([input.seed]).then(([ref]) => ref) : undefined,
   ]);
   if (seed && seed.seconds === current.entry.lastModifiedMs / 1000 && cache) {
-    // Its ETags are this build's: when it is a past version, no one recompresses it.
-    const tags = unquoted(current.entry.variants);
-    await cache.set(versionEntry(cache, input, seed)[0], VERSION_KIND, JSON.stringify(tags));
+    // Its identity is this build's body: when it is a past version, no one rebuilds it.
+    const kept: KeptVersion = {
+      identity: bare(current.entry.variants.identity.etag),
+      length: current.entry.variants.identity.length,
+    };
+    await cache.set(versionEntry(cache, input, seed)[0], VERSION_KIND, JSON.stringify(kept));
   }
   const computed = await compute(input, past, seed);
   if (key) {
@@ -340,20 +343,28 @@ function keptEntries(
   ];
 }
 
-// A version's entry in the cache (key and kind): its body's ETags in each coding, compressed as
-// this build compresses, which a later build needs.
+/** What is kept of a past version's body: its identity ETag (unquoted) and its length. */
+interface KeptVersion {
+  readonly identity: string;
+  readonly length: number;
+}
+
+// A version's entry in the cache (key and kind): its body's identity ETag and length, by its
+// content's hashes and date and the published form (not the code: see BuildCache.objectKey).
 function versionEntry(
   cache: BuildCache,
-  input: Pick<DatasetHistoryInput, "dataset" | "compression">,
+  input: Pick<DatasetHistoryInput, "dataset">,
   ref: VersionRef,
 ): [key: string, kind: string] {
-  const key = cache.key(VERSION_KIND, compressionOf(input).name, input.dataset.id, versionKey(ref));
+  const key = cache.objectKey(VERSION_KIND, PUBLISHED_FORM, input.dataset.id, versionKey(ref));
   return [key, VERSION_KIND];
 }
 
 /**
- * A past version's body ETags in each coding: its bytes rebuilt by today's code, hashed and
- * compressed as the data is, once per version (cached with it). Undefined when it cannot be built.
+ * A past version's body ETags in each coding: its identity bytes rebuilt by today's code and
+ * hashed once per version (kept in the cache), the codings' tags made from that as this build
+ * makes them (encode/variants.ts, variantTags), without compressing it. Undefined when it cannot
+ * be built.
  */
 async function versionTags(
   input: DatasetHistoryInput,
@@ -363,21 +374,15 @@ async function versionTags(
   const { cache } = input;
   const key = cache && versionEntry(cache, input, ref)[0];
   const hit = key ? await cache.get(key, VERSION_KIND) : undefined;
-  if (hit) return JSON.parse(hit.toString("utf8")) as BodyTags;
-  const body = await reader.body(ref);
-  if (!body) return undefined;
-  const compression = compressionOf(input);
-  const [br, gzip] = await Promise.all([
-    compressBrotli(body, compression.brotliQuality(body.length)),
-    compressGzip(body, compression.gzipLevel),
-  ]);
-  const tags = {
-    identity: bare(entityTag(body)),
-    br: bare(entityTag(br)),
-    gzip: bare(entityTag(gzip)),
-  };
-  if (key) await cache.set(key, VERSION_KIND, JSON.stringify(tags));
-  return tags;
+  let kept = hit ? (JSON.parse(hit.toString("utf8")) as KeptVersion) : undefined;
+  if (!kept) {
+    const body = await reader.body(ref);
+    if (!body) return undefined;
+    kept = { identity: bare(entityTag(body)), length: body.length };
+    if (key) await cache.set(key, VERSION_KIND, JSON.stringify(kept));
+  }
+  const tags = variantTags(`"${kept.identity}"`, kept.length, compressionOf(input));
+  return { identity: kept.identity, br: bare(tags.br), gzip: bare(tags.gzip) };
 }
 
 const compressionOf = (input: Pick<DatasetHistoryInput, "compression">) =>

@@ -24,7 +24,7 @@ import {
   type Repository,
 } from "./git.js";
 import { dataVersions } from "./data-versions.js";
-import { dataDigest } from "../encode/data-digest.js";
+import { bodyData, dataDigest } from "../encode/data-digest.js";
 import { HistoryStore } from "./store.js";
 import type { VersionCommit, VersionRef } from "./version.js";
 
@@ -193,7 +193,8 @@ async function versionsOf(
     });
     const newest = versions[0];
     const current =
-      newest?.seconds === entry.lastModifiedMs / 1000 && newest.digest === dataDigest(body.bytes);
+      newest?.seconds === entry.lastModifiedMs / 1000 &&
+      newest.digest === dataDigest(bodyData(body));
     const seed = current ? newest : undefined;
     const older = seed ? versions.slice(1) : versions;
     const past = older.slice(0, keep);

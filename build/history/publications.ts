@@ -3,12 +3,7 @@
  * one before, counted and with a few records of each kind named.
  */
 import type { DatasetDefinition, DatasetId } from "../core/datasets.js";
-import {
-  recordChanges,
-  recordLabel,
-  type PublishedRecord,
-  type VersionRecords,
-} from "./records.js";
+import { labelOf, recordChanges, type PublishedRecord, type VersionRecords } from "./records.js";
 
 /** How many records of each kind a publication names. */
 export const NAMED_PER_KIND = 3;
@@ -43,7 +38,7 @@ export function publication(
     const names: string[] = [];
     for (const record of records) {
       if (names.length === NAMED_PER_KIND) break;
-      const text = recordLabel(record.json);
+      const text = labelOf(record);
       if (!names.includes(text)) names.push(text);
     }
     return names;

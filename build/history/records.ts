@@ -1,18 +1,36 @@
 /**
  * What a change answer is made of, as pure functions: a version's records brand by brand, the
  * changes from one version to another (each record added or changed, whole, and the
- * Identifications removed), and the answer's exact bytes. A record is its Identification and its
- * JSON text exactly as the full list publishes it, so "changed" means "its bytes changed".
+ * Identifications removed), and the answer's exact bytes. A record is its Identification and the
+ * hash of its JSON text exactly as the full list publishes it, so "changed" means "its bytes
+ * changed"; the text itself is held only for the current version, whose records an answer lists.
  */
 import type { DatasetDefinition } from "../core/datasets.js";
 import type { Envelope } from "../assemble/envelope.js";
 import type { BodySlices } from "../encode/body.js";
+import { recordHash } from "../encode/data-digest.js";
 import { REMOVED_FIELD, SINCE_FIELD } from "../../contract/changes.js";
 
-/** One record as published: its Identification and its exact JSON text in the full list. */
+/**
+ * One record as published: its Identification, the hash of its exact JSON text in the full list
+ * (encode/data-digest.ts), and either that text (the current version's records, which answers
+ * list) or only its label (a past version's, which the feed may name: see recordLabel).
+ */
 export interface PublishedRecord {
   readonly id: string;
-  readonly json: string;
+  readonly hash: string;
+  readonly json?: string;
+  readonly label?: string;
+}
+
+/** A record as the current version publishes it: its text and that text's hash. */
+export function publishedRecord(id: string, json: string): PublishedRecord {
+  return { id, hash: recordHash(json), json };
+}
+
+/** How the feed names a record, from its label, or its text when only that is held. */
+export function labelOf(record: PublishedRecord): string {
+  return record.label ?? recordLabel(record.json!);
 }
 
 /** One brand of a version: its BrandName and its records in publication order. */
@@ -65,10 +83,9 @@ export function slicedRecords(
   brands.forEach((brand, b) => {
     for (const record of (brand[dataset.recordsKey!] ?? []) as Record<string, unknown>[]) {
       const { range } = slices.records[at++]!;
-      records[b]!.push({
-        id: String(record.Identification),
-        json: bytes.toString("utf8", range[0], range[1]),
-      });
+      records[b]!.push(
+        publishedRecord(String(record.Identification), bytes.toString("utf8", range[0], range[1])),
+      );
     }
   });
   return brands.map((brand, b) => ({ name: String(brand.BrandName), records: records[b]! }));
@@ -86,17 +103,16 @@ export function brandRecords(
   const list = (brand[dataset.recordsKey] ?? []) as Record<string, unknown>[];
   return {
     name: String(brand.BrandName),
-    records: list.map((record) => ({
-      id: String(record.Identification),
-      json: JSON.stringify(record),
-    })),
+    records: list.map((record) =>
+      publishedRecord(String(record.Identification), JSON.stringify(record)),
+    ),
   };
 }
 
 /** A service metrics brand object as its one record, identified by its BrandName. */
 export function wholeBrand(brand: Readonly<Record<string, unknown>>): BrandRecords {
   const name = String(brand.BrandName);
-  return { name, records: [{ id: name, json: JSON.stringify(brand) }] };
+  return { name, records: [publishedRecord(name, JSON.stringify(brand))] };
 }
 
 /**
@@ -105,10 +121,10 @@ export function wholeBrand(brand: Readonly<Record<string, unknown>>): BrandRecor
  */
 function byIdentification(records: readonly PublishedRecord[]): Map<string, string[]> {
   const groups = new Map<string, string[]>();
-  for (const { id, json } of records) {
+  for (const { id, hash } of records) {
     const group = groups.get(id);
-    if (group) group.push(json);
-    else groups.set(id, [json]);
+    if (group) group.push(hash);
+    else groups.set(id, [hash]);
   }
   return groups;
 }
@@ -125,7 +141,7 @@ function byBrand(version: VersionRecords): Map<string, PublishedRecord[]> {
 }
 
 const sameGroup = (a: readonly string[] | undefined, b: readonly string[]) =>
-  a !== undefined && a.length === b.length && a.every((json, i) => json === b[i]);
+  a !== undefined && a.length === b.length && a.every((hash, i) => hash === b[i]);
 
 /**
  * The changes from `from` to `to`, brand by brand: the brands of `to` first, in its order, then
@@ -187,10 +203,10 @@ export function recordChanges(from: VersionRecords, to: VersionRecords): RecordC
   const removed: PublishedRecord[] = [];
   const unmatched = (records: readonly PublishedRecord[], others: readonly PublishedRecord[]) => {
     const left = new Map<string, number>();
-    for (const r of others) left.set(r.json, (left.get(r.json) ?? 0) + 1);
+    for (const r of others) left.set(r.hash, (left.get(r.hash) ?? 0) + 1);
     return records.filter((r) => {
-      const n = left.get(r.json) ?? 0;
-      if (n > 0) left.set(r.json, n - 1);
+      const n = left.get(r.hash) ?? 0;
+      if (n > 0) left.set(r.hash, n - 1);
       return n === 0;
     });
   };
@@ -254,11 +270,11 @@ export function answerBytes(
     // as its BrandName with Removed true.
     if (dataset.recordsKey === null) {
       return c.listed.length > 0
-        ? c.listed.map((r) => r.json)
+        ? c.listed.map((r) => r.json!)
         : [`{"BrandName":${JSON.stringify(c.name)},"${REMOVED_FIELD}":true}`];
     }
     const parts = [`{"BrandName":${JSON.stringify(c.name)}`];
-    if (c.listed.length > 0) parts.push(`,${key}:[${c.listed.map((r) => r.json).join(",")}]`);
+    if (c.listed.length > 0) parts.push(`,${key}:[${c.listed.map((r) => r.json!).join(",")}]`);
     if (c.removed.length > 0) parts.push(`,"${REMOVED_FIELD}":${JSON.stringify(c.removed)}`);
     parts.push("}");
     return parts.join("");
@@ -272,7 +288,11 @@ export function answerBytes(
  * ATM's town) or what it is (a product's name).
  */
 export function recordLabel(json: string): string {
-  const record = JSON.parse(json) as Record<string, unknown>;
+  return labelOfValue(JSON.parse(json) as Record<string, unknown>);
+}
+
+/** recordLabel of a record's value, as parsed. */
+export function labelOfValue(record: Readonly<Record<string, unknown>>): string {
   const object = (v: unknown) =>
     v !== null && typeof v === "object" ? (v as Record<string, unknown>) : {};
   const address = object(record.PostalAddress ?? object(record.Location).PostalAddress);

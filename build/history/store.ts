@@ -1,24 +1,56 @@
 /**
  * Past versions' content, read from git through the build cache: a tree's YAML files (keyed by
- * the tree's hash), and each file's parsed value (keyed by its blob's hash, so a file that many
- * versions share is parsed once, ever). A build whose history has not moved reads none of it; a
- * new commit parses only the files it changed. Files are parsed by build/read/ as the build
- * parses them, and never checked again (docs/decisions.md#what-a-past-version-is).
+ * the tree's hash), and each file's facts (history/facts.ts; site.yaml's settings), keyed by its
+ * blob's hash and the published form alone, not by the build's code: a file's text never changes
+ * under its hash, so a file that many versions share is parsed once, ever, and an upgrade that
+ * does not change how records are published parses none again. A build whose history has not
+ * moved reads none of it; a new commit parses only the files it changed. Files are parsed by
+ * build/read/ as the build parses them, and never checked again
+ * (docs/decisions.md#what-a-past-version-is). A file's records' texts are held for the build that
+ * read it, for a past body's ETag (version.ts), and the file is read again only when one is wanted later.
  */
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { BuildCache } from "../core/cache.js";
-import { parseYaml } from "../read/yaml-source.js";
+import type { DatasetDefinition } from "../core/datasets.js";
+import { PROJECT_ROOT } from "../core/paths.js";
+import { runOnThreads } from "../core/thread-pool.js";
+import { PUBLISHED_FORM } from "../encode/data-digest.js";
+import type { Site } from "../read/site.js";
+import { readFileTask, type FileFacts, type FileReply, type FileTask } from "./facts.js";
 import { ObjectReader, type Repository, type TreeFile } from "./git.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
-const TREE_KIND = CACHE_KINDS.historyTree;
-const BLOB_KIND = CACHE_KINDS.historyBlob;
+// Below this much YAML, starting threads costs more than they save: a thread starts in about
+// 30 ms, and the build's parser reads about 20 MB/s.
+const PARALLEL_BYTES = 2 * 1024 * 1024;
 
-/** A parsed file: its value as JSON text, or undefined when it does not parse. */
-export type ParsedBlob = string | undefined;
+// A parse makes many short-lived objects: a thread's young generation as large as a check
+// thread's (check/pool.ts) keeps the collector from running every few files.
+const YOUNG_GENERATION_MB = 192;
+
+// The worker thread's script (thread.ts). Compiled, it sits beside this file; when this module
+// runs as TypeScript source (under vitest) the compiled copy in .out/ is used, as check/pool.ts's.
+const THREAD_URL = import.meta.url.endsWith(".ts")
+  ? pathToFileURL(join(PROJECT_ROOT, ".out", "build", "history", "thread.js"))
+  : new URL("./thread.js", import.meta.url);
+
+const TREE_KIND = CACHE_KINDS.historyTree;
+const FACTS_KIND = CACHE_KINDS.historyFacts;
+
+/** What is kept of a file: a brand file's facts, site.yaml's settings; undefined when unusable. */
+type Kept = FileFacts | Site | undefined;
+
+// The facts of a brand file as kept: records as [id, hash, label] to keep the entries small.
+interface KeptFacts {
+  readonly b: string | undefined;
+  readonly s: string;
+  readonly r: readonly (readonly [string, string, string])[];
+}
 
 export class HistoryStore {
   private readonly trees = new Map<string, Promise<TreeFile[]>>();
-  private readonly blobs = new Map<string, ParsedBlob>();
   /** Cache entries this run relies on, kept from pruning (BuildCache.keep). */
   readonly entries = new Set<string>();
   /** What this run read from git: files parsed, and past bodies rebuilt (VersionReader). */
@@ -30,6 +62,8 @@ export class HistoryStore {
   constructor(
     repo: Repository,
     private readonly cache: BuildCache | undefined,
+    /** Worker threads for reading many past files at once; default: the cores available. */
+    private readonly threads = availableParallelism(),
   ) {
     this.objects = new ObjectReader(repo);
   }
@@ -61,19 +95,63 @@ export class HistoryStore {
     return files;
   }
 
-  /** Each blob's parsed value as JSON text (undefined: it does not parse), by hash. */
-  async parsed(hashes: readonly string[]): Promise<Map<string, ParsedBlob>> {
+  /**
+   * Each blob's facts for `dataset` (facts.ts), by hash; undefined where the file does not
+   * parse or could not have been published.
+   */
+  async facts(
+    dataset: DatasetDefinition,
+    hashes: readonly string[],
+  ): Promise<Map<string, FileFacts | undefined>> {
+    const kind = { recordsKey: dataset.recordsKey };
+    const kept = await this.kept(dataset.id, kind, hashes);
+    return kept as Map<string, FileFacts | undefined>;
+  }
+
+  /** site.yaml's settings at a blob: what a body's meta takes of it (License, TermsOfUse). */
+  async site(hash: string): Promise<Site | undefined> {
+    const kept = await this.kept("site", "site", [hash]);
+    return kept.get(hash) as Site | undefined;
+  }
+
+  /**
+   * Each blob's records' JSON texts, in order (for a past body's bytes): held from this build's
+   * reading of the file, or read again (a file whose facts a build before kept).
+   */
+  async texts(
+    dataset: DatasetDefinition,
+    hashes: readonly string[],
+  ): Promise<Map<string, readonly string[] | undefined>> {
+    const wanted = [...new Set(hashes)];
+    const missing = wanted.filter((hash) => !this.held.has(hash));
+    if (missing.length > 0)
+      await this.read(dataset.id, { recordsKey: dataset.recordsKey }, missing);
+    return new Map(wanted.map((hash) => [hash, this.held.get(hash)]));
+  }
+
+  // Records' texts by blob, held for this build only: a past body's bytes are wanted once.
+  private readonly held = new Map<string, readonly string[] | undefined>();
+  private readonly made = new Map<string, Kept>();
+
+  // What is kept of each blob for `name` (a data set's id, or "site"), from this build, the
+  // cache, or reading it.
+  private async kept(
+    name: string,
+    kind: FileTask["kind"],
+    hashes: readonly string[],
+  ): Promise<Map<string, Kept>> {
     const wanted = [...new Set(hashes)];
     const missing: string[] = [];
+    const id = (hash: string) => `${name}\0${hash}`;
     await Promise.all(
       wanted.map(async (hash) => {
-        if (this.blobs.has(hash)) return;
-        const key = this.cache?.key(BLOB_KIND, hash);
+        if (this.made.has(id(hash))) return;
+        const key = this.cache?.objectKey(FACTS_KIND, PUBLISHED_FORM, name, hash);
         if (key) {
-          this.entries.add(`${key}\0${BLOB_KIND}`);
-          const hit = await this.cache!.get(key, BLOB_KIND);
+          this.entries.add(`${key}\0${FACTS_KIND}`);
+          const hit = await this.cache!.get(key, FACTS_KIND);
           if (hit) {
-            this.blobs.set(hash, hit.length === 0 ? undefined : hit.toString("utf8"));
+            this.made.set(id(hash), hit.length === 0 ? undefined : decodeKept(name, hit));
             return;
           }
         }
@@ -81,17 +159,50 @@ export class HistoryStore {
       }),
     );
     if (missing.length > 0) {
-      const bytes = await this.objects.readBlobs(missing);
-      this.counts.parsed += missing.length;
-      for (const hash of missing) {
-        const source = parseYaml(hash, bytes.get(hash)!.toString("utf8"));
-        const json = source.diagnostics.length === 0 ? JSON.stringify(source.value) : undefined;
-        this.blobs.set(hash, json);
-        const key = this.cache?.key(BLOB_KIND, hash);
-        if (key) await this.cache!.set(key, BLOB_KIND, json ?? "");
+      const read = await this.read(name, kind, missing);
+      for (const [hash, kept] of read) {
+        this.made.set(id(hash), kept);
+        const key = this.cache?.objectKey(FACTS_KIND, PUBLISHED_FORM, name, hash);
+        if (key) await this.cache!.set(key, FACTS_KIND, kept ? encodeKept(name, kept) : "");
       }
     }
-    return new Map(wanted.map((hash) => [hash, this.blobs.get(hash)]));
+    return new Map(wanted.map((hash) => [hash, this.made.get(id(hash))]));
+  }
+
+  // Reads blobs from git and parses them: on worker threads when there is enough YAML to repay
+  // starting them (a cold build's past versions), else on this thread. Records' texts are held.
+  private async read(
+    name: string,
+    kind: FileTask["kind"],
+    hashes: readonly string[],
+  ): Promise<Map<string, Kept>> {
+    const bytes = await this.objects.readBlobs(hashes);
+    this.counts.parsed += hashes.length;
+    const tasks = hashes.map((hash): FileTask => ({
+      text: bytes.get(hash)!.toString("utf8"),
+      name: hash,
+      kind,
+    }));
+    const size = tasks.reduce((n, t) => n + t.text.length, 0);
+    const threads = Math.min(this.threads, tasks.length);
+    const replies =
+      threads > 1 && size >= PARALLEL_BYTES
+        ? await runOnThreads<FileTask, FileReply>(tasks, {
+            script: THREAD_URL,
+            threads,
+            resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+          })
+        : tasks.map(readFileTask);
+    const out = new Map<string, Kept>();
+    replies.forEach((reply, i) => {
+      const hash = hashes[i]!;
+      if ("site" in reply) out.set(hash, reply.site);
+      else {
+        out.set(hash, reply.facts);
+        this.held.set(hash, reply.texts);
+      }
+    });
+    return out;
   }
 
   /** Keeps every entry this run read or made from the cache's pruning. */
@@ -111,4 +222,26 @@ export class HistoryStore {
   keepListed(entries: readonly string[]): void {
     for (const entry of entries) this.entries.add(entry);
   }
+}
+
+function encodeKept(name: string, kept: NonNullable<Kept>): string {
+  if (name === "site") return JSON.stringify(kept);
+  const facts = kept as FileFacts;
+  const value: KeptFacts = {
+    b: facts.brandName,
+    s: facts.shell,
+    r: facts.records.map((r) => [r.id, r.hash, r.label ?? ""] as const),
+  };
+  return JSON.stringify(value);
+}
+
+function decodeKept(name: string, bytes: Buffer): Kept {
+  const value = JSON.parse(bytes.toString("utf8")) as unknown;
+  if (name === "site") return value as Site;
+  const { b, s, r } = value as KeptFacts;
+  return {
+    brandName: b ?? undefined,
+    shell: s,
+    records: r.map(([id, hash, label]) => ({ id, hash, label })),
+  };
 }

@@ -1,21 +1,22 @@
 /**
- * One past version of a data set, rebuilt from git as the build of today would publish it: its
- * files at that commit, grouped into brands as build/read/ groups them, parsed as build/read/
- * parses them, joined and wrapped as build/assemble/ does, serialised as build/encode/ does.
- * Nothing is checked again: the build of then checked it (docs/decisions.md#what-a-past-version-is).
+ * One past version of a data set, as the build of today would publish it: its files at that
+ * commit, grouped into brands as build/read/ groups them, known by their facts (facts.ts: each
+ * record's Identification and hash, joined as build/assemble/ joins them), and, only where a past
+ * body's ETag is wanted, parsed as build/read/ parses them, joined and wrapped as build/assemble/
+ * does and serialised as build/encode/ does. Nothing is checked again: the build of then checked
+ * it (docs/decisions.md#what-a-past-version-is).
  */
 import type { DatasetDefinition } from "../core/datasets.js";
 import { toRfc3339 } from "../core/dates.js";
 import { contentTreeOf, isContentPath, SITE_FILE } from "../read/content.js";
-import type { Site } from "../read/site.js";
-import { envelope, joinBrand, type Brand } from "../assemble/envelope.js";
-import { serialize } from "../encode/variants.js";
+import type { VersionRecords } from "./records.js";
 import {
-  wholeBrand,
-  type BrandRecords,
-  type PublishedRecord,
-  type VersionRecords,
-} from "./records.js";
+  versionBytes,
+  versionFacts,
+  type BrandTexts,
+  type FileFacts,
+  type VersionFacts,
+} from "./facts.js";
 import type { HistoryStore } from "./store.js";
 
 /** A version: a commit on HEAD's first-parent line where the data set's Data changed (data-versions.ts). */
@@ -69,71 +70,51 @@ async function layout(
   };
 }
 
-/** One parsed brand file or part: its BrandName (when it has one) and its records. */
-interface Part {
-  readonly brandName: unknown;
-  readonly records: readonly PublishedRecord[];
-}
-
 /**
- * A version's content, read through `store`, with the records of each of its files worked out
- * once per build (files are shared by many versions).
+ * A version's content, read through `store`: its facts (facts.ts) from each file's facts, kept by
+ * the file's blob hash, and, only when a past body's ETag is wanted, its body.
  */
 export class VersionReader {
-  private readonly parts = new Map<string, Part | undefined>();
-
   constructor(
     private readonly store: HistoryStore,
     private readonly dataset: DatasetDefinition,
   ) {}
 
-  /** The version's records, or undefined when its content could not have been published. */
-  async records(ref: VersionRef): Promise<VersionRecords | undefined> {
-    const found = await layout(this.store, this.dataset, ref);
-    if (!found) return undefined;
-    const blobs = found.brands.flat();
-    const parsed = await this.store.parsed([...blobs, found.site]);
-    if (site(parsed.get(found.site)) === undefined) return undefined;
-    const brands: BrandRecords[] = [];
-    for (const files of found.brands) {
-      const parts = files.map((blob) => this.part(blob, parsed.get(blob)));
-      if (parts.some((p) => p === undefined) || typeof parts[0]!.brandName !== "string") {
-        return undefined;
-      }
-      // joinBrand: the first file's BrandName, every file's records in join order (in the
-      // service metrics, the first file is the brand).
-      const joined = this.dataset.recordsKey === null ? parts.slice(0, 1) : parts;
-      brands.push({ name: parts[0]!.brandName, records: joined.flatMap((p) => p!.records) });
-    }
-    return brands;
+  /**
+   * Reads the files of many versions at once (on worker threads when there are enough), so that
+   * facts() of each then finds them read.
+   */
+  async readAhead(refs: readonly VersionRef[]): Promise<void> {
+    const found = await Promise.all(refs.map((ref) => layout(this.store, this.dataset, ref)));
+    const blobs = found.flatMap((f) => f?.brands.flat() ?? []);
+    const sites = [...new Set(found.flatMap((f) => (f ? [f.site] : [])))];
+    await Promise.all([
+      this.store.facts(this.dataset, blobs),
+      ...sites.map((site) => this.store.site(site)),
+    ]);
   }
 
-  private part(blob: string, json: string | undefined): Part | undefined {
-    if (this.parts.has(blob)) return this.parts.get(blob);
-    let part: Part | undefined;
-    const value = json === undefined ? undefined : (JSON.parse(json) as unknown);
-    const key = this.dataset.recordsKey;
-    const list = isObject(value) && key !== null ? value[key] : undefined;
-    if (key === null) {
-      // The service metrics: the brand object is the record.
-      if (isObject(value) && typeof value.BrandName === "string") {
-        part = { brandName: value.BrandName, records: wholeBrand(value).records };
-      }
-    } else if (
-      isObject(value) &&
-      Array.isArray(list) &&
-      list.every((r) => isObject(r) && typeof r.Identification === "string")
-    ) {
-      part = {
-        brandName: value.BrandName,
-        records: (list as Record<string, unknown>[]).map((record) => ({
-          id: record.Identification as string,
-          json: JSON.stringify(record),
-        })),
-      };
+  /** The version's facts, or undefined when its content could not have been published. */
+  async facts(ref: VersionRef): Promise<VersionFacts | undefined> {
+    const found = await layout(this.store, this.dataset, ref);
+    if (!found) return undefined;
+    const [facts, settings] = await Promise.all([
+      this.store.facts(this.dataset, found.brands.flat()),
+      this.store.site(found.site),
+    ]);
+    if (!settings) return undefined;
+    const brands: FileFacts[][] = [];
+    for (const files of found.brands) {
+      const parts = files.map((blob) => facts.get(blob));
+      if (parts.some((p) => p === undefined)) return undefined;
+      brands.push(parts as FileFacts[]);
     }
-    this.parts.set(blob, part);
-    return part;
+    return versionFacts(this.dataset, brands, settings);
+  }
+
+  /** The version's records, brand by brand, or undefined as for facts. */
+  async records(ref: VersionRef): Promise<VersionRecords | undefined> {
+    return (await this.facts(ref))?.records;
   }
 
   /**
@@ -143,33 +124,25 @@ export class VersionReader {
   async body(ref: VersionRef): Promise<Buffer | undefined> {
     const found = await layout(this.store, this.dataset, ref);
     if (!found) return undefined;
-    const parsed = await this.store.parsed([...found.brands.flat(), found.site]);
-    const settings = site(parsed.get(found.site));
+    const blobs = found.brands.flat();
+    const [facts, texts, settings] = await Promise.all([
+      this.store.facts(this.dataset, blobs),
+      this.store.texts(this.dataset, blobs),
+      this.store.site(found.site),
+    ]);
     if (!settings) return undefined;
-    const brands: Brand[] = [];
+    const brands: BrandTexts[] = [];
     for (const files of found.brands) {
-      const values = files.map((blob) => parsed.get(blob));
-      if (values.some((v) => v === undefined)) return undefined;
-      brands.push(
-        joinBrand(
-          this.dataset,
-          values.map((json) => JSON.parse(json!) as unknown),
-        ),
-      );
+      const first = facts.get(files[0]!);
+      if (first?.brandName === undefined) return undefined;
+      // joinBrand: the first file's fields, every file's records (in the service metrics, the
+      // first file is the brand).
+      const joined = this.dataset.recordsKey === null ? files.slice(0, 1) : files;
+      const lists = joined.map((blob) => texts.get(blob));
+      if (lists.some((list) => list === undefined)) return undefined;
+      brands.push({ shell: first.shell, texts: lists.flatMap((list) => list!) });
     }
     this.store.counts.rebuilt++;
-    return serialize(envelope(this.dataset, brands, settings, toRfc3339(ref.seconds)));
+    return versionBytes(this.dataset, brands, settings, toRfc3339(ref.seconds));
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-// The settings a body's meta takes from site.yaml, when the file gives them.
-function site(json: string | undefined): Site | undefined {
-  const value = json === undefined ? undefined : (JSON.parse(json) as unknown);
-  if (!isObject(value)) return undefined;
-  if (typeof value.License !== "string" || typeof value.TermsOfUse !== "string") return undefined;
-  return value as unknown as Site;
 }

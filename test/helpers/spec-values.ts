@@ -187,6 +187,8 @@ export const DECIDED = {
   /** docs/architecture.md, "What the build writes": a published body's brotli and gzip. */
   published: {
     brotliQuality: 11,
+    brotliMiddleQuality: 10,
+    brotliMiddleAboveBytes: 64 * 1024,
     brotliLargeQuality: 9,
     brotliLargeAboveBytes: 1 << 20,
     gzipLevel: 9,

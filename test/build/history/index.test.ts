@@ -468,13 +468,14 @@ describe("the history through the cache", () => {
       });
     };
     const first = await history();
-    // Two past versions of ATMs. The build before dated each data set by its newest version, so
-    // it parsed site.yaml and the files of the two newest commits: left is one.yaml as the first
-    // commit wrote it. Rebuilt: the first commit's body, to learn its Data, and both past bodies
-    // to learn their ETags; every data set's answers made.
+    // Two past versions of ATMs. The build before dated each data set by the work tree's body,
+    // the newest commit's, so it parsed no past file. Parsed once each: site.yaml, one.yaml as
+    // the first two commits wrote it and two.yaml as the first did, for their facts (each
+    // commit's Data) and the two past bodies, rebuilt only to learn their ETags; every data
+    // set's answers made.
     expect(first.work.datasets).toBe(8);
-    expect(first.work.parsed).toBe(1);
-    expect(first.work.rebuilt).toBe(3);
+    expect(first.work.parsed).toBe(4);
+    expect(first.work.rebuilt).toBe(2);
 
     const again = await history();
     expect(again.work).toEqual({ datasets: 0, parsed: 0, rebuilt: 0 });

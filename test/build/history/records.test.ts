@@ -9,6 +9,7 @@ import {
   bodyRecords,
   changeCount,
   changesBetween,
+  publishedRecord,
   recordChanges,
   recordLabel,
   slicedRecords,
@@ -29,7 +30,7 @@ const counted = (from: VersionRecords, to: VersionRecords) => {
 };
 const brand = (name: string, ...records: Record<string, unknown>[]): VersionRecords[number] => ({
   name,
-  records: records.map((r) => ({ id: String(r.Identification), json: JSON.stringify(r) })),
+  records: records.map((r) => publishedRecord(String(r.Identification), JSON.stringify(r))),
 });
 
 describe("changes from one version to another", () => {
@@ -41,8 +42,8 @@ describe("changes from one version to another", () => {
       {
         name: "Bank",
         listed: [
-          { id: "B", json: JSON.stringify(atm("B", "Ottersey")) },
-          { id: "D", json: JSON.stringify(atm("D")) },
+          publishedRecord("B", JSON.stringify(atm("B", "Ottersey"))),
+          publishedRecord("D", JSON.stringify(atm("D"))),
         ],
         added: 1,
         removed: ["C"],
@@ -65,7 +66,7 @@ describe("changes from one version to another", () => {
     expect(changesBetween(from, to)).toEqual([
       {
         name: "New",
-        listed: [{ id: "N1", json: JSON.stringify(atm("N1")) }],
+        listed: [publishedRecord("N1", JSON.stringify(atm("N1")))],
         added: 1,
         removed: [],
       },
@@ -92,7 +93,7 @@ describe("changes from one version to another", () => {
     const from = [brand("Bank", b("1", "0"), b("1", "1"), b("2", "0"))];
     const to = [brand("Bank", b("1", "0"), b("1", "1", "Annexe"), b("2", "0"))];
     const [change] = changesBetween(from, to);
-    expect(change!.listed.map((r) => parseJson(r.json))).toEqual([
+    expect(change!.listed.map((r) => parseJson(r.json!))).toEqual([
       b("1", "0"),
       b("1", "1", "Annexe"),
     ]);

@@ -1,0 +1,142 @@
+/**
+ * What tells one version of a data set from another (build/encode/data-digest.ts): each record's
+ * hash, a body's Data without its LastUpdated, and the published form that what is kept of past
+ * versions is kept under.
+ */
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { DATASETS } from "../../../build/core/datasets.js";
+import { envelope } from "../../../build/assemble/envelope.js";
+import type { Site } from "../../../build/read/site.js";
+import { serializeBody } from "../../../build/encode/body.js";
+import { DatasetBody } from "../../../build/encode/dataset-body.js";
+import {
+  bodyData,
+  dataDigest,
+  PUBLISHED_FORM,
+  recordHash,
+} from "../../../build/encode/data-digest.js";
+import { serialize } from "../../../build/encode/variants.js";
+
+const atms = DATASETS.find((d) => d.id === "atms")!;
+const pca = DATASETS.find((d) => d.recordsKey === null)!;
+const site: Site = {
+  License: "https://example.org/licence",
+  TermsOfUse: "https://example.org/terms",
+};
+const SPEC_AGREEMENT =
+  "Use of the APIs and any related data will be subject to the terms of the Open Licence and subject to terms and conditions";
+
+const atm = (id: string, town = "Wexbury") => ({
+  Identification: id,
+  Location: { PostalAddress: { TownName: town } },
+});
+
+/** A body as step 5 makes it, with its slices. */
+function made(dataset: typeof atms, brands: Record<string, unknown>[], lastUpdated: string) {
+  const value = envelope(dataset, brands, site, lastUpdated);
+  const { bytes, slices } = serializeBody(value, dataset.recordsKey);
+  return DatasetBody.made(
+    {
+      dataset,
+      bytes,
+      tag: '"-"',
+      updated: { seconds: 0, source: "mtime" },
+      summary: { totalResults: 0, brands: brands.length },
+      located: [],
+      brandNames: [],
+    },
+    value,
+    slices,
+  );
+}
+
+describe("the published form", () => {
+  it("is 1 while a body is exactly these bytes; a change to how bodies are written must bump it", () => {
+    // Bump PUBLISHED_FORM (build/encode/data-digest.ts) and write the new bytes here: what the
+    // history keeps of past versions by their git objects (records' hashes, bodies' ETags) was
+    // made by the old form.
+    expect(PUBLISHED_FORM).toBe("1");
+    const brand = {
+      BrandName: "Wexbury Bank",
+      ATM: [
+        {
+          Identification: "W-1",
+          SupportedLanguages: ["en"],
+          Location: { PostalAddress: { TownName: "Wexbury" } },
+        },
+        { Identification: "W-2", Note: 'Ŵ £ "quoted"' },
+      ],
+    };
+    const bytes = serialize(envelope(atms, [brand], site, "2026-11-29T09:00:00Z"));
+    expect(bytes.toString("utf8")).toBe(
+      `{"meta":{"LastUpdated":"2026-11-29T09:00:00Z","TotalResults":2,"Agreement":"${SPEC_AGREEMENT}",` +
+        `"License":"https://example.org/licence","TermsOfUse":"https://example.org/terms"},` +
+        `"data":[{"Brand":[{"BrandName":"Wexbury Bank","ATM":[` +
+        `{"Identification":"W-1","SupportedLanguages":["en"],"Location":{"PostalAddress":{"TownName":"Wexbury"}}},` +
+        `{"Identification":"W-2","Note":"Ŵ £ \\"quoted\\""}]}]}]}`,
+    );
+  });
+});
+
+describe("a record's hash", () => {
+  it("is the first 22 characters of the base64url SHA-256 of the record's exact text", () => {
+    const text = '{"Identification":"W-1"}';
+    const full = createHash("sha256").update(text).digest("base64url");
+    expect(recordHash(text)).toBe(full.slice(0, 22));
+    expect(recordHash(text)).toHaveLength(22);
+    expect(recordHash('{"Identification":"W-1" }')).not.toBe(recordHash(text));
+  });
+});
+
+describe("a body's Data digest", () => {
+  it("is the same for bodies that differ only in LastUpdated", () => {
+    const one = made(
+      atms,
+      [{ BrandName: "Bank", ATM: [atm("A"), atm("B")] }],
+      "2026-01-01T00:00:00Z",
+    );
+    const two = made(
+      atms,
+      [{ BrandName: "Bank", ATM: [atm("A"), atm("B")] }],
+      "2026-02-01T00:00:00Z",
+    );
+    expect(one.bytes.equals(two.bytes)).toBe(false);
+    expect(dataDigest(bodyData(one))).toBe(dataDigest(bodyData(two)));
+  });
+
+  it("moves with a record's bytes, the records' order, a brand's name and the meta", () => {
+    const date = "2026-01-01T00:00:00Z";
+    const base = dataDigest(
+      bodyData(made(atms, [{ BrandName: "Bank", ATM: [atm("A"), atm("B")] }], date)),
+    );
+    const others = [
+      made(atms, [{ BrandName: "Bank", ATM: [atm("A"), atm("B", "Lynmoor")] }], date),
+      made(atms, [{ BrandName: "Bank", ATM: [atm("B"), atm("A")] }], date),
+      made(atms, [{ BrandName: "Other Bank", ATM: [atm("A"), atm("B")] }], date),
+      made(
+        atms,
+        [
+          { BrandName: "Bank", ATM: [atm("A")] },
+          { BrandName: "More", ATM: [atm("B")] },
+        ],
+        date,
+      ),
+    ];
+    const digests = others.map((body) => dataDigest(bodyData(body)));
+    expect(new Set([base, ...digests]).size).toBe(5);
+  });
+
+  it("counts each service metrics brand object as one record", () => {
+    const date = "2026-01-01T00:00:00Z";
+    const brand = (score: number) => ({ BrandName: "Bank", Metric: [{ Score: score }] });
+    const a = made(pca, [brand(1)], date);
+    const b = made(pca, [brand(2)], "2026-03-01T00:00:00Z");
+    const c = made(pca, [brand(1)], "2026-03-01T00:00:00Z");
+    expect(bodyData(a).brands).toEqual([
+      { shell: "", records: [{ hash: recordHash(JSON.stringify(brand(1))) }] },
+    ]);
+    expect(dataDigest(bodyData(a))).not.toBe(dataDigest(bodyData(b)));
+    expect(dataDigest(bodyData(a))).toBe(dataDigest(bodyData(c)));
+  });
+});

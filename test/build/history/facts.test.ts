@@ -1,0 +1,164 @@
+/**
+ * What the history keeps of a past file (build/history/facts.ts), and a past version made from
+ * it: its Data equal to the Data of the body the build would make of the same files, its bytes
+ * exactly that body's.
+ */
+import { describe, expect, it } from "vitest";
+import { DATASETS } from "../../../build/core/datasets.js";
+import { envelope, joinBrand } from "../../../build/assemble/envelope.js";
+import type { Site } from "../../../build/read/site.js";
+import { serializeBody } from "../../../build/encode/body.js";
+import { DatasetBody } from "../../../build/encode/dataset-body.js";
+import { bodyData, dataDigest, recordHash } from "../../../build/encode/data-digest.js";
+import { serialize } from "../../../build/encode/variants.js";
+import {
+  fileFacts,
+  readFileTask,
+  versionBytes,
+  versionFacts,
+  type FileFacts,
+} from "../../../build/history/facts.js";
+
+const atms = DATASETS.find((d) => d.id === "atms")!;
+const pca = DATASETS.find((d) => d.recordsKey === null)!;
+const site: Site = { License: "https://example.org/l", TermsOfUse: "https://example.org/t" };
+const DATE = "2026-05-01T08:00:00Z";
+
+const atm = (id: string, town: string) => ({
+  Identification: id,
+  Location: { PostalAddress: { TownName: town } },
+});
+
+// A brand in two files, as a brand folder holds it, and a brand in one.
+const folderParts = [
+  { BrandName: "Wexbury Bank", ATM: [atm("W-1", "Wexbury"), atm("W-2", "Lynmoor")] },
+  { BrandName: "Wexbury Bank", ATM: [atm("W-3", "Ottersey")] },
+];
+const single = { BrandName: "Ŵ Bank £", ATM: [atm("Y-1", "Ŵestbury")] };
+
+function factsOf(value: unknown): FileFacts {
+  const read = fileFacts(atms.recordsKey, value);
+  if (!read.facts) throw new Error("no facts");
+  return read.facts;
+}
+
+/** The body the build would make of these brands' files. */
+function builtBody(dataset: typeof atms, brands: unknown[][]) {
+  const value = envelope(
+    dataset,
+    brands.map((files) => joinBrand(dataset, files)),
+    site,
+    DATE,
+  );
+  const { bytes, slices } = serializeBody(value, dataset.recordsKey);
+  return DatasetBody.made(
+    {
+      dataset,
+      bytes,
+      tag: '"-"',
+      updated: { seconds: 0, source: "mtime" },
+      summary: { totalResults: 0, brands: brands.length },
+      located: [],
+      brandNames: [],
+    },
+    value,
+    slices,
+  );
+}
+
+describe("a past file's facts", () => {
+  it("name each record by its Identification, the hash of its published text and its town", () => {
+    const read = fileFacts(atms.recordsKey, folderParts[0]);
+    expect(read.facts).toEqual({
+      brandName: "Wexbury Bank",
+      shell: '{"BrandName":"Wexbury Bank","ATM":[]}',
+      records: [
+        {
+          id: "W-1",
+          hash: recordHash(JSON.stringify(atm("W-1", "Wexbury"))),
+          label: "W-1 (Wexbury)",
+        },
+        {
+          id: "W-2",
+          hash: recordHash(JSON.stringify(atm("W-2", "Lynmoor"))),
+          label: "W-2 (Lynmoor)",
+        },
+      ],
+    });
+    expect(read.texts).toEqual([
+      '{"Identification":"W-1","Location":{"PostalAddress":{"TownName":"Wexbury"}}}',
+      '{"Identification":"W-2","Location":{"PostalAddress":{"TownName":"Lynmoor"}}}',
+    ]);
+  });
+
+  it("are none for a file no build could have published", () => {
+    expect(fileFacts(atms.recordsKey, { BrandName: "B" }).facts).toBeUndefined();
+    expect(
+      fileFacts(atms.recordsKey, { BrandName: "B", ATM: [{ Name: "x" }] }).facts,
+    ).toBeUndefined();
+    expect(fileFacts(atms.recordsKey, ["not", "a", "brand"]).facts).toBeUndefined();
+    expect(fileFacts(pca.recordsKey, { Metric: [] }).facts).toBeUndefined();
+  });
+
+  it("are read from YAML as the build reads it, and a file that does not parse has none", () => {
+    const yaml =
+      "BrandName: Wexbury Bank\nATM:\n  - Identification: W-1\n    Location:\n      PostalAddress:\n        TownName: Wexbury\n";
+    const read = readFileTask({ text: yaml, name: "one.yaml", kind: { recordsKey: "ATM" } });
+    expect("facts" in read && read.facts?.records.map((r) => r.label)).toEqual(["W-1 (Wexbury)"]);
+    const broken = readFileTask({
+      text: "ATM: [\n",
+      name: "bad.yaml",
+      kind: { recordsKey: "ATM" },
+    });
+    expect(broken).toEqual({ facts: undefined, texts: undefined });
+    expect(
+      readFileTask({ text: "License: L\nTermsOfUse: T\n", name: "site.yaml", kind: "site" }),
+    ).toEqual({
+      site: { License: "L", TermsOfUse: "T" },
+    });
+  });
+});
+
+describe("a past version made from its files' facts", () => {
+  it("has the Data digest of the body the build would make of the same files", () => {
+    const version = versionFacts(atms, [folderParts.map(factsOf), [factsOf(single)]], site);
+    const body = builtBody(atms, [folderParts, [single]]);
+    expect(dataDigest(version!.data)).toBe(dataDigest(bodyData(body)));
+    expect(version!.records.map((b) => [b.name, b.records.map((r) => r.id)])).toEqual([
+      ["Wexbury Bank", ["W-1", "W-2", "W-3"]],
+      ["Ŵ Bank £", ["Y-1"]],
+    ]);
+  });
+
+  it("is byte for byte the body the build would publish, for brands in folders, none, and the service metrics", () => {
+    const texts = (value: { ATM: unknown[] }) => value.ATM.map((r) => JSON.stringify(r));
+    const made = versionBytes(
+      atms,
+      [
+        { shell: factsOf(folderParts[0]).shell, texts: folderParts.flatMap(texts) },
+        { shell: factsOf(single).shell, texts: texts(single) },
+      ],
+      site,
+      DATE,
+    );
+    expect(made!.toString("utf8")).toBe(
+      builtBody(atms, [folderParts, [single]]).bytes.toString("utf8"),
+    );
+    expect(
+      versionBytes(atms, [], site, DATE)!.equals(serialize(envelope(atms, [], site, DATE))),
+    ).toBe(true);
+    const metrics = { BrandName: "Bank", Metric: [{ Score: 1 }] };
+    const pcaBytes = versionBytes(
+      pca,
+      [{ shell: "", texts: [JSON.stringify(metrics)] }],
+      site,
+      DATE,
+    );
+    expect(pcaBytes!.equals(serialize(envelope(pca, [metrics], site, DATE)))).toBe(true);
+  });
+
+  it("is none where a brand's first file has no BrandName", () => {
+    const nameless = { ...factsOf(folderParts[0]), brandName: undefined };
+    expect(versionFacts(atms, [[nameless]], site)).toBeUndefined();
+  });
+});
