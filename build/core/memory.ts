@@ -18,6 +18,8 @@ export type MemoryPart =
   | "git"
   /** The content blobs' object hashes, by path and file identity (history/git.ts). */
   | "object-hashes"
+  /** What the history read of git objects: trees' files, files' facts, by hash (history/store.ts). */
+  | "history-objects"
   /** Each record's exact bytes, by the record's value (encode/body.ts). */
   | "record-bytes"
   /** Each record's map mark and place, by the record's value (assemble/locations.ts). */

@@ -25,7 +25,8 @@ import {
   bodyRecords,
   slicedRecords,
   changeCount,
-  changesBetween,
+  changesFrom,
+  indexVersion,
   type VersionRecords,
 } from "./records.js";
 import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
@@ -272,6 +273,7 @@ async function draftAnswers(
   const { dataset, current } = input;
   const { meta: bodyMeta } = current.body.value();
   const records = currentRecords(dataset, current.body);
+  const indexed = indexVersion(records);
   const meta = (since: string) => ({
     lastUpdated: current.entry.lastUpdated,
     since,
@@ -290,10 +292,22 @@ async function draftAnswers(
   const publications: Publication[] = [];
   const limit = ANSWER_BYTES_FACTOR * current.body.bytes.length;
   let total = 0;
-  // The publication after the version being read (the current one first).
+  // The publication after the version being read (the current one first), and its version
+  // when it is a past one.
   let newer: { lastUpdated: string; records: VersionRecords } = {
     lastUpdated: current.entry.lastUpdated,
     records,
+  };
+  let newerRef: VersionRef | undefined;
+  // A publication between two past versions depends on them alone: made once per session.
+  const told = (older: VersionRef, records: VersionRecords): Promise<Publication> => {
+    const made = () =>
+      Promise.resolve(
+        publication(dataset, newer, { lastUpdated: toRfc3339(older.seconds), records }),
+      );
+    if (!newerRef || !input.store) return made();
+    const key = `publication\0${dataset.id}\0${versionKey(newerRef)}\0${versionKey(older)}`;
+    return input.store.derived(key, made);
   };
   let reachedFirst = input.complete;
   let within = true;
@@ -302,19 +316,20 @@ async function draftAnswers(
     // Content that could not be built was never published: no one holds it.
     if (!older) continue;
     const since = toRfc3339(ref.seconds);
-    const changes = changesBetween(older, records);
+    const changes = changesFrom(older, indexed);
     const bytes = answerBytes(dataset, meta(since), changes);
     if (total + bytes.length > limit || bytes.length > input.maxFileBytes) {
       // The answer is not kept, but the publication of the version after it is told still.
-      publications.push(publication(dataset, newer, { lastUpdated: since, records: older }));
+      publications.push(await told(ref, older));
       reachedFirst = false;
       within = false;
       break;
     }
     total += bytes.length;
     drafts.push({ since, totalResults: changeCount(changes), bytes, ref });
-    publications.push(publication(dataset, newer, { lastUpdated: since, records: older }));
+    publications.push(await told(ref, older));
     newer = { lastUpdated: since, records: older };
+    newerRef = ref;
   }
   // The first version ever, against nothing, when it is within reach.
   if (reachedFirst && reader) publications.push(publication(dataset, newer, undefined));

@@ -25,7 +25,7 @@ import {
 } from "./git.js";
 import { dataVersions } from "./data-versions.js";
 import { bodyData, dataDigest } from "../encode/data-digest.js";
-import { HistoryStore } from "./store.js";
+import { HistoryStore, historyObjects } from "./store.js";
 import type { VersionCommit, VersionRef } from "./version.js";
 
 export type { Publication } from "./dataset.js";
@@ -96,7 +96,8 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
       "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
   }
   const hashes = input.memory?.part("object-hashes", (): ObjectHashes => new Map());
-  const store = repo ? new HistoryStore(repo, input.cache) : undefined;
+  const objects = input.memory?.part("history-objects", historyObjects);
+  const store = repo ? new HistoryStore(repo, input.cache, objects) : undefined;
   const versions = repo
     ? await versionsOf(repo, read!, results, keep, input.cache, store!, hashes)
     : undefined;

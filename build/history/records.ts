@@ -143,18 +143,38 @@ function byBrand(version: VersionRecords): Map<string, PublishedRecord[]> {
 const sameGroup = (a: readonly string[] | undefined, b: readonly string[]) =>
   a !== undefined && a.length === b.length && a.every((hash, i) => hash === b[i]);
 
+/** A version grouped for comparing: by brand, and within a brand by Identification. */
+export interface VersionIndex {
+  readonly brands: ReadonlyMap<
+    string,
+    { readonly records: readonly PublishedRecord[]; readonly groups: Map<string, string[]> }
+  >;
+}
+
+/** `version` grouped once, to be compared with many others (changesFrom). */
+export function indexVersion(version: VersionRecords): VersionIndex {
+  const brands = new Map<string, { records: PublishedRecord[]; groups: Map<string, string[]> }>();
+  for (const [name, records] of byBrand(version)) {
+    brands.set(name, { records, groups: byIdentification(records) });
+  }
+  return { brands };
+}
+
 /**
  * The changes from `from` to `to`, brand by brand: the brands of `to` first, in its order, then
  * the brands only `from` had; only brands with a change. Applying them to `from` (drop each
  * Identification removed and each one listed, then add the records listed) gives `to`'s records.
  */
 export function changesBetween(from: VersionRecords, to: VersionRecords): BrandChange[] {
+  return changesFrom(from, indexVersion(to));
+}
+
+/** changesBetween, against a version indexed once (the current one, for every past one). */
+export function changesFrom(from: VersionRecords, to: VersionIndex): BrandChange[] {
   const before = byBrand(from);
-  const after = byBrand(to);
   const changes: BrandChange[] = [];
-  for (const [name, records] of after) {
+  for (const [name, { records, groups: now }] of to.brands) {
     const old = byIdentification(before.get(name) ?? []);
-    const now = byIdentification(records);
     const listedIds = new Set<string>();
     let added = 0;
     for (const [id, group] of now) {
@@ -167,7 +187,7 @@ export function changesBetween(from: VersionRecords, to: VersionRecords): BrandC
     changes.push({ name, listed: records.filter((r) => listedIds.has(r.id)), added, removed });
   }
   for (const [name, records] of before) {
-    if (after.has(name)) continue;
+    if (to.brands.has(name)) continue;
     const removed = [...byIdentification(records).keys()];
     if (removed.length > 0) changes.push({ name, listed: [], added: 0, removed });
   }
@@ -212,7 +232,11 @@ export function recordChanges(from: VersionRecords, to: VersionRecords): RecordC
   };
   const groups = (records: readonly PublishedRecord[]) => {
     const out = new Map<string, PublishedRecord[]>();
-    for (const r of records) out.set(r.id, [...(out.get(r.id) ?? []), r]);
+    for (const r of records) {
+      const group = out.get(r.id);
+      if (group) group.push(r);
+      else out.set(r.id, [r]);
+    }
     return out;
   };
   for (const [name, records] of after) {

@@ -40,7 +40,7 @@ const TREE_KIND = CACHE_KINDS.historyTree;
 const FACTS_KIND = CACHE_KINDS.historyFacts;
 
 /** What is kept of a file: a brand file's facts, site.yaml's settings; undefined when unusable. */
-type Kept = FileFacts | Site | undefined;
+export type Kept = FileFacts | Site | undefined;
 
 // The facts of a brand file as kept: records as [id, hash, label] to keep the entries small.
 interface KeptFacts {
@@ -49,8 +49,26 @@ interface KeptFacts {
   readonly r: readonly (readonly [string, string, string])[];
 }
 
+/**
+ * What a store has read of git objects, by their hashes: a build's own, or the live preview
+ * session's for all its rebuilds (core/memory.ts, "history-objects"), so a save reads no past
+ * file's facts again, not even from the cache. Objects never change under their hashes.
+ */
+export interface HistoryObjects {
+  readonly trees: Map<string, Promise<TreeFile[]>>;
+  readonly made: Map<string, Kept>;
+  /** What is made of objects alone (a version's facts, a publication between two): see derived. */
+  readonly derived: Map<string, unknown>;
+}
+
+export const historyObjects = (): HistoryObjects => ({
+  trees: new Map(),
+  made: new Map(),
+  derived: new Map(),
+});
+
 export class HistoryStore {
-  private readonly trees = new Map<string, Promise<TreeFile[]>>();
+  private readonly trees: Map<string, Promise<TreeFile[]>>;
   /** Cache entries this run relies on, kept from pruning (BuildCache.keep). */
   readonly entries = new Set<string>();
   /** What this run read from git: files parsed, and past bodies rebuilt (VersionReader). */
@@ -62,10 +80,28 @@ export class HistoryStore {
   constructor(
     repo: Repository,
     private readonly cache: BuildCache | undefined,
+    /** What was read before (a preview session's); default: this store's own. */
+    objects: HistoryObjects = historyObjects(),
     /** Worker threads for reading many past files at once; default: the cores available. */
     private readonly threads = availableParallelism(),
   ) {
     this.objects = new ObjectReader(repo);
+    this.trees = objects.trees;
+    this.made = objects.made;
+    this.derivedValues = objects.derived;
+  }
+
+  private readonly derivedValues: Map<string, unknown>;
+
+  /**
+   * The value `make` gives for `key`, made once per store (or preview session): for what depends
+   * only on git objects named in the key, which never change under their hashes.
+   */
+  async derived<T>(key: string, make: () => Promise<T>): Promise<T> {
+    if (this.derivedValues.has(key)) return this.derivedValues.get(key) as T;
+    const value = await make();
+    this.derivedValues.set(key, value);
+    return value;
   }
 
   /** Ends the git process, if one was started; the store reads nothing more from git. */
@@ -79,6 +115,8 @@ export class HistoryStore {
     if (!files) {
       files = this.readTree(tree);
       this.trees.set(tree, files);
+      // A failed read is not kept: the next build asks git again.
+      files.catch(() => this.trees.delete(tree));
     }
     return files;
   }
@@ -131,7 +169,7 @@ export class HistoryStore {
 
   // Records' texts by blob, held for this build only: a past body's bytes are wanted once.
   private readonly held = new Map<string, readonly string[] | undefined>();
-  private readonly made = new Map<string, Kept>();
+  private readonly made: Map<string, Kept>;
 
   // What is kept of each blob for `name` (a data set's id, or "site"), from this build, the
   // cache, or reading it.

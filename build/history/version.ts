@@ -95,7 +95,12 @@ export class VersionReader {
   }
 
   /** The version's facts, or undefined when its content could not have been published. */
-  async facts(ref: VersionRef): Promise<VersionFacts | undefined> {
+  facts(ref: VersionRef): Promise<VersionFacts | undefined> {
+    const key = `facts\0${this.dataset.id}\0${ref.folder ?? "-"}\0${ref.site ?? "-"}`;
+    return this.store.derived(key, () => this.readFacts(ref));
+  }
+
+  private async readFacts(ref: VersionRef): Promise<VersionFacts | undefined> {
     const found = await layout(this.store, this.dataset, ref);
     if (!found) return undefined;
     const [facts, settings] = await Promise.all([
