@@ -180,7 +180,7 @@ describe("a history of 150 daily versions", () => {
     const currentBody = fileText(built, currentEntry.variants.identity.asset);
 
     // The oracle, newest first: each day built alone; a comment-only day is no version.
-    const alone = [];
+    const alone: Awaited<ReturnType<typeof buildAlone>>[] = [];
     for (const day of [...days].reverse()) alone.push(await buildAlone(day.files, day.seconds));
     const versions = alone.filter(
       (v, i) =>
