@@ -6,7 +6,8 @@
  * history only the current version is known, and the build says so once.
  */
 import type { BuildCache } from "../core/cache.js";
-import type { ContentGit } from "../core/git.js";
+import { changesUnder, type ContentGit } from "../core/git.js";
+import { join } from "node:path";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import type { DatasetResult } from "../encode/manifest-entry.js";
 import type { BuildProfile } from "../core/profile.js";
@@ -19,6 +20,7 @@ import {
   objectsAt,
   readHistory,
   repoPath,
+  touches,
   type History,
   type ObjectHashes,
   type Repository,
@@ -98,8 +100,9 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   const hashes = input.memory?.part("object-hashes", (): ObjectHashes => new Map());
   const objects = input.memory?.part("history-objects", historyObjects);
   const store = repo ? new HistoryStore(repo, input.cache, objects) : undefined;
+  const state = repo ? await input.git : undefined;
   const versions = repo
-    ? await versionsOf(repo, read!, results, keep, input.cache, store!, hashes)
+    ? await versionsOf(repo, read!, results, keep, input.cache, store!, hashes, state)
     : undefined;
 
   const changes: ChangesEntry[] = [];
@@ -177,13 +180,24 @@ async function versionsOf(
   cache: BuildCache | undefined,
   store: HistoryStore,
   hashes: ObjectHashes | undefined,
+  state: ContentGit | undefined,
 ): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
   const found = new Map<string, FoundVersions>();
   for (const { dataset, entry, body } of results) {
     // Two more than kept: the newest may be the current version itself, and the one beyond the
-    // oldest kept tells that one's publication.
+    // oldest kept tells that one's publication. A work tree with no change under the data set
+    // holds its newest commit's content, whose Data is the body just made: not read from git.
+    const paths = [folder(dataset), site];
+    const clean =
+      state !== undefined &&
+      changesUnder(state, [
+        join(state.contentDir, dataset.contentDir),
+        join(state.contentDir, SITE_FILE),
+      ]).length === 0;
+    const digest = dataDigest(bodyData(body));
+    const head = clean ? log.find((c) => touches(c.paths, paths)) : undefined;
     const { versions, complete } = await dataVersions({
       repo,
       log,
@@ -191,12 +205,11 @@ async function versionsOf(
       cache,
       store,
       want: keep + 2,
+      known: head && { commit: head.commit, digest },
     });
-    const newest = versions[0];
-    const current =
-      newest?.seconds === entry.lastModifiedMs / 1000 &&
-      newest.digest === dataDigest(bodyData(body));
-    const seed = current ? newest : undefined;
+    const [latest] = versions;
+    const current = latest?.seconds === entry.lastModifiedMs / 1000 && latest.digest === digest;
+    const seed = current ? latest : undefined;
     const older = seed ? versions.slice(1) : versions;
     const past = older.slice(0, keep);
     found.set(dataset.id, {
