@@ -8,7 +8,7 @@
  * version's Data from what it keeps of each file (history/facts.ts) without rebuilding its body,
  * and the build tells the current one's from the body it made (bodyData).
  */
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import type { DatasetBody } from "./dataset-body.js";
 
 /**
@@ -25,7 +25,8 @@ export const PUBLISHED_FORM = "1";
  * characters). Equal hashes are equal texts: no two records a publisher will ever have collide.
  */
 export function recordHash(json: string): string {
-  return createHash("sha256").update(json, "utf8").digest("base64url").slice(0, 22);
+  // The one-shot hash: half createHash's time on a record of a few hundred bytes.
+  return hash("sha256", json, "base64url").slice(0, 22);
 }
 
 /** A version's Data in parts: its meta but LastUpdated, and each brand's own fields and records. */
@@ -52,46 +53,61 @@ export function brandShell(brand: Readonly<Record<string, unknown>>, recordsKey:
 
 /** The hex SHA-256 of a version's Data. */
 export function dataDigest(data: DataParts): string {
-  const hash = createHash("sha256").update(data.meta).update("\0");
+  const sum = createHash("sha256").update(data.meta).update("\0");
   for (const brand of data.brands) {
-    hash.update(brand.shell).update("\0");
-    for (const record of brand.records) hash.update(record.hash).update(",");
-    hash.update("\0");
+    sum.update(brand.shell).update("\0");
+    for (const record of brand.records) sum.update(record.hash).update(",");
+    sum.update("\0");
   }
-  return hash.digest("hex");
+  return sum.digest("hex");
 }
 
 /**
- * The Data of a body the build made or read back, from its value and its records' byte ranges
- * (read once per body): each record's text is as published. In the service metrics, where the
- * brand object is the record, each brand is one record with no shell.
+ * The Data of a body the build made or read back, from its value and its records' hashes
+ * (DatasetBody.recordHashes, worked out once per body). In the service metrics, where the brand
+ * object is the record, each brand is one record with no shell.
  */
 export function bodyData(body: DatasetBody): DataParts {
   const value = body.value();
   const brands = value.data.flatMap((d) => d.Brand);
   const key = body.dataset.recordsKey;
+  const hashes = body.recordHashes();
   if (key === null) {
     return {
       meta: metaText(value.meta),
-      brands: brands.map((brand) => ({
-        shell: "",
-        records: [{ hash: recordHash(JSON.stringify(brand)) }],
-      })),
+      brands: brands.map((_, i) => ({ shell: "", records: [{ hash: hashes[i]! }] })),
     };
   }
-  const slices = body.slices();
   let at = 0;
   return {
     meta: metaText(value.meta),
     brands: brands.map((brand) => ({
       shell: brandShell(brand, key),
-      records: ((brand[key] ?? []) as unknown[]).map((record) => {
-        const range = slices?.records[at++]?.range;
-        const text = range
-          ? body.bytes.toString("utf8", range[0], range[1])
-          : JSON.stringify(record);
-        return { hash: recordHash(text) };
-      }),
+      records: ((brand[key] ?? []) as unknown[]).map(() => ({ hash: hashes[at++]! })),
     })),
   };
+}
+
+/**
+ * The hash of each record of a body, in publication order (each brand object in the service
+ * metrics): from the record's bytes in the body where its slices say, else its serialisation.
+ */
+export function recordHashesOf(body: DatasetBody): string[] {
+  const value = body.value();
+  const brands = value.data.flatMap((d) => d.Brand);
+  const key = body.dataset.recordsKey;
+  if (key === null) return brands.map((brand) => recordHash(JSON.stringify(brand)));
+  const slices = body.slices();
+  const out: string[] = [];
+  for (const brand of brands) {
+    for (const record of (brand[key] ?? []) as unknown[]) {
+      const range = slices?.records[out.length]?.range;
+      out.push(
+        recordHash(
+          range ? body.bytes.toString("utf8", range[0], range[1]) : JSON.stringify(record),
+        ),
+      );
+    }
+  }
+  return out;
 }

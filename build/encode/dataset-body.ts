@@ -11,6 +11,7 @@ import type { Envelope } from "../assemble/envelope.js";
 import type { LastUpdated } from "../assemble/last-updated.js";
 import type { LocatedRecord } from "../assemble/locations.js";
 import { bodySlices, type BodySlices } from "./body.js";
+import { recordHashesOf } from "./data-digest.js";
 
 /** What the manifest says of an assembled body besides its bytes. */
 export interface BodySummary {
@@ -45,6 +46,7 @@ export class DatasetBody implements BodyFacts {
   #value: Envelope | undefined;
   // undefined: not asked yet; null: asked, and the body has no slices.
   #slices: BodySlices | null | undefined;
+  #hashes: readonly string[] | undefined;
 
   private constructor(facts: BodyFacts, value?: Envelope, slices?: BodySlices | null) {
     this.dataset = facts.dataset;
@@ -78,6 +80,14 @@ export class DatasetBody implements BodyFacts {
    * a body not made of one list of brands with their records (a data set without records, or
    * another shape). Throws when the ranges found do not rebuild the bytes exactly.
    */
+  /**
+   * Each record's hash (encode/data-digest.ts, recordHash), in publication order: what the build
+   * dates the body by and the history compares, worked out once.
+   */
+  recordHashes(): readonly string[] {
+    return (this.#hashes ??= recordHashesOf(this));
+  }
+
   slices(): BodySlices | undefined {
     if (this.#slices === undefined) {
       const key = this.dataset.recordsKey;

@@ -257,7 +257,7 @@ async function compute(
 function currentRecords(dataset: DatasetDefinition, body: DatasetBody): VersionRecords {
   const slices = body.slices();
   return slices
-    ? slicedRecords(dataset, body.value(), body.bytes, slices)
+    ? slicedRecords(dataset, body.value(), body.bytes, slices, body.recordHashes())
     : bodyRecords(dataset, body.bytes);
 }
 

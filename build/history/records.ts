@@ -75,6 +75,7 @@ export function slicedRecords(
   body: Envelope,
   bytes: Buffer,
   slices: BodySlices,
+  hashes?: readonly string[],
 ): VersionRecords {
   if (dataset.recordsKey === null) return bodyRecords(dataset, bytes);
   const brands = body.data.flatMap((d) => d.Brand);
@@ -82,10 +83,12 @@ export function slicedRecords(
   let at = 0;
   brands.forEach((brand, b) => {
     for (const record of (brand[dataset.recordsKey!] ?? []) as Record<string, unknown>[]) {
-      const { range } = slices.records[at++]!;
-      records[b]!.push(
-        publishedRecord(String(record.Identification), bytes.toString("utf8", range[0], range[1])),
-      );
+      const { range } = slices.records[at]!;
+      const json = bytes.toString("utf8", range[0], range[1]);
+      const id = String(record.Identification);
+      const hash = hashes?.[at];
+      records[b]!.push(hash === undefined ? publishedRecord(id, json) : { id, hash, json });
+      at++;
     }
   });
   return brands.map((brand, b) => ({ name: String(brand.BrandName), records: records[b]! }));
