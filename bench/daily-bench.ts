@@ -8,7 +8,8 @@
  * Each figure is given with the load average when it was taken: the machine may be shared.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -51,6 +52,10 @@ async function bytesOf(path: string): Promise<number> {
 interface Place {
   readonly name: string;
   readonly content: string;
+  /** The repository the content is the work tree of; none: outside git. */
+  readonly repo?: string;
+  /** The file an edit changes, under content/. */
+  readonly file: string;
   cold?: BuildRun & { load: string };
   filling?: BuildRun & { load: string };
   cacheBytes?: number;
@@ -117,6 +122,56 @@ async function firstDayAsImported(
   }
 }
 
+/**
+ * The six real feeds issue 45 measured as one publisher (4,264 ATMs and 911 branches of Santander,
+ * NatWest, HSBC, Bank of Scotland and Bank of Ireland, 5.5 MB of YAML), imported by the compiled
+ * importer into a repository of one commit; undefined when a feed is not in ../shared/feeds.
+ */
+const SIX_FEEDS = [
+  "santander_atm_v2.2_2020-02-11.json",
+  "natwest_atm_v2.x_2020-02-29.json",
+  "hsbc_atm_v2.2_2024-01-21.json",
+  "bankofscotland_atm_v2.2_2020-02-21.json",
+  "natwest_branch_v2.x_2020-02-29.json",
+  "bankofireland_branch_v2.x_2019-08-21.json",
+];
+
+async function sixFeedRepository(scratch: string): Promise<Place | undefined> {
+  const feeds = SIX_FEEDS.map((name) => join(PROJECT_ROOT, "..", "shared", "feeds", name));
+  if (!feeds.every((feed) => existsSync(feed))) return undefined;
+  process.stderr.write("  six real feeds: importing into one commit...\n");
+  const root = join(scratch, "six-feeds");
+  const content = join(root, "content");
+  await mkdir(content, { recursive: true });
+  await writeFile(
+    join(content, "site.yaml"),
+    'License: "https://www.openbanking.org.uk/open-licence"\nTermsOfUse: "https://www.openbanking.org.uk/terms"\n',
+  );
+  const cli = join(PROJECT_ROOT, ".out", "build", "cli", "import.js");
+  for (const feed of feeds) {
+    await run(
+      process.execPath,
+      [cli, "--content", content, "--no-cache", "--repair", "--force", feed],
+      {
+        maxBuffer: 1 << 26,
+      },
+    ).catch((error: { code?: number }) => {
+      // Exit 1: written, with problems the build reports as warnings or fixes; the content builds.
+      if (error.code !== 1) throw error;
+    });
+  }
+  git(root, "init", "-q", "-b", "main");
+  git(root, "add", "-A");
+  git(root, "commit", "-q", "-m", "Six real feeds");
+  return {
+    name: "six real feeds, one commit",
+    content,
+    repo: root,
+    file: "atms/hsbc-uk.yaml",
+    warm: [],
+  };
+}
+
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const msf = (ms: number) => `${Math.round(ms)} ms`;
 
@@ -180,14 +235,17 @@ export async function dailyBenchmarks(options: {
     const plainRoot = join(scratch, "plain");
     await cp(repo.contentDir, join(plainRoot, "content"), { recursive: true });
     const places: Place[] = [
-      { name: "in git", content: repo.contentDir, warm: [] },
-      { name: "outside git", content: join(plainRoot, "content"), warm: [] },
+      { name: "in git", content: repo.contentDir, repo: repo.repo, file: repo.file, warm: [] },
+      { name: "outside git", content: join(plainRoot, "content"), file: repo.file, warm: [] },
     ];
+    const six = await sixFeedRepository(scratch);
+    if (six) places.push(six);
     const edits = Math.max(3, options.runs);
     try {
-      for (const place of places) await buildsAt(place, repo.file, scratch, edits);
+      for (const place of places) await buildsAt(place, place.file, scratch, edits);
     } finally {
       git(repo.repo, "checkout", "-q", "--", "content");
+      if (six) git(six.repo!, "checkout", "-q", "--", "content");
     }
 
     // The preview, in a copy of the repository (git history and all) and outside git.
@@ -197,17 +255,17 @@ export async function dailyBenchmarks(options: {
       const at = load1();
       const runs = await measure(
         async (content) => {
-          if (place.name === "in git") {
+          if (place.repo) {
             const root = dirname(content);
             git(root, "init", "-q", "-b", "main");
-            git(root, "fetch", "-q", repo.repo, "main");
+            git(root, "fetch", "-q", place.repo, "main");
             git(root, "reset", "-q", "--hard", "FETCH_HEAD");
           } else {
             await cp(join(plainRoot, "content"), content, { recursive: true });
           }
         },
         // Numbered after the builds' edits, so each save changes the text.
-        (content, n) => editOneRecord(content, repo.file, 100 + n),
+        (content, n) => editOneRecord(content, place.file, 100 + n),
         "/std/v2.2/atms",
         saves,
       );

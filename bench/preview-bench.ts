@@ -2,15 +2,17 @@
  * The live preview (`npm start`): time from saving a content file to the Worker serving the new
  * ETag, through the real watcher, build and Worker, for the sample content and for set P.
  */
+import { execFileSync } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { CONTENT_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../build/core/paths.js";
 import { startPreview } from "../build/preview/serve.js";
 import { editOneFile, PUBLISHER as P } from "./build-bench.js";
 import { generateContent } from "./generate.js";
 import { setOfflineEnvironment } from "./workerd-harness.js";
 import { median, table } from "./report.js";
+import { GIT_ENV } from "./git-env.js";
 
 // Bound: no wait for one served ETag longer than this.
 const SERVE_TIMEOUT_MS = 30_000;
@@ -113,6 +115,22 @@ export async function previewBenchmarks(options: { runs: number }): Promise<stri
     runs,
   );
   sets.push(["sample content (one branch file)", sample, 200]);
+  process.stderr.write("  preview: sample content in this repository's git...\n");
+  const inGit = await measure(
+    async (content) => {
+      // The project's own history, content/ and all, checked out where the preview runs.
+      const root = dirname(content);
+      const git = (...args: string[]) =>
+        execFileSync("git", args, { cwd: root, env: GIT_ENV, stdio: "ignore" });
+      git("init", "-q", "-b", "main");
+      git("fetch", "-q", PROJECT_ROOT, "HEAD");
+      git("reset", "-q", "--hard", "FETCH_HEAD");
+    },
+    editSampleBranch,
+    "/std/v2.2/branches",
+    runs,
+  );
+  sets.push(["sample content in this repository's git (one branch file)", inGit, 200]);
   process.stderr.write("  preview: set P...\n");
   const large = await measure(
     (content) => generateContent(content, P),
