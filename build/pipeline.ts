@@ -56,7 +56,7 @@ import {
   readPostcodeCentroids,
   type PostcodePoint,
 } from "./near/postcodes.js";
-import { buildHistory } from "./history/index.js";
+import { buildHistory, type HistoryResult } from "./history/index.js";
 
 export type { DatasetResult } from "./encode/manifest-entry.js";
 export type { StepTimings, ValidateTimings } from "./core/timings.js";
@@ -132,6 +132,11 @@ export interface Built extends RunReport {
   readonly files: readonly OutputFile[];
   /** The one line to print when the changes endpoints could not read all history (no git). */
   readonly historyNote?: string | undefined;
+  /**
+   * What the history did beyond taking from the cache and the build's memory: data sets whose
+   * answers it made, past files it parsed, past bodies it made again (history/index.ts).
+   */
+  readonly historyWork?: HistoryResult["work"];
 }
 
 export type BuildResult = Built | Failed;
@@ -226,6 +231,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     manifest,
     files,
     historyNote: history.note,
+    historyWork: history.work,
   };
 }
 

@@ -28,7 +28,7 @@ import {
 import { dataVersions } from "./data-versions.js";
 import { bodyData, dataDigest } from "../encode/data-digest.js";
 import { HistoryStore, historyObjects } from "./store.js";
-import type { VersionCommit, VersionRef } from "./version.js";
+import { VersionReader, type VersionCommit, type VersionRef } from "./version.js";
 
 export type { Publication } from "./dataset.js";
 
@@ -49,7 +49,7 @@ export interface HistoryInput {
    * Whether to read the past versions from git (`history`; without, every changes endpoint knows
    * only the current version), and how answers are compressed: as the bodies are.
    */
-  readonly profile: Pick<BuildProfile, "history" | "compression">;
+  readonly profile: Pick<BuildProfile, "history" | "compression" | "memory">;
   /** The build's memory (core/memory.ts), where git's object hashes are kept; none: not kept. */
   readonly memory?: BuildMemory | undefined;
 }
@@ -130,6 +130,16 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
       for (const answer of history.answers)
         answers.set(answer.entry.variants.identity.asset, answer);
       publications.push(...history.publications);
+    }
+    // In a session (the live preview), the commit the work tree holds is read now, while nobody
+    // waits: the first save makes it a past version, whose facts are then in memory already.
+    if (input.profile.memory && versions && store) {
+      for (const { dataset } of results) {
+        const seed = versions.get(dataset.id)?.seed;
+        if (!seed) continue;
+        const [ref] = await versions.resolve(dataset, [seed]);
+        if (ref) await new VersionReader(store, dataset).facts(ref);
+      }
     }
   } finally {
     store?.close();

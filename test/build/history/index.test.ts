@@ -35,7 +35,15 @@ import { SCHEMA_DIR } from "../../../build/core/paths.js";
 import type { Site } from "../../../build/read/site.js";
 import { changesRoutes, selectChanges } from "../../../worker/changes/select.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
-import { atmBrandFile, scratchRepo, siteYaml, type TestAtm } from "../../helpers/history.js";
+import {
+  atmBrandFile,
+  branchBrandFile,
+  scratchRepo,
+  siteYaml,
+  type TestAtm,
+} from "../../helpers/history.js";
+import { previewProfile } from "../../../build/profiles.js";
+import { BuildMemory } from "../../../build/core/memory.js";
 import { at, parseJson } from "../../helpers/json.js";
 
 const ATMS = "/x-std/v2.2/atms/changes";
@@ -487,5 +495,58 @@ describe("the history through the cache", () => {
     // ETags were kept, and its one new file (two.yaml as the third commit left it) is parsed.
     expect(next.work).toEqual({ datasets: 1, parsed: 1, rebuilt: 0 });
     expect(next.changes.find((c) => c.dataset === "atms")!.answers).toHaveLength(4);
+  });
+});
+
+describe("the history in a live preview's session", () => {
+  it("pays for a save with the edited data set's answers alone: no other data set's, no past file or body", async () => {
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    const a = (n: number, amount = 10) => ({ id: `A-${n}`, town: "Wexbury", amount });
+    const b = (n: number) => ({ id: `B-${n}`, town: "Lynmoor", amount: 0 });
+    await repo.commitAll([
+      {
+        files: {
+          "site.yaml": siteYaml(),
+          "atms/brand.yaml": atmBrandFile("Brand", [a(1), a(2)]),
+          "branches/brand.yaml": branchBrandFile("Brand", [b(1)]),
+        },
+        seconds: 1_790_000_000,
+      },
+      { files: { "atms/brand.yaml": atmBrandFile("Brand", [a(1), a(3)]) }, seconds: 1_790_086_400 },
+      {
+        files: { "branches/brand.yaml": branchBrandFile("Brand", [b(1), b(2)]) },
+        seconds: 1_790_172_800,
+      },
+      {
+        files: { "atms/brand.yaml": atmBrandFile("Brand", [a(1), a(3), a(4)]) },
+        seconds: 1_790_259_200,
+      },
+    ]);
+    const own = await mkdtemp(join(tmpdir(), "opendata-edge-history-session-"));
+    folders.push(own);
+    const profile = previewProfile(new BuildMemory());
+    const build = () =>
+      runBuild({ profile, contentDir: repo.content, cwd: repo.root, write: false, cacheDir: own });
+    const first = await build();
+    assert(first.ok);
+    expect(first.historyWork!.datasets).toBe(8);
+
+    for (const amount of [20, 30]) {
+      // A save: an ATM's amount, not committed.
+      await writeFile(
+        join(repo.content, "atms", "brand.yaml"),
+        atmBrandFile("Brand", [a(1, amount), a(3), a(4)]),
+      );
+      const saved = await build();
+      assert(saved.ok);
+      expect(saved.historyWork).toEqual({ datasets: 1, parsed: 0, rebuilt: 0 });
+      const changesOf = (built: Built, id: string) =>
+        built.manifest.changes!.find((c) => c.dataset === id)!;
+      expect(changesOf(saved, "branches")).toEqual(changesOf(first, "branches"));
+      // The ATMs' answers: since the work tree's version (nothing), since the last commit (A-1
+      // changed) and the second (and A-4 added); the first's would pass twice the body's bytes.
+      expect(changesOf(saved, "atms").answers.map((x) => x.totalResults)).toEqual([0, 1, 2]);
+    }
   });
 });
