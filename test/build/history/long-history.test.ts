@@ -11,11 +11,11 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, assert, describe, expect, it } from "vitest";
-import { runBuild, type Built } from "../../../build/pipeline.js";
+import { createHash } from "node:crypto";
+import { runBuild, runValidate, type Built } from "../../../build/pipeline.js";
 import { PREVIEW_COMPRESSION } from "../../../build/encode/variants.js";
 import { testProfile } from "../../helpers/fixtures.js";
 import { changesRoutes, selectChanges } from "../../../worker/changes/select.js";
-import type { ManifestEntry } from "../../../contract/manifest.js";
 import { atmBrandFile, scratchRepo, siteYaml, type TestAtm } from "../../helpers/history.js";
 import { parseJson } from "../../helpers/json.js";
 
@@ -79,7 +79,13 @@ function history(): { files: Record<string, string | null>; seconds: number }[] 
   return days;
 }
 
-/** One day's content built alone, outside git, at its commit time: what that build published. */
+/**
+ * One day's content checked and assembled alone, outside git, at its commit time (`npm run
+ * validate`'s steps, which make the body a build would serve): what that build published, and
+ * its tokens: its LastUpdated, its ETag, and its codings' (docs/decisions.md, "Compressed variants
+ * and ETags": the SHA-256 of the identity ETag, the coding, the setting, the library's version; the
+ * preview's settings here, brotli 3 and gzip 1, as the build under test compresses).
+ */
 async function buildAlone(files: Record<string, string | null>, seconds: number) {
   const root = await mkdtemp(join(tmpdir(), "opendata-edge-long-version-"));
   folders.push(root);
@@ -88,18 +94,28 @@ async function buildAlone(files: Record<string, string | null>, seconds: number)
     await mkdir(dirname(join(root, "content", path)), { recursive: true });
     await writeFile(join(root, "content", path), text);
   }
-  const built = await runBuild({
-    profile: testProfile(PREVIEW_COMPRESSION, false),
+  const built = await runValidate({
     contentDir: join(root, "content"),
     cwd: root,
-    write: false,
     cacheDir: false,
+    threads: 1,
     env: { SOURCE_DATE_EPOCH: String(seconds) },
   });
   assert(built.ok);
-  const entry = built.manifest.datasets.find((d) => d.dataset === "atms")!;
-  return { entry, body: fileText(built, entry.variants.identity.asset) };
+  const identity = built.datasets.find((d) => d.dataset === "atms")!.identity;
+  const hex = sha256(identity);
+  const body = identity.toString("utf8");
+  const lastUpdated = (JSON.parse(body) as { meta: { LastUpdated: string } }).meta.LastUpdated;
+  const tokens = [
+    lastUpdated,
+    hex,
+    sha256(`${hex} br 3 ${process.versions.brotli}`),
+    sha256(`${hex} gzip 1 ${process.versions.zlib}`),
+  ];
+  return { body, tokens };
 }
+
+const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
 type Records = Map<string, string[]>;
 const idOf = (json: string) => (JSON.parse(json) as { Identification: string }).Identification;
@@ -150,78 +166,79 @@ function expectedAnswer(from: string, to: string): string {
   });
 }
 
-const tokensOf = (entry: ManifestEntry) => [
-  entry.lastUpdated,
-  ...Object.values(entry.variants).map((v) => v.etag.replaceAll('"', "")),
-];
 const withoutDate = (body: string) => body.replace(/^\{"meta":\{"LastUpdated":"[^"]*"/, "");
 
 describe("a history of 150 daily versions", () => {
-  it("answers every kept version exactly as the two published bodies say, and 410 for the rest", async () => {
-    const days = history();
-    const repo = await scratchRepo();
-    folders.push(repo.root);
-    await repo.commitAll(days);
-    const cache = await mkdtemp(join(tmpdir(), "opendata-edge-long-cache-"));
-    folders.push(cache);
-    const build = () =>
-      runBuild({
-        profile: testProfile(PREVIEW_COMPRESSION, true),
-        contentDir: repo.content,
-        cwd: repo.root,
-        write: false,
-        cacheDir: cache,
-      });
-    const built = await build();
-    expect(built.diagnostics).toEqual([]);
-    assert(built.ok);
-    const route = changesRoutes(built.manifest).get("/x-std/v2.2/atms/changes")!;
-    const currentEntry = built.manifest.datasets.find((d) => d.dataset === "atms")!;
-    const currentBody = fileText(built, currentEntry.variants.identity.asset);
+  // A hundred and fifty versions each checked and assembled alone: the longest test of the build.
+  it(
+    "answers every kept version exactly as the two published bodies say, and 410 for the rest",
+    { timeout: 120_000 },
+    async () => {
+      const days = history();
+      const repo = await scratchRepo();
+      folders.push(repo.root);
+      await repo.commitAll(days);
+      const cache = await mkdtemp(join(tmpdir(), "opendata-edge-long-cache-"));
+      folders.push(cache);
+      const build = () =>
+        runBuild({
+          profile: testProfile(PREVIEW_COMPRESSION, true),
+          contentDir: repo.content,
+          cwd: repo.root,
+          write: false,
+          cacheDir: cache,
+        });
+      const built = await build();
+      expect(built.diagnostics).toEqual([]);
+      assert(built.ok);
+      const route = changesRoutes(built.manifest).get("/x-std/v2.2/atms/changes")!;
+      const currentEntry = built.manifest.datasets.find((d) => d.dataset === "atms")!;
+      const currentBody = fileText(built, currentEntry.variants.identity.asset);
 
-    // The oracle, newest first: each day built alone; a comment-only day is no version.
-    const alone: Awaited<ReturnType<typeof buildAlone>>[] = [];
-    for (const day of [...days].reverse()) alone.push(await buildAlone(day.files, day.seconds));
-    const versions = alone.filter(
-      (v, i) =>
-        alone[i + 1] === undefined || withoutDate(alone[i + 1]!.body) !== withoutDate(v.body),
-    );
-    expect(versions[0]!.body).toBe(currentBody);
-    expect(versions.length).toBeGreaterThan(140);
-
-    let kept = 0;
-    let gone = 0;
-    let reverted = 0;
-    for (const version of versions) {
-      const answers = tokensOf(version.entry).map((since) =>
-        selectChanges(route, new URLSearchParams({ since })),
+      // The oracle, newest first: each day built alone; a comment-only day is no version.
+      const alone: Awaited<ReturnType<typeof buildAlone>>[] = [];
+      for (const day of [...days].reverse()) alone.push(await buildAlone(day.files, day.seconds));
+      const versions = alone.filter(
+        (v, i) =>
+          alone[i + 1] === undefined || withoutDate(alone[i + 1]!.body) !== withoutDate(v.body),
       );
-      if (answers[0]!.status === 410) {
-        gone++;
-        for (const answer of answers) expect(answer.status).toBe(410);
-        continue;
-      }
-      // Each token of a kept version (LastUpdated, and the ETag of each coding) names one answer.
-      expect(gone).toBe(0);
-      const expected = expectedAnswer(version.body, currentBody);
-      for (const answer of answers) {
-        assert(answer.status === 200);
-        expect(fileText(built, answer.file.variants.identity.asset)).toBe(expected);
-      }
-      // A hot record whose amount went round lists nothing since a version that had it so.
-      const hot = /"Identification":"A-[0-3]"/g;
-      if ((expected.match(hot) ?? []).length < 4) reverted++;
-      kept++;
-    }
-    // The current version and the 120 past ones site.yaml keeps; the older ones are gone.
-    expect(kept).toBe(121);
-    expect(gone).toBe(versions.length - 121);
-    expect(gone).toBeGreaterThan(20);
-    expect(reverted).toBeGreaterThan(10);
+      expect(versions[0]!.body).toBe(currentBody);
+      expect(versions.length).toBeGreaterThan(140);
 
-    // Built again through the cache: the same answers.
-    const again = await build();
-    assert(again.ok);
-    expect(again.manifest.changes).toEqual(built.manifest.changes);
-  });
+      let kept = 0;
+      let gone = 0;
+      let reverted = 0;
+      for (const version of versions) {
+        const answers = version.tokens.map((since) =>
+          selectChanges(route, new URLSearchParams({ since })),
+        );
+        if (answers[0]!.status === 410) {
+          gone++;
+          for (const answer of answers) expect(answer.status).toBe(410);
+          continue;
+        }
+        // Each token of a kept version (LastUpdated, and the ETag of each coding) names one answer.
+        expect(gone).toBe(0);
+        const expected = expectedAnswer(version.body, currentBody);
+        for (const answer of answers) {
+          assert(answer.status === 200);
+          expect(fileText(built, answer.file.variants.identity.asset)).toBe(expected);
+        }
+        // A hot record whose amount went round lists nothing since a version that had it so.
+        const hot = /"Identification":"A-[0-3]"/g;
+        if ((expected.match(hot) ?? []).length < 4) reverted++;
+        kept++;
+      }
+      // The current version and the 120 past ones site.yaml keeps; the older ones are gone.
+      expect(kept).toBe(121);
+      expect(gone).toBe(versions.length - 121);
+      expect(gone).toBeGreaterThan(20);
+      expect(reverted).toBeGreaterThan(10);
+
+      // Built again through the cache: the same answers.
+      const again = await build();
+      assert(again.ok);
+      expect(again.manifest.changes).toEqual(built.manifest.changes);
+    },
+  );
 });
