@@ -18,6 +18,8 @@ import { DATASETS } from "../build/core/datasets.js";
 import { PROJECT_ROOT } from "../build/core/paths.js";
 import { compressBrotli, compressGzip, PUBLISHED_COMPRESSION } from "../build/encode/variants.js";
 import { parseYaml } from "../build/read/yaml-source.js";
+import { runCheckJob } from "../build/check/pool.js";
+import { createAjv } from "../build/check/schemas.js";
 import { buildOnce, type BuildRun } from "./build-bench.js";
 import { dailyFeeds, dailyRepository, START_FEED, type DailyRepository } from "./daily-repo.js";
 import { GIT_ENV } from "./git-env.js";
@@ -389,6 +391,24 @@ export async function dailyBenchmarks(options: {
     };
     const brMs = await timeAsync(() => compressBrotli(body));
     const gzMs = await timeAsync(() => compressGzip(body));
+    // A save's floor: the edited file checked once (parsed with positions and validated), warm,
+    // as the preview's long-lived process checks it.
+    const ajv = createAjv();
+    const job = {
+      file: repo.file,
+      text: texts[0]!,
+      schema: atms.brandSchema,
+      recordsKey: atms.recordsKey,
+      identity: atms.identity,
+    };
+    for (let i = 0; i < 3; i++) runCheckJob(job, ajv, undefined);
+    const checkTimes: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      const began = performance.now();
+      runCheckJob(job, ajv, undefined);
+      checkTimes.push(performance.now() - began);
+    }
+    const checkMs = median(checkTimes);
     out.push(
       "### The floors (in this process, median of 3)",
       "",
@@ -409,6 +429,11 @@ export async function dailyBenchmarks(options: {
           [
             `the same body with gzip at level ${PUBLISHED_COMPRESSION.gzipLevel} (published)`,
             msf(gzMs),
+            at,
+          ],
+          [
+            `checking the edited file once (${(Buffer.byteLength(texts[0]!) / 1e6).toFixed(2)} MB: parsed with positions, validated), warm, median of 7: a save's floor`,
+            msf(checkMs),
             at,
           ],
         ],
