@@ -117,7 +117,7 @@ export async function previewBenchmarks(options: { runs: number }): Promise<stri
   sets.push(["sample content (one branch file)", sample, 200]);
   process.stderr.write("  preview: sample content in this repository's git...\n");
   const inGit = await measure(
-    async (content) => {
+    (content) => {
       // The project's own history, content/ and all, checked out where the preview runs.
       const root = dirname(content);
       const git = (...args: string[]) =>
@@ -125,6 +125,7 @@ export async function previewBenchmarks(options: { runs: number }): Promise<stri
       git("init", "-q", "-b", "main");
       git("fetch", "-q", PROJECT_ROOT, "HEAD");
       git("reset", "-q", "--hard", "FETCH_HEAD");
+      return Promise.resolve();
     },
     editSampleBranch,
     "/std/v2.2/branches",

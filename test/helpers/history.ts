@@ -162,6 +162,20 @@ function withInput(
   });
 }
 
+/**
+ * A new folder holding `files` under its content/ (paths under the content folder; null: left
+ * out), as one version's content laid down alone, outside git. The caller removes it.
+ */
+export async function contentAlone(files: Record<string, string | null>): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "opendata-edge-version-"));
+  for (const [path, text] of Object.entries(files)) {
+    if (text === null) continue;
+    await mkdir(dirname(join(root, "content", path)), { recursive: true });
+    await writeFile(join(root, "content", path), text);
+  }
+  return root;
+}
+
 /** One ATM of the test feeds: enough fields to be valid, a Note to give it some weight. */
 export interface TestAtm {
   readonly id: string;

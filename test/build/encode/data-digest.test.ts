@@ -8,8 +8,7 @@ import { describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { envelope } from "../../../build/assemble/envelope.js";
 import type { Site } from "../../../build/read/site.js";
-import { serializeBody } from "../../../build/encode/body.js";
-import { DatasetBody } from "../../../build/encode/dataset-body.js";
+import { madeBody } from "../../helpers/bodies.js";
 import {
   bodyData,
   dataDigest,
@@ -34,21 +33,7 @@ const atm = (id: string, town = "Wexbury") => ({
 
 /** A body as step 5 makes it, with its slices. */
 function made(dataset: typeof atms, brands: Record<string, unknown>[], lastUpdated: string) {
-  const value = envelope(dataset, brands, site, lastUpdated);
-  const { bytes, slices } = serializeBody(value, dataset.recordsKey);
-  return DatasetBody.made(
-    {
-      dataset,
-      bytes,
-      tag: '"-"',
-      updated: { seconds: 0, source: "mtime" },
-      summary: { totalResults: 0, brands: brands.length },
-      located: [],
-      brandNames: [],
-    },
-    value,
-    slices,
-  );
+  return madeBody(dataset, envelope(dataset, brands, site, lastUpdated));
 }
 
 describe("the published form", () => {

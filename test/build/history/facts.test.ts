@@ -7,8 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { envelope, joinBrand } from "../../../build/assemble/envelope.js";
 import type { Site } from "../../../build/read/site.js";
-import { serializeBody } from "../../../build/encode/body.js";
-import { DatasetBody } from "../../../build/encode/dataset-body.js";
+import { madeBody } from "../../helpers/bodies.js";
 import { bodyData, dataDigest, recordHash } from "../../../build/encode/data-digest.js";
 import { serialize } from "../../../build/encode/variants.js";
 import {
@@ -44,26 +43,8 @@ function factsOf(value: unknown): FileFacts {
 
 /** The body the build would make of these brands' files. */
 function builtBody(dataset: typeof atms, brands: unknown[][]) {
-  const value = envelope(
-    dataset,
-    brands.map((files) => joinBrand(dataset, files)),
-    site,
-    DATE,
-  );
-  const { bytes, slices } = serializeBody(value, dataset.recordsKey);
-  return DatasetBody.made(
-    {
-      dataset,
-      bytes,
-      tag: '"-"',
-      updated: { seconds: 0, source: "mtime" },
-      summary: { totalResults: 0, brands: brands.length },
-      located: [],
-      brandNames: [],
-    },
-    value,
-    slices,
-  );
+  const brandValues = brands.map((files) => joinBrand(dataset, files));
+  return madeBody(dataset, envelope(dataset, brandValues, site, DATE));
 }
 
 describe("a past file's facts", () => {

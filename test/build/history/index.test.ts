@@ -21,7 +21,7 @@
  */
 import { mkdtemp, rm, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, assert, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -37,6 +37,7 @@ import { changesRoutes, selectChanges } from "../../../worker/changes/select.js"
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import {
   atmBrandFile,
+  contentAlone,
   branchBrandFile,
   scratchRepo,
   siteYaml,
@@ -45,6 +46,7 @@ import {
 import { previewProfile } from "../../../build/profiles.js";
 import { BuildMemory } from "../../../build/core/memory.js";
 import { at, parseJson } from "../../helpers/json.js";
+import { expectedAnswer, idOf, recordsOf, type Records } from "../../helpers/change-answers.js";
 
 const ATMS = "/x-std/v2.2/atms/changes";
 const folders: string[] = [];
@@ -58,23 +60,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const folder of folders) await rm(folder, { recursive: true, force: true });
 });
-
-/** Records by brand, each record its exact JSON text. */
-type Records = Map<string, string[]>;
-
-function recordsOf(body: string): Records {
-  const parsed = JSON.parse(body) as { data: { Brand: { BrandName: string; ATM: unknown[] }[] }[] };
-  const out: Records = new Map();
-  for (const brand of parsed.data.flatMap((d) => d.Brand)) {
-    out.set(brand.BrandName, [
-      ...(out.get(brand.BrandName) ?? []),
-      ...brand.ATM.map((r) => JSON.stringify(r)),
-    ]);
-  }
-  return out;
-}
-
-const idOf = (json: string) => (JSON.parse(json) as { Identification: string }).Identification;
 
 /** The issue's apply rule, written here on its own: drop Removed and re-listed, add listed. */
 function apply(held: Records, answer: string): Records {
@@ -97,43 +82,6 @@ const sorted = (records: Records) =>
   [...records]
     .map(([brand, list]) => [brand, [...list].sort()] as const)
     .sort(([a], [b]) => (a < b ? -1 : 1));
-
-/**
- * The answer since `from` to `to` as the issue describes it, built here from the two bodies:
- * for the size bound of a version that was not kept, whose answer the build did not write.
- */
-function expectedAnswer(from: string, to: string): string {
-  const [old, now] = [recordsOf(from), recordsOf(to)];
-  const meta = (JSON.parse(to) as { meta: Record<string, unknown> }).meta;
-  const brands: Record<string, unknown>[] = [];
-  let total = 0;
-  const names = [...now.keys(), ...[...old.keys()].filter((b) => !now.has(b))];
-  for (const name of names) {
-    const before = new Map((old.get(name) ?? []).map((j) => [idOf(j), j]));
-    const after = now.get(name) ?? [];
-    const listed = after.filter((j) => before.get(idOf(j)) !== j);
-    const ids = new Set(after.map(idOf));
-    const removed = [...before.keys()].filter((id) => !ids.has(id));
-    if (listed.length === 0 && removed.length === 0) continue;
-    total += listed.length + removed.length;
-    brands.push({
-      BrandName: name,
-      ...(listed.length ? { ATM: listed.map((j) => parseJson(j)) } : {}),
-      ...(removed.length ? { Removed: removed } : {}),
-    });
-  }
-  return JSON.stringify({
-    meta: {
-      LastUpdated: meta.LastUpdated,
-      Since: (JSON.parse(from) as { meta: { LastUpdated: string } }).meta.LastUpdated,
-      TotalResults: total,
-      Agreement: meta.Agreement,
-      License: meta.License,
-      TermsOfUse: meta.TermsOfUse,
-    },
-    data: brands.length ? [{ Brand: brands }] : [],
-  });
-}
 
 // One step of an editor's history.
 type Step =
@@ -210,13 +158,8 @@ function files(state: State, keep: number, siteEdits: number): Record<string, st
 
 /** The oracle: one version's content built alone, outside git, at its commit time. */
 async function buildAlone(content: Record<string, string | null>, seconds: number) {
-  const root = await mkdtemp(join(tmpdir(), "opendata-edge-version-"));
+  const root = await contentAlone(content);
   folders.push(root);
-  for (const [path, text] of Object.entries(content)) {
-    if (text === null) continue;
-    await mkdir(dirname(join(root, "content", path)), { recursive: true });
-    await writeFile(join(root, "content", path), text);
-  }
   const built = await runBuild({
     profile: testProfile(PREVIEW_COMPRESSION, false),
     contentDir: join(root, "content"),

@@ -7,17 +7,23 @@
  * from the two published bodies by this test's own reference (what the history computed before
  * it kept facts instead of bodies); every version not kept answers 410 to each of its tokens.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { afterAll, assert, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { runBuild, runValidate, type Built } from "../../../build/pipeline.js";
 import { PREVIEW_COMPRESSION } from "../../../build/encode/variants.js";
 import { testProfile } from "../../helpers/fixtures.js";
 import { changesRoutes, selectChanges } from "../../../worker/changes/select.js";
-import { atmBrandFile, scratchRepo, siteYaml, type TestAtm } from "../../helpers/history.js";
-import { parseJson } from "../../helpers/json.js";
+import {
+  atmBrandFile,
+  contentAlone,
+  scratchRepo,
+  siteYaml,
+  type TestAtm,
+} from "../../helpers/history.js";
+import { expectedAnswer } from "../../helpers/change-answers.js";
 
 const DAYS = 150;
 const DAY = 86_400;
@@ -87,13 +93,8 @@ function history(): { files: Record<string, string | null>; seconds: number }[] 
  * preview's settings here, brotli 3 and gzip 1, as the build under test compresses).
  */
 async function buildAlone(files: Record<string, string | null>, seconds: number) {
-  const root = await mkdtemp(join(tmpdir(), "opendata-edge-long-version-"));
+  const root = await contentAlone(files);
   folders.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    if (text === null) continue;
-    await mkdir(dirname(join(root, "content", path)), { recursive: true });
-    await writeFile(join(root, "content", path), text);
-  }
   const built = await runValidate({
     contentDir: join(root, "content"),
     cwd: root,
@@ -116,55 +117,6 @@ async function buildAlone(files: Record<string, string | null>, seconds: number)
 }
 
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
-
-type Records = Map<string, string[]>;
-const idOf = (json: string) => (JSON.parse(json) as { Identification: string }).Identification;
-
-/** A body's records as JSON texts, by brand. */
-function recordsOf(body: string): Records {
-  const parsed = parseJson(body) as { data: { Brand: { BrandName: string; ATM: unknown[] }[] }[] };
-  const out: Records = new Map();
-  for (const brand of parsed.data.flatMap((d) => d.Brand)) {
-    out.set(brand.BrandName, [
-      ...(out.get(brand.BrandName) ?? []),
-      ...brand.ATM.map((r) => JSON.stringify(r)),
-    ]);
-  }
-  return out;
-}
-
-/** The reference: the change answer from one published body to another, by their JSON texts. */
-function expectedAnswer(from: string, to: string): string {
-  const [old, now] = [recordsOf(from), recordsOf(to)];
-  const meta = (JSON.parse(to) as { meta: Record<string, unknown> }).meta;
-  const brands: Record<string, unknown>[] = [];
-  let total = 0;
-  for (const name of [...now.keys(), ...[...old.keys()].filter((b) => !now.has(b))]) {
-    const before = new Map((old.get(name) ?? []).map((j) => [idOf(j), j]));
-    const after = now.get(name) ?? [];
-    const listed = after.filter((j) => before.get(idOf(j)) !== j);
-    const ids = new Set(after.map(idOf));
-    const removed = [...before.keys()].filter((id) => !ids.has(id));
-    if (listed.length === 0 && removed.length === 0) continue;
-    total += listed.length + removed.length;
-    brands.push({
-      BrandName: name,
-      ...(listed.length ? { ATM: listed.map((j) => parseJson(j)) } : {}),
-      ...(removed.length ? { Removed: removed } : {}),
-    });
-  }
-  return JSON.stringify({
-    meta: {
-      LastUpdated: meta.LastUpdated,
-      Since: (JSON.parse(from) as { meta: { LastUpdated: string } }).meta.LastUpdated,
-      TotalResults: total,
-      Agreement: meta.Agreement,
-      License: meta.License,
-      TermsOfUse: meta.TermsOfUse,
-    },
-    data: brands.length ? [{ Brand: brands }] : [],
-  });
-}
 
 const withoutDate = (body: string) => body.replace(/^\{"meta":\{"LastUpdated":"[^"]*"/, "");
 
