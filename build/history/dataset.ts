@@ -47,6 +47,9 @@ import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 export type { Publication } from "./publications.js";
 
+// How many past versions' files are read together (from memory, the cache or git).
+const READ_AHEAD = 16;
+
 /** The kept answers of a data set total at most this many times its full identity body. */
 export const ANSWER_BYTES_FACTOR = 2;
 
@@ -234,15 +237,18 @@ async function compute(
   const reader = input.store && new VersionReader(input.store, input.dataset);
   const { drafts, publications } = await draftAnswers(input, reader, past);
   const compression = compressionOf(input);
-  const encoded = await mapLimit(drafts, 2, (d, i) =>
-    encodeAnswer(d.bytes, qualityOf(drafts, i, compression), compression),
-  );
-  // Two at a time, as the encodings: a past body can be as large as the current one.
-  const tags = await mapLimit(drafts, 2, (d) =>
-    d.ref
-      ? versionTags(input, reader!, d.ref)
-      : Promise.resolve(unquoted(input.current.entry.variants)),
-  );
+  // The answers compressed on libuv's threads, two at a time, while the versions' ETags are read:
+  // most from the cache (eight in flight); a past body made again is made on this thread.
+  const [encoded, tags] = await Promise.all([
+    mapLimit(drafts, 2, (d, i) =>
+      encodeAnswer(d.bytes, qualityOf(drafts, i, compression), compression),
+    ),
+    mapLimit(drafts, 8, (d) =>
+      d.ref
+        ? versionTags(input, reader!, d.ref)
+        : Promise.resolve(unquoted(input.current.entry.variants)),
+    ),
+  ]);
   const tokens = tokensOf(drafts, tags, encoded);
   const answers: ChangeAnswer[] = drafts.map((d, i) => ({
     since: d.since,
@@ -311,7 +317,10 @@ async function draftAnswers(
   };
   let reachedFirst = input.complete;
   let within = true;
-  for (const ref of reader ? past : []) {
+  for (const [i, ref] of (reader ? past : []).entries()) {
+    // The kept versions' files a batch at a time, together: the bound on the answers' bytes
+    // often stops the loop long before the count of versions does.
+    if (i % READ_AHEAD === 0) await reader!.readAhead(past.slice(i, i + READ_AHEAD));
     const older = await reader!.records(ref);
     // Content that could not be built was never published: no one holds it.
     if (!older) continue;
