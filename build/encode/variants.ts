@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from "node:zlib";
 import type { ContentCoding } from "../../contract/manifest.js";
 import type { Compression } from "../core/profile.js";
 
@@ -83,13 +83,7 @@ export function compressBrotli(
   identity: Buffer,
   quality = PUBLISHED_COMPRESSION.brotliQuality(identity.length),
 ): Promise<Buffer> {
-  return brotli(identity, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: quality,
-      [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-      [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-    },
-  });
+  return brotli(identity, brotliParams(identity, quality));
 }
 
 export function compressGzip(
@@ -97,6 +91,31 @@ export function compressGzip(
   level = PUBLISHED_COMPRESSION.gzipLevel,
 ): Promise<Buffer> {
   return gz(identity, { level });
+}
+
+const brotliParams = (identity: Buffer, quality: number) => ({
+  params: {
+    [constants.BROTLI_PARAM_QUALITY]: quality,
+    [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+    [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+  },
+});
+
+/**
+ * Both codings on this thread, for small bytes on the build's critical path: libuv's threads,
+ * where compressBrotli and compressGzip run, are shared with every file write under way (the
+ * preview's output folder, the cache's entries written behind), and a small job waits behind them
+ * longer than it takes.
+ */
+export function compressNow(
+  identity: Buffer,
+  quality: number,
+  level: number,
+): { readonly br: Buffer; readonly gzip: Buffer } {
+  return {
+    br: brotliCompressSync(identity, brotliParams(identity, quality)),
+    gzip: gzipSync(identity, { level }),
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { DatasetDefinition } from "../core/datasets.js";
 import {
   compressBrotli,
   compressGzip,
+  compressNow,
   entityTag,
   withEntityTags,
   type Compression,
@@ -52,6 +53,9 @@ export const ANSWER_BEST_QUALITY_BYTES = 16 * 1024;
  */
 export const ANSWER_BROTLI_QUALITY = 6;
 
+// Answers up to this size are compressed on the build's thread (encodeAnswer).
+const ANSWER_NOW_BYTES = 256 * 1024;
+
 /** The answers' brotli quality, newest first (ANSWER_BEST_QUALITY_BYTES, ANSWER_BROTLI_QUALITY). */
 export function qualityOf(
   drafts: readonly Draft[],
@@ -64,15 +68,24 @@ export function qualityOf(
     : Math.min(ANSWER_BROTLI_QUALITY, compression.brotliQuality(Number.POSITIVE_INFINITY));
 }
 
+/**
+ * An answer in every coding. One small enough is compressed on this thread (compressNow): the
+ * history is on the build's critical path, and in the live preview its answers waited behind the
+ * output folder's writes on libuv's threads for 100 to 200 ms a save where compressing them took
+ * about 15.
+ */
 export async function encodeAnswer(
   identity: Buffer,
   quality: number,
   compression: Compression,
 ): Promise<EncodedBody> {
-  const [br, gzip] = await Promise.all([
-    compressBrotli(identity, quality),
-    compressGzip(identity, compression.gzipLevel),
-  ]);
+  const { br, gzip } =
+    identity.length <= ANSWER_NOW_BYTES
+      ? compressNow(identity, quality, compression.gzipLevel)
+      : await Promise.all([
+          compressBrotli(identity, quality),
+          compressGzip(identity, compression.gzipLevel),
+        ]).then(([br, gzip]) => ({ br, gzip }));
   return withEntityTags(identity, entityTag(identity), br, gzip, {
     brotliQuality: quality,
     gzipLevel: compression.gzipLevel,
