@@ -5,8 +5,11 @@
  */
 import type { BuildCache } from "../core/cache.js";
 import {
+  brotliNow,
   compressBrotli,
   compressGzip,
+  gzipNow,
+  quickToCompress,
   compressionSettings,
   entityTag,
   withEntityTags,
@@ -38,10 +41,19 @@ export function createEncoder(
     };
     const brotliQuality = compression.brotliQuality(identity.length);
     const { gzipLevel } = compression;
+    // The preview's settings compress a body in milliseconds: on this thread, not behind the
+    // file writes queued on libuv's threads (variants.ts, brotliNow).
+    const now = quickToCompress(identity.length, brotliQuality);
     const [br, gzip] = await timeAsync(timing, "compressMs", () =>
       Promise.all([
-        cached(CACHE_KINDS.brotli, () => compressBrotli(identity, brotliQuality)),
-        cached(CACHE_KINDS.gzip, () => compressGzip(identity, gzipLevel)),
+        cached(CACHE_KINDS.brotli, () =>
+          now
+            ? Promise.resolve(brotliNow(identity, brotliQuality))
+            : compressBrotli(identity, brotliQuality),
+        ),
+        cached(CACHE_KINDS.gzip, () =>
+          now ? Promise.resolve(gzipNow(identity, gzipLevel)) : compressGzip(identity, gzipLevel),
+        ),
       ]),
     );
     return timeSync(timing, "hashMs", () =>

@@ -7,7 +7,8 @@ import type { DatasetDefinition } from "../core/datasets.js";
 import {
   compressBrotli,
   compressGzip,
-  compressNow,
+  brotliNow,
+  gzipNow,
   entityTag,
   withEntityTags,
   type Compression,
@@ -69,7 +70,7 @@ export function qualityOf(
 }
 
 /**
- * An answer in every coding. One small enough is compressed on this thread (compressNow): the
+ * An answer in every coding. One small enough is compressed on this thread (encode/variants.ts, brotliNow): the
  * history is on the build's critical path, and in the live preview its answers waited behind the
  * output folder's writes on libuv's threads for 100 to 200 ms a save where compressing them took
  * about 15.
@@ -81,7 +82,7 @@ export async function encodeAnswer(
 ): Promise<EncodedBody> {
   const { br, gzip } =
     identity.length <= ANSWER_NOW_BYTES
-      ? compressNow(identity, quality, compression.gzipLevel)
+      ? { br: brotliNow(identity, quality), gzip: gzipNow(identity, compression.gzipLevel) }
       : await Promise.all([
           compressBrotli(identity, quality),
           compressGzip(identity, compression.gzipLevel),
