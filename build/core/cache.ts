@@ -243,8 +243,14 @@ export class BuildCache {
       });
   }
 
+  // The folder, made once per cache rather than asked for at every write.
+  private made: Promise<unknown> | undefined;
+
   private async write(name: string, bytes: Uint8Array | string): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await (this.made ??= mkdir(this.dir, { recursive: true }).catch((error: unknown) => {
+      this.made = undefined;
+      throw error;
+    }));
     const partial = join(this.dir, `${name}.${process.pid}-${(nextPartial++).toString(36)}.part`);
     try {
       await writeFile(partial, bytes);

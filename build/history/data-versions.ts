@@ -103,6 +103,8 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
   const { folder, site, paths, commits, listKey } = listOf(input);
 
   const keep = new Set<string>();
+  // The digests' entries, written together at the end rather than one commit after another.
+  const writes: Promise<void>[] = [];
   const reader = new VersionReader(input.store, dataset);
   // Commit to the hashes of its folder's tree and site.yaml, looked up a batch at a time.
   const looked = new Map<string, [string | undefined, string | undefined]>();
@@ -115,7 +117,7 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
       if (cached) return cached.length === 0 ? undefined : cached.toString("utf8");
     }
     if (commit.commit === input.known?.commit) {
-      if (key) await cache!.set(key, DIGEST_KIND, input.known.digest);
+      if (key) writes.push(cache!.set(key, DIGEST_KIND, input.known.digest));
       return input.known.digest;
     }
     // The hashes of this commit's content and the next few's, in one git process.
@@ -144,7 +146,7 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
       site: siteBlob,
     });
     const digest = facts && dataDigest(facts.data);
-    if (key) await cache!.set(key, DIGEST_KIND, digest ?? "");
+    if (key) writes.push(cache!.set(key, DIGEST_KIND, digest ?? ""));
     return digest;
   };
 
@@ -171,6 +173,7 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
     if (run) await finish(run);
     complete = true;
   }
+  await Promise.all(writes);
   for (const entry of input.store.list()) keep.add(entry);
   if (listKey) {
     await cache!.set(listKey, LIST_KIND, JSON.stringify({ versions, complete, keep: [...keep] }));
