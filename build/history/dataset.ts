@@ -28,7 +28,13 @@ import {
   changesBetween,
   type VersionRecords,
 } from "./records.js";
-import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
+import {
+  brandsKey,
+  versionKey,
+  VersionReader,
+  type VersionCommit,
+  type VersionRef,
+} from "./version.js";
 import type { HistoryStore } from "./store.js";
 import { mapLimit } from "../core/map-limit.js";
 import {
@@ -78,6 +84,8 @@ export interface DatasetHistoryInput {
   readonly compression?: Compression | undefined;
   /** Past versions' content; undefined without git. */
   readonly store: HistoryStore | undefined;
+  /** Only these brands' records (a site's); undefined: every brand. */
+  readonly brands?: ReadonlySet<string> | undefined;
 }
 
 /** A stored answer: what the manifest lists and the bytes of each coding. */
@@ -122,6 +130,7 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
     String(input.complete),
     input.beyond ? `beyond ${input.beyond.commit}:${input.beyond.seconds}` : "",
     ...input.past.map((v) => `${v.commit}:${v.seconds}`),
+    ...brandsKey(input.brands),
   );
   const cached = key ? await readSummary(cache!, key) : undefined;
   if (cached) {
@@ -227,7 +236,7 @@ async function compute(
   past: readonly VersionRef[],
   seed: VersionRef | undefined,
 ): Promise<{ summary: Summary; encoded: EncodedBody[] }> {
-  const reader = input.store && new VersionReader(input.store, input.dataset);
+  const reader = input.store && new VersionReader(input.store, input.dataset, input.brands);
   const { drafts, publications } = await draftAnswers(input, reader, past);
   const compression = compressionOf(input);
   const encoded = await mapLimit(drafts, 2, (d, i) =>
@@ -344,10 +353,16 @@ function keptEntries(
 // this build compresses, which a later build needs.
 function versionEntry(
   cache: BuildCache,
-  input: Pick<DatasetHistoryInput, "dataset" | "compression">,
+  input: Pick<DatasetHistoryInput, "dataset" | "compression" | "brands">,
   ref: VersionRef,
 ): [key: string, kind: string] {
-  const key = cache.key(VERSION_KIND, compressionOf(input).name, input.dataset.id, versionKey(ref));
+  const key = cache.key(
+    VERSION_KIND,
+    compressionOf(input).name,
+    input.dataset.id,
+    versionKey(ref),
+    ...brandsKey(input.brands),
+  );
   return [key, VERSION_KIND];
 }
 

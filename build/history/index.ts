@@ -50,6 +50,11 @@ export interface HistoryInput {
   readonly profile: Pick<BuildProfile, "history" | "compression">;
   /** The build's memory (core/memory.ts), where git's object hashes are kept; none: not kept. */
   readonly memory?: BuildMemory | undefined;
+  /**
+   * Only these brands, by BrandName: a site's (docs/decisions.md#sites), whose past versions
+   * hold only its brands; undefined: every brand.
+   */
+  readonly brands?: ReadonlySet<string> | undefined;
 }
 
 export interface HistoryResult {
@@ -98,7 +103,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   const hashes = input.memory?.part("object-hashes", (): ObjectHashes => new Map());
   const store = repo ? new HistoryStore(repo, input.cache) : undefined;
   const versions = repo
-    ? await versionsOf(repo, read!, results, keep, input.cache, store!, hashes)
+    ? await versionsOf(repo, read!, results, keep, input.cache, store!, hashes, input.brands)
     : undefined;
 
   const changes: ChangesEntry[] = [];
@@ -120,6 +125,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
         cache: input.cache,
         compression: input.profile.compression,
         store,
+        brands: input.brands,
       });
       changes.push(history.entry);
       if (history.computed) computed++;
@@ -176,6 +182,7 @@ async function versionsOf(
   cache: BuildCache | undefined,
   store: HistoryStore,
   hashes: ObjectHashes | undefined,
+  brands: ReadonlySet<string> | undefined,
 ): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
@@ -190,6 +197,7 @@ async function versionsOf(
       cache,
       store,
       want: keep + 2,
+      brands,
     });
     const newest = versions[0];
     const current =

@@ -38,6 +38,14 @@ export function versionKey(ref: VersionRef): string {
   return `${ref.folder ?? "-"}:${ref.site ?? "-"}:${ref.seconds}`;
 }
 
+/**
+ * The brands a site publishes (BrandName values; undefined: every brand), as parts of a cache key:
+ * none for every brand, so the keys of a build without Sites are what they were.
+ */
+export function brandsKey(brands: ReadonlySet<string> | undefined): string[] {
+  return brands === undefined ? [] : [`brands ${JSON.stringify([...brands].sort())}`];
+}
+
 /** A version's brands: each one's files as blob hashes, in join order. */
 interface Layout {
   readonly brands: readonly (readonly string[])[];
@@ -85,6 +93,8 @@ export class VersionReader {
   constructor(
     private readonly store: HistoryStore,
     private readonly dataset: DatasetDefinition,
+    /** Only these brands (a site's: docs/decisions.md#sites); undefined: every brand. */
+    private readonly brands?: ReadonlySet<string>,
   ) {}
 
   /** The version's records, or undefined when its content could not have been published. */
@@ -103,6 +113,7 @@ export class VersionReader {
       // joinBrand: the first file's BrandName, every file's records in join order (in the
       // service metrics, the first file is the brand).
       const joined = this.dataset.recordsKey === null ? parts.slice(0, 1) : parts;
+      if (this.brands && !this.brands.has(parts[0]!.brandName)) continue;
       brands.push({ name: parts[0]!.brandName, records: joined.flatMap((p) => p!.records) });
     }
     return brands;
@@ -150,12 +161,11 @@ export class VersionReader {
     for (const files of found.brands) {
       const values = files.map((blob) => parsed.get(blob));
       if (values.some((v) => v === undefined)) return undefined;
-      brands.push(
-        joinBrand(
-          this.dataset,
-          values.map((json) => JSON.parse(json!) as unknown),
-        ),
+      const brand = joinBrand(
+        this.dataset,
+        values.map((json) => JSON.parse(json!) as unknown),
       );
+      if (!this.brands || this.brands.has(brand.BrandName as string)) brands.push(brand);
     }
     this.store.counts.rebuilt++;
     return serialize(envelope(this.dataset, brands, settings, toRfc3339(ref.seconds)));
