@@ -21,6 +21,7 @@ const OUTCOMES: readonly (readonly [Outcome, Request])[] = [
       bytes: 23_400,
       fullBytes: 23_400,
       identityBytes: 592_700,
+      site: "",
     },
     new Request("https://opendata.example/std/v2.2/atms", { cf: { colo: "LHR" } }),
   ],
@@ -33,6 +34,7 @@ const OUTCOMES: readonly (readonly [Outcome, Request])[] = [
       bytes: 0,
       fullBytes: 31_000,
       identityBytes: 592_700,
+      site: "",
     },
     new Request("https://opendata.example/open-banking/v2.2/atms", { cf: { colo: "MAN" } }),
   ],
@@ -45,6 +47,7 @@ const OUTCOMES: readonly (readonly [Outcome, Request])[] = [
       bytes: 120,
       fullBytes: 0,
       identityBytes: 0,
+      site: "",
     },
     new Request("https://opendata.example/std/v1.0/reg-service-metrics/pca", {
       cf: { colo: "LHR" },
@@ -59,6 +62,7 @@ const OUTCOMES: readonly (readonly [Outcome, Request])[] = [
       bytes: 4_410,
       fullBytes: 4_410,
       identityBytes: 4_410,
+      site: "",
     },
     new Request("https://opendata.example/x-std/v2.2/atms/geo-location/lat/55.9/long/-3.2", {
       cf: { colo: "EDI" },

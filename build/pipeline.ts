@@ -49,7 +49,9 @@ import {
   type Manifest,
   type ManifestEntry,
 } from "../contract/manifest.js";
-import type { Site } from "./read/site.js";
+import { siteTable, type PublishedSite, type Site } from "./read/site.js";
+import type { CheckedUnit } from "./check/across-files.js";
+import { sitesOutput, type BuiltSite } from "./write/sites.js";
 import { nearIndexes, type BuiltNearIndex } from "./near/index.js";
 import {
   POSTCODE_CENTROIDS_FILE,
@@ -168,13 +170,61 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const profile = options.profile ?? PUBLISH;
   const run = await checkAndAssemble(options, profile);
   if (!run.ok) return run.failure;
-  const { contentDir, schemas, cache, timings } = run;
+  const encode = createEncoder(run.cache, run.timings.parts, profile);
+  // Steps 6 to 9 for each site, over its own bodies (one site, every brand, without Sites).
+  const built: SitePublication[] = [];
+  for (const part of run.sites) {
+    const made = await publishSite(run, part, options, encode);
+    if (!made.ok) return run.failed(made.problems);
+    built.push(made);
+  }
+  // 10. check the platform's limits, then write, unless a last check objects
+  const only = built.length === 1 && run.sites[0]!.site === undefined ? built[0] : undefined;
+  const output = only
+    ? { manifest: only.manifest, files: only.files, assets: only.assets }
+    : sitesOutput(built);
+  const results = built.flatMap((b) => b.results);
+  const objections = await checkAndWrite(run, options, output);
+  if (objections.length > 0) return run.failed(objections);
+  return {
+    ...run.report(),
+    ok: true,
+    diagnostics: [],
+    datasets: results,
+    manifest: output.manifest,
+    files: output.files,
+    historyNote: built.find((b) => b.historyNote)?.historyNote,
+    // Summed over the sites: each site's history is its own.
+    historyWork: {
+      datasets: built.reduce((n, b) => n + b.historyWork.datasets, 0),
+      parsed: built.reduce((n, b) => n + b.historyWork.parsed, 0),
+      rebuilt: built.reduce((n, b) => n + b.historyWork.rebuilt, 0),
+    },
+  };
+}
+
+/** One site as steps 6 to 9 made it, with the files step 10 writes for it. */
+interface SitePublication extends BuiltSite {
+  readonly ok: true;
+  readonly results: readonly DatasetResult[];
+  readonly historyNote: string | undefined;
+  readonly historyWork: HistoryResult["work"];
+}
+
+/** Steps 6 to 9 for one site (the whole content without Sites): its manifest and its files. */
+async function publishSite(
+  run: Assembled,
+  part: SiteBodies,
+  options: BuildOptions,
+  encode: EncodeBytes,
+): Promise<SitePublication | { ok: false; problems: Diagnostic[] }> {
+  const { contentDir, schemas, cache, timings, profile } = run;
+  const settings = part.settings;
   const timed = <T>(step: TimedStep, work: () => Promise<T> | T) => timeAsync(timings, step, work);
 
   // 6. encode each data set's body and 7. index the near-me data sets, side by side.
-  const encode = createEncoder(cache, timings.parts, profile);
-  const encoded = await encodeAndIndex(run, encode);
-  if (!encoded.ok) return run.failed(encoded.problems);
+  const encoded = await encodeAndIndex(run, part, encode);
+  if (!encoded.ok) return encoded;
   const { results, near } = encoded;
   // 8. the changes endpoints' answers since each kept past version, and the publications
   const limits = options.limits ?? PLATFORM_LIMITS;
@@ -184,10 +234,11 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       git: run.git,
       profile,
       memory: run.memory,
-      site: run.site,
+      site: settings,
       datasets: results,
       cache,
       maxFileBytes: limits.maxFileBytes,
+      brands: part.site?.brands,
     }),
   );
   // 9. the documents about the APIs (landing page, /openapi.json), from what was just made.
@@ -195,7 +246,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     makeDocuments({
       datasets: results,
       schemas,
-      site: run.site,
+      site: settings,
       cache,
       encode,
       near: near.map((n) => n.entry),
@@ -205,15 +256,15 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       publications: history.publications,
       profile,
       memory: run.memory,
+      host: part.site?.host,
     }),
   );
-  // 10. check the platform's limits, then write, unless a last check objects
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
     // Said only when site.yaml says it: a manifest without it is served with the specs' default.
-    ...(run.site.CacheMaxAgeSeconds === undefined
+    ...(settings.CacheMaxAgeSeconds === undefined
       ? {}
-      : { cacheMaxAge: run.site.CacheMaxAgeSeconds }),
+      : { cacheMaxAge: settings.CacheMaxAgeSeconds }),
     datasets: results.map((r) => r.entry),
     documents: documents.map((d) => d.entry),
     near: near.map((n) => n.entry),
@@ -221,15 +272,14 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   };
   const files = outputFiles([...results, ...documents, ...history.answers], manifest);
   for (const { entry, bytes } of near) files.push({ path: entry.index.asset.slice(1), bytes });
-  const objections = await checkAndWrite(run, options, { results, manifest, files });
-  if (objections.length > 0) return run.failed(objections);
   return {
-    ...run.report(),
     ok: true,
-    diagnostics: [],
-    datasets: results,
+    name: part.site?.name ?? "",
+    host: part.site?.host ?? "",
     manifest,
     files,
+    assets: assetFiles(files, results),
+    results,
     historyNote: history.note,
     historyWork: history.work,
   };
@@ -246,6 +296,7 @@ type Assembled = Extract<CheckedAndAssembled, { ok: true }>;
  */
 async function encodeAndIndex(
   run: Assembled,
+  { bodies, settings }: SiteBodies,
   encode: EncodeBytes,
 ): Promise<
   | { ok: true; results: DatasetResult[]; near: BuiltNearIndex[] }
@@ -254,10 +305,10 @@ async function encodeAndIndex(
   const { cwd, contentDir, timings } = run;
   const [encodings, near] = await Promise.all([
     timeAsync(timings, "encode", () =>
-      Promise.all(run.bodies.map((body) => encode(body.bytes, body.tag))),
+      Promise.all(bodies.map((body) => encode(body.bytes, body.tag))),
     ),
     timeAsync(timings, "near", () =>
-      nearIndexes(run.bodies, run.schemas, run.centroids, {
+      nearIndexes(bodies, run.schemas, run.centroids, {
         cache: run.cache,
         memory: run.memory,
         shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
@@ -265,7 +316,7 @@ async function encodeAndIndex(
     ),
   ]);
   if (near.problems.length > 0) return { ok: false, problems: near.problems };
-  const results = run.bodies.map((body, i) => datasetResult(body, run.site, encodings[i]!));
+  const results = bodies.map((body, i) => datasetResult(body, settings, encodings[i]!));
   return { ok: true, results, near: near.indexes };
 }
 
@@ -278,16 +329,16 @@ async function checkAndWrite(
   run: Assembled,
   options: BuildOptions,
   output: {
-    readonly results: readonly DatasetResult[];
     readonly manifest: Manifest;
     readonly files: readonly OutputFile[];
+    readonly assets: readonly AssetFile[];
   },
 ): Promise<Diagnostic[]> {
   const { cwd, contentDir, cache, timings } = run;
   const outDir = options.outDir ?? DIST_DIR;
   const objections = await timeAsync(timings, "write", async () => {
     const overLimits = checkAssetLimits(
-      assetFiles(output.files, output.results),
+      output.assets,
       { contentDir: displayPath(cwd, contentDir), outDir: displayPath(cwd, outDir) },
       options.limits ?? PLATFORM_LIMITS,
     );
@@ -368,6 +419,8 @@ async function checkBodies(
 
 interface Shared {
   readonly contentDir: string;
+  /** What kind of build this is (core/profile.ts). */
+  readonly profile: BuildProfile;
   /** What git says of the content folder, read once for the run (core/git.ts). */
   readonly git: Promise<ContentGit>;
   readonly cwd: string;
@@ -387,7 +440,9 @@ type CheckedAndAssembled =
   | (Shared & {
       readonly ok: true;
       readonly site: Site;
-      /** Step 5's output: each data set's body, in DATASETS order. */
+      /** Step 5's output: each site's bodies (one site, every brand, without Sites). */
+      readonly sites: readonly SiteBodies[];
+      /** Every site's bodies, each site's in DATASETS order. */
       readonly bodies: readonly DatasetBody[];
       /** The optional postcode-centroid file's points (for step 7). */
       readonly centroids: readonly PostcodePoint[];
@@ -421,7 +476,9 @@ async function checkAndAssemble(
     contentDir,
     memory.part("git", () => new GitMemo()),
   );
-  const shared: Shared = { contentDir, git, cwd, schemas, cache, memory, timings, failed, report };
+  const shared: Shared = {
+    ...{ contentDir, profile, git, cwd, schemas, cache, memory, timings, failed, report },
+  };
   const stop = (diagnostics: Diagnostic[]) => ({
     ...shared,
     ok: false as const,
@@ -446,10 +503,20 @@ async function checkAndAssemble(
   quality = { warnings: found.warnings.sort(compareDiagnostics), counts: found.counts };
   if (found.errors.length > 0) return stop(found.errors);
 
-  // 5. assemble each data set (unchanged ones from the cache), checking its envelope
+  // 5. assemble each data set (unchanged ones from the cache), checking its envelope: for each
+  // site of site.yaml's Sites from its brands alone, or once from every brand without Sites. A
+  // brand's files were checked once above, however many sites publish it.
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
-  const assembled = await assembleAll(context, checked, site, fileKeys);
-  diagnostics.push(...assembled.problems);
+  const table = siteTable(site);
+  const parts: { site: PublishedSite | undefined; settings: Site }[] = table
+    ? table.map((published) => ({ site: published, settings: published.settings }))
+    : [{ site: undefined, settings: site }];
+  const sites: SiteBodies[] = [];
+  for (const part of parts) {
+    const assembled = await assembleAll(context, checked, part, fileKeys);
+    diagnostics.push(...assembled.problems);
+    sites.push({ ...part, bodies: assembled.bodies });
+  }
   // The optional centroid file is content too: its problems are the editor's, whatever the step
   // that reads its points (7).
   const centroids = await readPostcodeCentroids(
@@ -458,14 +525,27 @@ async function checkAndAssemble(
   );
   diagnostics.push(...centroids.problems);
   if (diagnostics.length > 0) return stop(diagnostics);
-  return { ...shared, ok: true, site, bodies: assembled.bodies, centroids: centroids.points };
+  const bodies = sites.flatMap((part) => part.bodies);
+  return { ...shared, ok: true, site, sites, bodies, centroids: centroids.points };
 }
 
-/** Step 5 for every data set, in DATASETS order: its body, or the problems of its envelope. */
+/** One site's bodies, from step 5, and what its documents and envelopes are made with. */
+interface SiteBodies {
+  /** The site of site.yaml's Sites; undefined without Sites (every brand, every host). */
+  readonly site: PublishedSite | undefined;
+  readonly settings: Site;
+  /** Each data set's body, in DATASETS order, holding only the site's brands. */
+  readonly bodies: readonly DatasetBody[];
+}
+
+/**
+ * Step 5 for every data set, in DATASETS order, from the brands of one site (every brand
+ * without Sites): its body, or the problems of its envelope.
+ */
 async function assembleAll(
   context: BuildContext,
   { units }: Pick<CheckedContent, "units">,
-  site: Site,
+  { site, settings }: { site: PublishedSite | undefined; settings: Site },
   fileKeys: ReadonlyMap<string, string | undefined>,
 ): Promise<{ bodies: DatasetBody[]; problems: Diagnostic[] }> {
   const { cache, timings } = context;
@@ -478,7 +558,10 @@ async function assembleAll(
   const bodies: DatasetBody[] = [];
   const problems: Diagnostic[] = [];
   for (const dataset of DATASETS) {
-    const input = { ...context, dataset, units: units.get(dataset)!, site };
+    const brands = site?.brands;
+    const all = units.get(dataset)!;
+    const own = brands ? all.filter((unit) => brands.has(brandNameOf(unit) ?? "")) : all;
+    const input = { ...context, dataset, units: own, site: settings, brands };
     const built = await assembleOrReuse(input, step);
     if (built.ok) bodies.push(built.body);
     else problems.push(...built.problems);
@@ -502,4 +585,9 @@ function ajvFor(schemas: Map<string, AnySchemaObject>): ReturnType<typeof create
   keptAjv.set(key, ajv);
   if (keptAjv.size > KEPT_AJV_INSTANCES) keptAjv.delete(keptAjv.keys().next().value!);
   return ajv;
+}
+
+/** A checked brand's BrandName, as its first file naming one gives it. */
+function brandNameOf({ files }: CheckedUnit): string | undefined {
+  return files.find((f) => f.brandName)?.brandName?.value;
 }

@@ -154,6 +154,28 @@ export interface Manifest {
   readonly near?: readonly NearEntry[];
   /** The changes endpoints, one per v2.2 data set; absent in older manifests: none. */
   readonly changes?: readonly ChangesEntry[];
+  /**
+   * The sites of content/site.yaml's Sites, each with the host it answers and its own manifest;
+   * absent without Sites (this manifest then serves every host). With them, this manifest's own
+   * data sets and documents are empty: a host no site names is answered 404
+   * (docs/decisions.md#sites).
+   */
+  readonly sites?: readonly SiteEntry[];
+}
+
+/** One site of a build with Sites: its name, the one host it answers, and what it serves. */
+export interface SiteEntry {
+  /** site.yaml's Name: a DNS label, its folder under dist/ and its preview address. */
+  readonly name: string;
+  /** The host it answers, lower case, without port or trailing dot. */
+  readonly host: string;
+  /** Its own publication, every asset path under its folder (siteFolder). */
+  readonly manifest: Manifest;
+}
+
+/** The folder under dist/ a site's files are written into: `sites/<name>`. */
+export function siteFolder(name: string): string {
+  return `sites/${name}`;
 }
 
 /** File name of the manifest inside dist/. */

@@ -32,6 +32,8 @@ export const METRICS_BLOBS = [
   "method",
   /** The Cloudflare data center that answered (`request.cf.colo`, e.g. LHR), or "". */
   "colo",
+  /** The site that answered, by its Name in site.yaml's Sites; "" without Sites or no site's host. */
+  "site",
 ] as const;
 
 /** The numbers of a data point, in position order (`double1` is `status`). */

@@ -50,7 +50,11 @@ export type ByteRange = readonly [start: number, end: number];
 export interface NearIndex {
   readonly formatVersion: typeof NEAR_FORMAT_VERSION;
   readonly dataset: string;
-  /** The identity body the ranges point into. */
+  /**
+   * The identity body the ranges point into. Its asset path is from the root of the publication
+   * the index is in: dist/ itself, or a site's folder with site.yaml's Sites, where the index is
+   * at `<folder>/_near/` (nearBodyAsset).
+   */
   readonly body: { readonly asset: string; readonly etag: string; readonly length: number };
   /** From the body's first byte up to and including `"TotalResults":`. */
   readonly head: ByteRange;
@@ -78,7 +82,18 @@ export interface NearIndex {
   };
 }
 
+// The folder of the index files, under the root of their publication.
+const NEAR_FOLDER = "/_near/";
+
 /** Asset path of a data set's index file under dist/ (served to no one: the Worker reads it). */
 export function nearIndexAsset(dataset: string): string {
-  return `/_near/${dataset}.json`;
+  return `${NEAR_FOLDER}${dataset}.json`;
+}
+
+/**
+ * The asset path of the body an index names, from the index's own asset path: the body's path
+ * under the root of the publication the index is in (a site's folder with Sites, else dist/).
+ */
+export function nearBodyAsset(indexAsset: string, bodyAsset: string): string {
+  return indexAsset.slice(0, indexAsset.lastIndexOf(NEAR_FOLDER)) + bodyAsset;
 }

@@ -28,6 +28,13 @@ export interface Deps extends Platform {
   readonly near?: NearDeps;
   /** The changes endpoints' paths to their routes (changes/select.ts); none if absent. */
   readonly changes?: ReadonlyMap<string, ChangesRoute>;
+  /**
+   * The site answering, by its Name, with site.yaml's Sites ("" for a host no site names); none
+   * without. Its counters are its own (rate-limit/admission.ts) and metrics carry it.
+   */
+  readonly site?: string;
+  /** Plain http served as it is, not redirected: the live preview's, at a site's host. */
+  readonly plainHttp?: boolean;
 }
 
 /** What the extension endpoints need besides the rest (near/answer.ts makes it). */

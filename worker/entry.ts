@@ -20,17 +20,58 @@ import { CounterKeys } from "./rate-limit/counter-key.js";
 import { RateLimiter } from "./rate-limit/limiter.js";
 import { routeTable } from "./routes.js";
 import { systemClock, throttledLog, type AssetFetcher } from "./runtime.js";
+import { requestHost } from "./sites.js";
 
 /** What one manifest serves: its paths, and its near-me and changes endpoints. */
-export type Served = Pick<Deps, "routes" | "near" | "changes">;
+export type Served = Pick<Deps, "routes" | "near" | "changes" | "site">;
 
 /** The routes of `manifest`; throws on a manifest the Worker cannot serve (routes.ts). */
-export function servedBy(manifest: Manifest): Served {
+export function servedBy(manifest: Manifest, site?: string): Served {
   return {
     routes: routeTable(manifest),
     near: nearDeps(manifest),
     changes: changesRoutes(manifest),
+    ...(site === undefined ? {} : { site }),
   };
+}
+
+/**
+ * What a Worker serves: one publication at every host, or, with site.yaml's Sites, one per host
+ * (docs/decisions.md#sites), each made once per isolate.
+ */
+export type Selection =
+  | { readonly sites: undefined; readonly served: Served }
+  | { readonly sites: ReadonlyMap<string, Served> };
+
+/**
+ * The selection a manifest makes: its own routes, or each site's by its host and by any further
+ * names `alsoAt` gives it (the preview's <Name>.localhost).
+ */
+export function selectionOf(
+  manifest: Manifest,
+  alsoAt: (site: { name: string; host: string }) => readonly string[] = () => [],
+): Selection {
+  if (manifest.sites === undefined) return { sites: undefined, served: servedBy(manifest) };
+  const sites = new Map<string, Served>();
+  for (const site of manifest.sites) {
+    const served = servedBy(site.manifest, site.name);
+    for (const host of [site.host, ...alsoAt(site)]) sites.set(host, served);
+  }
+  return { sites };
+}
+
+// A host no site names: no path is served there, so every request gets the spec's 404 body
+// (and plain http its redirect first), counted under no plan.
+const NO_SITE: Served = { routes: new Map(), site: "" };
+
+/**
+ * What answers `request`: the one publication without Sites (no lookup at all), else the site of
+ * its host, or nothing (404) for a host no site names (sites.ts).
+ */
+export function servedFor(selection: Selection, request: Request): Served {
+  if (selection.sites === undefined) return selection.served;
+  const host = requestHost(request.headers.get("Host"), request.url);
+  return (host === undefined ? undefined : selection.sites.get(host)) ?? NO_SITE;
 }
 
 const limiter = new RateLimiter();
@@ -56,6 +97,8 @@ export async function answerFrom(
   request: Request,
   env: Env,
   ctx: ExecutionContext,
+  /** Plain http is served as it is, whatever the host (the live preview's, only). */
+  plainHttp = false,
 ): Promise<Response> {
   if (configFor?.env !== env) configFor = { env, config: readConfig(env, warnConfig) };
   if (!keysFor || keysFor.secret !== env.RATE_LIMIT_KEY) {
@@ -80,6 +123,7 @@ export async function answerFrom(
         limiter,
         counterKeys: keysFor.counterKeys,
         maintenance,
+        ...(plainHttp && { plainHttp }),
       },
       outcome,
     );

@@ -57,7 +57,8 @@ function answer(request: Request, deps: Deps, outcome: Outcome): Response | Prom
     return errorResponse(400);
   }
 
-  const location = httpsLocation(url);
+  outcome.site = deps.site ?? "";
+  const location = deps.plainHttp ? undefined : httpsLocation(url);
   if (location !== undefined) {
     const headers = baseHeaders();
     headers.set("Location", location);

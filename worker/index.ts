@@ -6,12 +6,13 @@
  */
 import type { Manifest } from "../contract/manifest.js";
 import manifest from "../dist/manifest.json" with { type: "json" };
-import { answerFrom, servedBy } from "./entry.js";
+import { answerFrom, selectionOf, servedFor } from "./entry.js";
 
-const served = servedBy(manifest as Manifest);
+// One publication, or one per site's host (content/site.yaml's Sites), made at module load.
+const selection = selectionOf(manifest as Manifest);
 
 export default {
   fetch(request, env, ctx): Promise<Response> {
-    return answerFrom(served, env.ASSETS, request, env, ctx);
+    return answerFrom(servedFor(selection, request), env.ASSETS, request, env, ctx);
   },
 } satisfies ExportedHandler<Env>;

@@ -50,6 +50,8 @@ export interface Outcome {
   fullBytes: number;
   /** The identity body's length, for what compression saved; 0 where none was chosen. */
   identityBytes: number;
+  /** The site answering, by its Name, with site.yaml's Sites; "" without (or no site's host). */
+  site: string;
 }
 
 /** A blank record for one request. */
@@ -62,5 +64,6 @@ export function newOutcome(): Outcome {
     bytes: 0,
     fullBytes: 0,
     identityBytes: 0,
+    site: "",
   };
 }

@@ -23,7 +23,8 @@ import {
   previewFilePath,
   type CurrentGeneration,
 } from "../contract/preview.js";
-import { answerFrom, servedBy, type Served } from "./entry.js";
+import { answerFrom, selectionOf, servedFor, type Selection } from "./entry.js";
+import { sitesPage } from "./preview-sites.js";
 import { errorResponse } from "./http/errors.js";
 import type { AssetFetcher } from "./runtime.js";
 
@@ -43,7 +44,10 @@ const PREVIEW_POLICY = CONTENT_SECURITY_POLICY.replace(
 interface Generation {
   readonly id: string;
   readonly built: boolean;
-  readonly served: Served;
+  /** With Sites, each site at its host and at <Name>.localhost (RFC 6761 section 6.3). */
+  readonly selection: Selection;
+  /** The sites' names, for the page at an address no site names; empty without Sites. */
+  readonly names: readonly string[];
   readonly assets: AssetFetcher;
 }
 
@@ -66,7 +70,8 @@ async function current(binding: Fetcher): Promise<Generation> {
   const generation: Generation = {
     id: next.id,
     built: next.built,
-    served: servedBy(next.manifest),
+    selection: selectionOf(next.manifest, ({ name }) => [`${name}.localhost`]),
+    names: next.manifest.sites?.map((site) => site.name) ?? [],
     // Every file of this request from this generation, whatever is current by then.
     assets: {
       fetch: (request) =>
@@ -86,10 +91,15 @@ export default {
       console.error(`preview: ${String(error)}`);
       return errorResponse(503);
     }
-    if (!generation.built && !generation.served.routes.has(new URL(request.url).pathname)) {
+    const served = servedFor(generation.selection, request);
+    const url = new URL(request.url);
+    // At an address no site names (127.0.0.1:8787), the sites, each with its preview address.
+    if (served.site === "" && url.pathname === "/") return sitesPage(generation.names, url.port);
+    if (!generation.built && !served.routes.has(url.pathname)) {
       return errorResponse(503);
     }
-    const response = await answerFrom(generation.served, generation.assets, request, env, ctx);
+    // Plain http at a site's host too: the preview has no certificate for it (no redirect).
+    const response = await answerFrom(served, generation.assets, request, env, ctx, true);
     if (response.headers.has(POLICY)) response.headers.set(POLICY, PREVIEW_POLICY);
     return response;
   },

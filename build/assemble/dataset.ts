@@ -25,6 +25,11 @@ export interface AssembleInput extends Pick<
   /** The data set's brands with their checked (valid) files. */
   readonly units: readonly CheckedUnit[];
   readonly site: Site;
+  /**
+   * The brands of the site being built (BrandName values; `units` holds only them), which its
+   * LastUpdated is dated by in git (history/dating.ts); undefined: every brand.
+   */
+  readonly brands?: ReadonlySet<string> | undefined;
 }
 
 export type Assembled =

@@ -15,6 +15,7 @@ import { ContentTexts } from "../read/texts.js";
 import { discoverContent, SITE_FILE, type ContentTree } from "../read/content.js";
 import { checkBrands, withCheckedFiles, type CheckedUnit } from "./across-files.js";
 import { checkFiles, jobKeys } from "./cached-checks.js";
+import { checkSites } from "./sites.js";
 import type { CheckedFile } from "./one-file.js";
 
 export interface ContentCheckOptions extends Pick<
@@ -92,6 +93,12 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
       units.set(dataset, datasetUnits);
     }
   });
+  // Sites name brands of the whole content: the importer, which checks a few data sets, leaves
+  // them to the build.
+  if (whole && site && tree.site) {
+    const sites = await timeAsync(timings, "crossCheck", () => checkSites(tree.site!, site, units));
+    diagnostics.push(...sites);
+  }
   return { tree, jobs, keys, units, site, diagnostics };
 }
 

@@ -76,6 +76,8 @@ export interface DocumentInput {
   }[];
   /** Every data set's publications, newest first (build/history/), for the feed and the page. */
   readonly publications?: readonly Publication[];
+  /** The host of the site these documents describe, with site.yaml's Sites; none without. */
+  readonly host?: string | undefined;
   /** Whether the landing page is compressed (BuildProfile.compressPage); by default it is. */
   readonly profile?: Pick<BuildProfile, "compressPage">;
   /** The build's memory (core/memory.ts), where the map marks' texts are kept. */
@@ -122,6 +124,7 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     limits,
     near: input.near ?? [],
     changes: input.changes ?? [],
+    host: input.host,
   });
   const store = participantStore({
     datasets: input.datasets,

@@ -24,7 +24,7 @@ import {
   type Repository,
 } from "./git.js";
 import type { HistoryStore } from "./store.js";
-import { VersionReader, type VersionCommit } from "./version.js";
+import { brandsKey, VersionReader, type VersionCommit } from "./version.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /** A version with the digest of its Data. */
@@ -54,6 +54,8 @@ export interface DataVersionsInput {
    * work tree holds its content, whose body the build has just made (no need to rebuild it).
    */
   readonly known?: { readonly commit: string; readonly digest: string } | undefined;
+  /** Only these brands' Data (a site's); undefined: every brand. */
+  readonly brands?: ReadonlySet<string> | undefined;
 }
 
 const DIGEST_KIND = CACHE_KINDS.historyData;
@@ -90,7 +92,14 @@ function listOf(input: Omit<DataVersionsInput, "store" | "known">) {
   const commits = input.log.filter((c) => touches(c.paths, paths));
   const listKey =
     commits.length > 0
-      ? cache?.key(LIST_KIND, dataset.id, commits[0]!.commit, String(want), ...paths)
+      ? cache?.key(
+          LIST_KIND,
+          dataset.id,
+          commits[0]!.commit,
+          String(want),
+          ...paths,
+          ...brandsKey(input.brands),
+        )
       : undefined;
   return { folder, site, paths, commits, listKey };
 }
@@ -105,12 +114,18 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
   const keep = new Set<string>();
   // The digests' entries, written together at the end rather than one commit after another.
   const writes: Promise<void>[] = [];
-  const reader = new VersionReader(input.store, dataset);
+  const reader = new VersionReader(input.store, dataset, input.brands);
   // Commit to the hashes of its folder's tree and site.yaml, looked up a batch at a time.
   const looked = new Map<string, [string | undefined, string | undefined]>();
   const digestOf = async (index: number): Promise<string | undefined> => {
     const commit = commits[index]!;
-    const key = cache?.key(DIGEST_KIND, dataset.id, commit.commit, ...paths);
+    const key = cache?.key(
+      DIGEST_KIND,
+      dataset.id,
+      commit.commit,
+      ...paths,
+      ...brandsKey(input.brands),
+    );
     if (key) {
       keep.add(`${key}\0${DIGEST_KIND}`);
       const cached = await cache!.get(key, DIGEST_KIND);

@@ -29,7 +29,13 @@ import {
   indexVersion,
   type VersionRecords,
 } from "./records.js";
-import { versionKey, VersionReader, type VersionCommit, type VersionRef } from "./version.js";
+import {
+  brandsKey,
+  versionKey,
+  VersionReader,
+  type VersionCommit,
+  type VersionRef,
+} from "./version.js";
 import type { HistoryStore } from "./store.js";
 import { mapLimit } from "../core/map-limit.js";
 import {
@@ -82,6 +88,8 @@ export interface DatasetHistoryInput {
   readonly compression?: Compression | undefined;
   /** Past versions' content; undefined without git. */
   readonly store: HistoryStore | undefined;
+  /** Only these brands' records (a site's); undefined: every brand. */
+  readonly brands?: ReadonlySet<string> | undefined;
 }
 
 /** A stored answer: what the manifest lists and the bytes of each coding. */
@@ -126,6 +134,7 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
     String(input.complete),
     input.beyond ? `beyond ${input.beyond.commit}:${input.beyond.seconds}` : "",
     ...input.past.map((v) => `${v.commit}:${v.seconds}`),
+    ...brandsKey(input.brands),
   );
   const cached = key ? await readSummary(cache!, key) : undefined;
   if (cached) {
@@ -234,7 +243,7 @@ async function compute(
   past: readonly VersionRef[],
   seed: VersionRef | undefined,
 ): Promise<{ summary: Summary; encoded: EncodedBody[] }> {
-  const reader = input.store && new VersionReader(input.store, input.dataset);
+  const reader = input.store && new VersionReader(input.store, input.dataset, input.brands);
   const { drafts, publications } = await draftAnswers(input, reader, past);
   const compression = compressionOf(input);
   // The answers compressed on libuv's threads, two at a time, while the versions' ETags are read:
@@ -312,7 +321,13 @@ async function draftAnswers(
         publication(dataset, newer, { lastUpdated: toRfc3339(older.seconds), records }),
       );
     if (!newerRef || !input.store) return made();
-    const key = `publication\0${dataset.id}\0${versionKey(newerRef)}\0${versionKey(older)}`;
+    const key = [
+      "publication",
+      dataset.id,
+      versionKey(newerRef),
+      versionKey(older),
+      ...brandsKey(input.brands),
+    ].join("\0");
     return input.store.derived(key, made);
   };
   let reachedFirst = input.complete;
@@ -377,10 +392,16 @@ interface KeptVersion {
 // content's hashes and date and the published form (not the code: see BuildCache.objectKey).
 function versionEntry(
   cache: BuildCache,
-  input: Pick<DatasetHistoryInput, "dataset">,
+  input: Pick<DatasetHistoryInput, "dataset" | "brands">,
   ref: VersionRef,
 ): [key: string, kind: string] {
-  const key = cache.objectKey(VERSION_KIND, PUBLISHED_FORM, input.dataset.id, versionKey(ref));
+  const key = cache.objectKey(
+    VERSION_KIND,
+    PUBLISHED_FORM,
+    input.dataset.id,
+    versionKey(ref),
+    ...brandsKey(input.brands),
+  );
   return [key, VERSION_KIND];
 }
 

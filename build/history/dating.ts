@@ -45,7 +45,8 @@ export async function datasetDating(
   const edited = changesUnder(state, paths).length > 0;
   // The newest version as a build before found it: the body is assembled once, at its date.
   const [known] =
-    (await cachedDataVersions({ repo, log, dataset, cache, want: 1 }))?.versions ?? [];
+    (await cachedDataVersions({ repo, log, dataset, cache, want: 1, brands: input.brands }))
+      ?.versions ?? [];
   if (known && !edited) return { updated: { seconds: known.seconds, source: "git" } };
   if (known) {
     const updated: LastUpdated = {
@@ -67,7 +68,10 @@ export async function datasetDating(
     try {
       ({
         versions: [newest],
-      } = await dataVersions({ repo, log, dataset, cache, store, want: 1, known: seeded }));
+      } = await dataVersions({
+        ...{ repo, log, dataset, cache, store, want: 1, known: seeded },
+        brands: input.brands,
+      }));
     } catch {
       // Git could not give a past version's objects: dated by the newest commit touching its files.
       return touched;

@@ -52,6 +52,11 @@ export interface HistoryInput {
   readonly profile: Pick<BuildProfile, "history" | "compression" | "memory">;
   /** The build's memory (core/memory.ts), where git's object hashes are kept; none: not kept. */
   readonly memory?: BuildMemory | undefined;
+  /**
+   * Only these brands, by BrandName: a site's (docs/decisions.md#sites), whose past versions
+   * hold only its brands; undefined: every brand.
+   */
+  readonly brands?: ReadonlySet<string> | undefined;
 }
 
 export interface HistoryResult {
@@ -102,7 +107,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   const store = repo ? new HistoryStore(repo, input.cache, objects) : undefined;
   const state = repo ? await input.git : undefined;
   const versions = repo
-    ? await versionsOf(repo, read!, results, keep, input.cache, store!, hashes, state)
+    ? await versionsOf(repo, read!, results, keep, input.cache, store!, hashes, state, input.brands)
     : undefined;
 
   const changes: ChangesEntry[] = [];
@@ -124,6 +129,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
         cache: input.cache,
         compression: input.profile.compression,
         store,
+        brands: input.brands,
       });
       changes.push(history.entry);
       if (history.computed) computed++;
@@ -138,7 +144,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
         const seed = versions.get(dataset.id)?.seed;
         if (!seed) continue;
         const [ref] = await versions.resolve(dataset, [seed]);
-        if (ref) await new VersionReader(store, dataset).facts(ref);
+        if (ref) await new VersionReader(store, dataset, input.brands).facts(ref);
       }
     }
   } finally {
@@ -191,6 +197,7 @@ async function versionsOf(
   store: HistoryStore,
   hashes: ObjectHashes | undefined,
   state: ContentGit | undefined,
+  brands: ReadonlySet<string> | undefined,
 ): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
@@ -216,6 +223,7 @@ async function versionsOf(
       store,
       want: keep + 2,
       known: head && { commit: head.commit, digest },
+      brands,
     });
     const [latest] = versions;
     const current = latest?.seconds === entry.lastModifiedMs / 1000 && latest.digest === digest;

@@ -203,7 +203,9 @@ export class HistoryStore {
         [...read].map(([hash, kept]) => {
           this.made.set(id(hash), kept);
           const key = this.cache?.objectKey(FACTS_KIND, PUBLISHED_FORM, name, hash);
-          return key && this.cache!.set(key, FACTS_KIND, kept ? encodeKept(name, kept) : "");
+          return key
+            ? this.cache!.set(key, FACTS_KIND, kept ? encodeKept(name, kept) : "")
+            : Promise.resolve();
         }),
       );
     }

@@ -39,6 +39,14 @@ export function versionKey(ref: VersionRef): string {
   return `${ref.folder ?? "-"}:${ref.site ?? "-"}:${ref.seconds}`;
 }
 
+/**
+ * The brands a site publishes (BrandName values; undefined: every brand), as parts of a cache key:
+ * none for every brand, so the keys of a build without Sites are what they were.
+ */
+export function brandsKey(brands: ReadonlySet<string> | undefined): string[] {
+  return brands === undefined ? [] : [`brands ${JSON.stringify([...brands].sort())}`];
+}
+
 /** A version's brands: each one's files as blob hashes, in join order. */
 interface Layout {
   readonly brands: readonly (readonly string[])[];
@@ -78,6 +86,8 @@ export class VersionReader {
   constructor(
     private readonly store: HistoryStore,
     private readonly dataset: DatasetDefinition,
+    /** Only these brands (a site's: docs/decisions.md#sites); undefined: every brand. */
+    private readonly brands?: ReadonlySet<string>,
   ) {}
 
   /**
@@ -96,7 +106,13 @@ export class VersionReader {
 
   /** The version's facts, or undefined when its content could not have been published. */
   facts(ref: VersionRef): Promise<VersionFacts | undefined> {
-    const key = `facts\0${this.dataset.id}\0${ref.folder ?? "-"}\0${ref.site ?? "-"}`;
+    const key = [
+      "facts",
+      this.dataset.id,
+      ref.folder ?? "-",
+      ref.site ?? "-",
+      ...brandsKey(this.brands),
+    ].join("\0");
     return this.store.derived(key, () => this.readFacts(ref));
   }
 
@@ -112,6 +128,10 @@ export class VersionReader {
     for (const files of found.brands) {
       const parts = files.map((blob) => facts.get(blob));
       if (parts.some((p) => p === undefined)) return undefined;
+      const name = parts[0]!.brandName;
+      if (name === undefined) return undefined;
+      // A site's version: its brands alone (docs/decisions.md#sites).
+      if (this.brands && !this.brands.has(name)) continue;
       brands.push(parts as FileFacts[]);
     }
     return versionFacts(this.dataset, brands, settings);
@@ -140,6 +160,7 @@ export class VersionReader {
     for (const files of found.brands) {
       const first = facts.get(files[0]!);
       if (first?.brandName === undefined) return undefined;
+      if (this.brands && !this.brands.has(first.brandName)) continue;
       // joinBrand: the first file's fields, every file's records (in the service metrics, the
       // first file is the brand).
       const joined = this.dataset.recordsKey === null ? files.slice(0, 1) : files;

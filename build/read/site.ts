@@ -31,6 +31,56 @@ export interface Site {
     readonly Url?: string;
     readonly Email?: string;
   };
+  /**
+   * Optional: the sites this one repository publishes, each at its own host with the brands it
+   * names (docs/decisions.md#sites). Absent: one site, every brand, at every address.
+   */
+  readonly Sites?: readonly SiteDeclaration[];
+}
+
+/** One entry of site.yaml's Sites, as written. */
+export interface SiteDeclaration {
+  /** A DNS label: the folder the site is built into and its preview address (<Name>.localhost). */
+  readonly Name: string;
+  /** The host consumers reach it at, lower case, no port or trailing dot (the schema says so). */
+  readonly Host: string;
+  /** BrandName values; absent: every brand. */
+  readonly Brands?: readonly string[];
+  /** Its title on its landing page and in its /openapi.json; absent: the top-level one. */
+  readonly PublisherName?: string;
+}
+
+/** One site of the build's table, as the steps after the checks read it. */
+export interface PublishedSite {
+  readonly name: string;
+  readonly host: string;
+  /** The BrandName values it publishes; undefined: every brand. */
+  readonly brands: ReadonlySet<string> | undefined;
+  /**
+   * The settings its documents and envelopes are made with: site.yaml's, with this site's
+   * PublisherName and its host as PublicOrigin, and without Sites.
+   */
+  readonly settings: Site;
+}
+
+/**
+ * The table of sites site.yaml declares, in its order; undefined without Sites (one site, every
+ * brand, today's output). Check the declaration first (check/sites.ts): this trusts it.
+ */
+export function siteTable(site: Site): readonly PublishedSite[] | undefined {
+  if (site.Sites === undefined) return undefined;
+  const { Sites: _sites, ...shared } = site;
+  return site.Sites.map((declared) => ({
+    name: declared.Name,
+    host: declared.Host,
+    brands: declared.Brands === undefined ? undefined : new Set(declared.Brands),
+    settings: {
+      ...shared,
+      PublisherName: declared.PublisherName ?? site.PublisherName,
+      // Every site is served over https at its host (RFC 9110 section 4.2.2).
+      PublicOrigin: `https://${declared.Host}`,
+    },
+  }));
 }
 
 // How the documents name the publisher when site.yaml gives no PublisherName.

@@ -68,6 +68,11 @@ export async function copyWorkerSources(root: string): Promise<void> {
 export async function startWorkerAt(
   config: string,
   vars: Vars = {},
+  /**
+   * Requests reach the Worker as https, as they do behind Cloudflare's edge, whatever their Host
+   * (a site's host over plain http would otherwise be redirected: worker/http/https.ts).
+   */
+  asHttps = false,
 ): Promise<{ readonly base: URL; dispose(): Promise<void> }> {
   const { unstable_startWorker } = loadWrangler();
   const bindings = Object.fromEntries(
@@ -86,6 +91,7 @@ export async function startWorkerAt(
       watch: false,
       logLevel: "none",
       server: { hostname: "127.0.0.1", port: 0 },
+      ...(asHttps && { origin: { secure: true } }),
     },
   });
   return { base: await worker.url, dispose: () => worker.dispose() };

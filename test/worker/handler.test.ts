@@ -394,7 +394,7 @@ describe("the outcome of a request, for metrics", () => {
       string,
       string,
       RequestInit & { limitOne?: true; failure?: "throw" | "missing" },
-      Omit<Outcome, "bytes" | "fullBytes" | "identityBytes">,
+      Omit<Outcome, "bytes" | "fullBytes" | "identityBytes" | "site">,
     ]
   >([
     [
@@ -525,7 +525,12 @@ describe("the outcome of a request, for metrics", () => {
           ? { fullBytes: sent, identityBytes: sent }
           : { fullBytes: stored(expected.coding), identityBytes: stored("identity") };
     // The bytes recorded are the body's, as the client reads it (none for HEAD).
-    expect(outcome).toEqual({ ...expected, ...lengths, bytes: init.method === "HEAD" ? 0 : sent });
+    expect(outcome).toEqual({
+      ...expected,
+      ...lengths,
+      site: "",
+      bytes: init.method === "HEAD" ? 0 : sent,
+    });
     if (expected.coding !== null) expect(outcome.fullBytes).toBeGreaterThan(0);
     expect(sent > 0).toBe(init.method !== "HEAD" && ![204, 304, 308].includes(expected.status));
   });
@@ -550,6 +555,7 @@ describe("the outcome of a request, for metrics", () => {
       bytes: (await response.arrayBuffer()).byteLength,
       fullBytes: 0,
       identityBytes: 0,
+      site: "",
     });
   });
 });

@@ -93,7 +93,7 @@ describe("the Worker's entry point", () => {
       const gzip = atms.variants.gzip!.length;
       expect(metrics.points).toEqual([
         {
-          blobs: ["dataset", "atms", "", "ok", "gzip", "open-data", "GET", ""],
+          blobs: ["dataset", "atms", "", "ok", "gzip", "open-data", "GET", "", ""],
           doubles: [200, gzip, gzip, atms.variants.identity.length],
           indexes: ["dataset:atms"],
         },

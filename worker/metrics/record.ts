@@ -47,6 +47,7 @@ export function dataPoint(
       outcome.plan ?? "",
       RECORDED_METHODS.has(method) ? method : OTHER_METHOD,
       where.length > COLO_MAX_LENGTH ? where.slice(0, COLO_MAX_LENGTH) : where,
+      outcome.site,
     ],
     doubles: [status, outcome.bytes, outcome.fullBytes, outcome.identityBytes],
     indexes: [

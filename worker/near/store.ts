@@ -3,7 +3,12 @@
  * per isolate and kept: the index's JSON is parsed then, never per request. Concurrent first
  * requests share one read; a failed read is forgotten, so the next request tries again.
  */
-import { NEAR_FORMAT_VERSION, type NearEntry, type NearIndex } from "../../contract/near.js";
+import {
+  nearBodyAsset,
+  NEAR_FORMAT_VERSION,
+  type NearEntry,
+  type NearIndex,
+} from "../../contract/near.js";
 import { AssetError, fetchAsset } from "../assets.js";
 import type { AssetFetcher } from "../runtime.js";
 import { loadIndex, type LoadedIndex } from "./select.js";
@@ -47,6 +52,7 @@ async function read(near: NearEntry, assets: AssetFetcher, origin: string): Prom
   if (version !== NEAR_FORMAT_VERSION) {
     throw new AssetError(500, `${near.index.asset} is not a format-${NEAR_FORMAT_VERSION} index`);
   }
-  const body = await fetchBytes(assets, origin, index.body.asset, index.body.length);
+  const bodyAsset = nearBodyAsset(near.index.asset, index.body.asset);
+  const body = await fetchBytes(assets, origin, bodyAsset, index.body.length);
   return loadIndex(index, body);
 }

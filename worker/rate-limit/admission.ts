@@ -28,7 +28,11 @@ export async function admit(
   if (config.maintenance || (await deps.maintenance.isOn(deps))) {
     return errorResponse(503, [retryAfter(config.maintenanceRetryAfterSeconds)]);
   }
-  const client = clientBucket(request.headers.get(CLIENT_ADDRESS_HEADER));
+  const bucket = clientBucket(request.headers.get(CLIENT_ADDRESS_HEADER));
+  // Each site counts its own clients: one client of three brands' hosts is three clients of
+  // three APIs, as with three publishers (docs/decisions.md#each-site-counts-its-own-clients).
+  // The site is in the counter's hashed text, so its KV key is its own too (counter-key.ts).
+  const client = deps.site ? `${deps.site} ${bucket}` : bucket;
   const decision = deps.limiter.check(plan, client, config, deps, count);
   const quota = quotaHeaders(decision);
   if (!decision.allowed) return errorResponse(429, [...quota, retryAfter(decision.resetSeconds)]);

@@ -73,6 +73,8 @@ export interface OpenApiInput {
   readonly near?: readonly NearEntry[];
   /** The manifest's changes endpoints; they and the publication feed are described too. */
   readonly changes?: readonly ChangesEntry[];
+  /** The host of the site this document describes, with site.yaml's Sites; none without. */
+  readonly host?: string | undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -104,7 +106,14 @@ export function openApiDocument(input: OpenApiInput): Json {
     openapi: OPENAPI_VERSION,
     info: documentInfo(site, apis, limits),
     // Relative: the origin this document was fetched from (OpenAPI 3.1, "Server Object").
-    servers: [{ url: "/", description: "The origin serving this document." }],
+    servers: [
+      // A site of site.yaml's Sites answers at its host only: clients are told it first
+      // (docs/decisions.md#a-sites-openapijson-names-its-host).
+      ...(input.host === undefined
+        ? []
+        : [{ url: `https://${input.host}`, description: "This site's host." }]),
+      { url: "/", description: "The origin serving this document." },
+    ],
     // The data is public: no operation asks for credentials (OpenAPI 3.1, "Security Requirement
     // Object": an empty list means none), said explicitly so linters and generated clients know.
     security: [],

@@ -27,6 +27,7 @@ interface Case {
   readonly fullBytes?: number;
   readonly identityBytes?: number;
   readonly colo?: string;
+  readonly site?: string;
 }
 
 const outcomeOf = (c: Case): Outcome => ({
@@ -37,6 +38,7 @@ const outcomeOf = (c: Case): Outcome => ({
   bytes: c.bytesSent,
   fullBytes: c.fullBytes ?? 0,
   identityBytes: c.identityBytes ?? 0,
+  site: c.site ?? "",
 });
 const pointOf = (c: Case) => dataPoint(outcomeOf(c), c.method, c.colo);
 
@@ -58,7 +60,7 @@ describe("the data point of each kind of answer", () => {
     [
       "a data set sent in brotli",
       atmsBrotli,
-      ["dataset", "atms", "", "ok", "br", "open-data", "GET", "LHR"],
+      ["dataset", "atms", "", "ok", "br", "open-data", "GET", "LHR", ""],
       [200, 2301, 2301, 19876],
       "dataset:atms",
     ],
@@ -71,21 +73,21 @@ describe("the data point of each kind of answer", () => {
         bytesSent: 19_876,
         fullBytes: 19_876,
       },
-      ["dataset", "atms", "alias", "ok", "identity", "open-data", "GET", "LHR"],
+      ["dataset", "atms", "alias", "ok", "identity", "open-data", "GET", "LHR", ""],
       [200, 19876, 19876, 19876],
       "dataset:atms",
     ],
     [
       "a HEAD, which sends no body",
       { ...atmsBrotli, method: "HEAD", bytesSent: 0 },
-      ["dataset", "atms", "", "ok", "br", "open-data", "HEAD", "LHR"],
+      ["dataset", "atms", "", "ok", "br", "open-data", "HEAD", "LHR", ""],
       [200, 0, 2301, 19876],
       "dataset:atms",
     ],
     [
       "a 304, which saved the variant's length",
       { ...atmsBrotli, status: 304, bytesSent: 0 },
-      ["dataset", "atms", "", "not-modified", "br", "open-data", "GET", "LHR"],
+      ["dataset", "atms", "", "not-modified", "br", "open-data", "GET", "LHR", ""],
       [304, 0, 2301, 19876],
       "dataset:atms",
     ],
@@ -99,21 +101,31 @@ describe("the data point of each kind of answer", () => {
         bytesSent: 120,
         colo: "MAN",
       },
-      ["dataset", "service-metrics-pca", "", "rate-limited", "", "service-metrics", "GET", "MAN"],
+      [
+        "dataset",
+        "service-metrics-pca",
+        "",
+        "rate-limited",
+        "",
+        "service-metrics",
+        "GET",
+        "MAN",
+        "",
+      ],
       [429, 120, 0, 0],
       "dataset:service-metrics-pca",
     ],
     [
       "a 500 (the assets and the manifest disagree)",
       { asked: ATMS, method: "GET", status: 500, plan: "open-data", bytesSent: 98 },
-      ["dataset", "atms", "", "server-error", "", "open-data", "GET", ""],
+      ["dataset", "atms", "", "server-error", "", "open-data", "GET", "", ""],
       [500, 98, 0, 0],
       "dataset:atms",
     ],
     [
       "a 503 in maintenance",
       { asked: ATMS, method: "GET", status: 503, plan: "open-data", bytesSent: 110 },
-      ["dataset", "atms", "", "server-error", "", "open-data", "GET", ""],
+      ["dataset", "atms", "", "server-error", "", "open-data", "GET", "", ""],
       [503, 110, 0, 0],
       "dataset:atms",
     ],
@@ -129,7 +141,7 @@ describe("the data point of each kind of answer", () => {
         identityBytes: 61_000,
         colo: "LHR",
       },
-      ["document", "/openapi.json", "", "ok", "gzip", "", "GET", "LHR"],
+      ["document", "/openapi.json", "", "ok", "gzip", "", "GET", "LHR", ""],
       [200, 9000, 9000, 61000],
       "document:/openapi.json",
     ],
@@ -146,7 +158,7 @@ describe("the data point of each kind of answer", () => {
         identityBytes: 4_410,
         colo: "EDI",
       },
-      ["near", "branches", "geo-location", "ok", "identity", "open-data", "GET", "EDI"],
+      ["near", "branches", "geo-location", "ok", "identity", "open-data", "GET", "EDI", ""],
       [200, 4410, 4410, 4410],
       "near:branches",
     ],
@@ -158,7 +170,7 @@ describe("the data point of each kind of answer", () => {
         status: 400,
         bytesSent: 90,
       },
-      ["near", "atms", "postcode", "client-error", "", "", "GET", ""],
+      ["near", "atms", "postcode", "client-error", "", "", "GET", "", ""],
       [400, 90, 0, 0],
       "near:atms",
     ],
@@ -174,7 +186,7 @@ describe("the data point of each kind of answer", () => {
         fullBytes: 310,
         identityBytes: 1_200,
       },
-      ["changes", "atms", "since", "ok", "br", "open-data", "GET", ""],
+      ["changes", "atms", "since", "ok", "br", "open-data", "GET", "", ""],
       [200, 310, 310, 1200],
       "changes:atms",
     ],
@@ -189,7 +201,7 @@ describe("the data point of each kind of answer", () => {
         fullBytes: 5_000,
         identityBytes: 5_000,
       },
-      ["changes", "", "feed", "not-modified", "identity", "", "GET", ""],
+      ["changes", "", "feed", "not-modified", "identity", "", "GET", "", ""],
       [304, 0, 5000, 5000],
       "changes",
     ],
@@ -202,7 +214,7 @@ describe("the data point of each kind of answer", () => {
         bytesSent: 87,
         colo: "LHR",
       },
-      ["unknown", "", "", "client-error", "", "", "GET", "LHR"],
+      ["unknown", "", "", "client-error", "", "", "GET", "LHR", ""],
       [404, 87, 0, 0],
       "unknown",
     ],
@@ -214,21 +226,21 @@ describe("the data point of each kind of answer", () => {
         status: 308,
         bytesSent: 0,
       },
-      ["unknown", "", "", "redirect", "", "", "GET", ""],
+      ["unknown", "", "", "redirect", "", "", "GET", "", ""],
       [308, 0, 0, 0],
       "unknown",
     ],
     [
       "a preflight",
       { asked: ATMS, method: "OPTIONS", status: 204, bytesSent: 0 },
-      ["dataset", "atms", "", "ok", "", "", "OPTIONS", ""],
+      ["dataset", "atms", "", "ok", "", "", "OPTIONS", "", ""],
       [204, 0, 0, 0],
       "dataset:atms",
     ],
     [
       "a method the APIs refuse, recorded as other",
       { asked: ATMS, method: "PROPFIND", status: 405, bytesSent: 95 },
-      ["dataset", "atms", "", "client-error", "", "", "other", ""],
+      ["dataset", "atms", "", "client-error", "", "", "other", "", ""],
       [405, 95, 0, 0],
       "dataset:atms",
     ],
@@ -247,6 +259,7 @@ describe("the data point of each kind of answer", () => {
       fullBytes: 2,
       identityBytes: 3,
       colo: "MAN",
+      site: "halifax",
     });
     expect(Object.fromEntries(METRICS_BLOBS.map((field, i) => [field, point.blobs[i]]))).toEqual({
       asked: "dataset",
@@ -257,6 +270,7 @@ describe("the data point of each kind of answer", () => {
       plan: "open-data",
       method: "HEAD",
       colo: "MAN",
+      site: "halifax",
     });
     expect(point.blobs).toHaveLength(METRICS_BLOBS.length);
     expect(
