@@ -127,8 +127,14 @@ export interface Failed extends RunReport {
 export interface Built extends RunReport {
   readonly ok: true;
   readonly diagnostics: readonly [];
-  /** Per data set, in DATASETS order. */
+  /** Per data set, in DATASETS order (each site's in turn, with site.yaml's Sites). */
   readonly datasets: readonly DatasetResult[];
+  /** With site.yaml's Sites: each site, its host and its data sets; undefined without. */
+  readonly sites?: readonly {
+    readonly name: string;
+    readonly host: string;
+    readonly datasets: readonly DatasetResult[];
+  }[];
   readonly manifest: Manifest;
   /** What was written, or would have been with `write: false`. */
   readonly files: readonly OutputFile[];
@@ -191,6 +197,9 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
     ok: true,
     diagnostics: [],
     datasets: results,
+    ...(only
+      ? {}
+      : { sites: built.map(({ name, host, results }) => ({ name, host, datasets: results })) }),
     manifest: output.manifest,
     files: output.files,
     historyNote: built.find((b) => b.historyNote)?.historyNote,

@@ -132,7 +132,11 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
   const report = values.quality;
   await reportQuality(io, result.quality, annotate, report, values.verbose === true);
   if ("manifest" in result) {
-    io.stdout(summaryTable(result.datasets));
+    if (result.sites === undefined) io.stdout(summaryTable(result.datasets));
+    // With site.yaml's Sites, a table per site, under its name and host.
+    for (const site of result.sites ?? []) {
+      io.stdout(`Site ${site.name} (https://${site.host}/):\n${summaryTable(site.datasets)}\n`);
+    }
     io.stdout(`\n${result.filesChecked} content files checked; dist/ written.`);
   } else {
     io.stdout(`${result.filesChecked} content files are valid.`);

@@ -15,6 +15,7 @@ import { parseDuration } from "../verify/duration.js";
 import { markdownSummary, resultLines, summaryLine } from "../verify/report.js";
 import { verifyDeployment } from "../verify/verify.js";
 import { asPreviewServes, previewPublication } from "../verify/preview.js";
+import { verifyTargets } from "../verify/sites.js";
 
 export const DEFAULT_VERIFY_WAIT = "120s";
 export const DEFAULT_VERIFY_INTERVAL = "10s";
@@ -29,6 +30,8 @@ an index. Each answer's status, ETag, Last-Modified and body SHA-256 must be wha
 until the wait is over, since a deploy takes a while to reach every location. Prints one line
 per path and exits 1 if any still differs or cannot be reached. Against npm start on this
 machine, the preview's own landing page is expected where it says it made it from the build's.
+With Sites in content/site.yaml, every site is asked at its own host (the URL's scheme and port
+kept), each against its own part of the manifest.
 
   --wait DURATION      how long to keep asking (default: ${DEFAULT_VERIFY_WAIT}; 0: once)
   --interval DURATION  the pause between rounds (default: ${DEFAULT_VERIFY_INTERVAL})
@@ -102,35 +105,40 @@ export async function runVerify(argv: string[], io: VerifyIo): Promise<number> {
   if (!manifest) return 2;
 
   const fetchFn = io.fetch ?? fetch;
-  let checks = pathChecks(manifest);
-  // The live preview serves its own landing page; on loopback, it says so (verify/preview.ts).
-  const publication = await previewPublication(base, {
-    fetch: fetchFn,
-    timeoutMs: durations.timeout!,
-  });
-  if (publication) {
-    checks = asPreviewServes(checks, publication);
-    io.stderr(
-      `verify: ${base.origin} is the live preview: ${publication.replaced.map((r) => r.path).join(", ") || "no path"} compared with what it serves in place of the build's`,
-    );
+  // One publication, or each site at its own host (verify/sites.ts); every one must be the same.
+  let allSame = true;
+  for (const target of verifyTargets(base, manifest)) {
+    let checks = pathChecks(target.manifest);
+    // The live preview serves its own landing page; on loopback, it says so (verify/preview.ts).
+    const publication = await previewPublication(target.base, {
+      fetch: fetchFn,
+      timeoutMs: durations.timeout!,
+    });
+    if (publication) {
+      checks = asPreviewServes(checks, publication);
+      io.stderr(
+        `verify: ${target.base.origin} is the live preview: ${publication.replaced.map((r) => r.path).join(", ") || "no path"} compared with what it serves in place of the build's`,
+      );
+    }
+    const results = await verifyDeployment({
+      base: target.base,
+      checks,
+      fetch: fetchFn,
+      now: io.now ?? Date.now,
+      sleep: io.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms))),
+      waitMs: durations.wait!,
+      intervalMs: durations.interval!,
+      timeoutMs: durations.timeout!,
+      progress: io.stderr,
+    });
+    const where = { base: target.base.origin, manifest: manifestName };
+    io.stdout([...resultLines(results), summaryLine(results, where)].join("\n"));
+    if (values.summary) {
+      await appendFile(resolve(io.cwd, values.summary), markdownSummary(results, where));
+    }
+    allSame &&= results.every((r) => r.kind === "same");
   }
-  const results = await verifyDeployment({
-    base,
-    checks,
-    fetch: fetchFn,
-    now: io.now ?? Date.now,
-    sleep: io.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms))),
-    waitMs: durations.wait!,
-    intervalMs: durations.interval!,
-    timeoutMs: durations.timeout!,
-    progress: io.stderr,
-  });
-  const where = { base: base.origin, manifest: manifestName };
-  io.stdout([...resultLines(results), summaryLine(results, where)].join("\n"));
-  if (values.summary) {
-    await appendFile(resolve(io.cwd, values.summary), markdownSummary(results, where));
-  }
-  return results.every((r) => r.kind === "same") ? 0 : 1;
+  return allSame ? 0 : 1;
 }
 
 /** The manifest the deployment should serve, or undefined (said on stderr) when there is none. */

@@ -15,6 +15,7 @@ import {
   MANIFEST_FORMAT_VERSION,
   STORED_CODINGS,
   variantAsset,
+  siteFolder,
   type DocumentEntry,
   type Manifest,
 } from "../../contract/manifest.js";
@@ -41,9 +42,9 @@ export interface PreviewOutput {
   readonly version: string;
 }
 
-// The landing page's path and the asset its bytes are stored in (documents/index.ts).
+// The landing page's path and the asset its bytes are stored in (documents/index.ts), under the
+// root of its publication (a site's folder with site.yaml's Sites).
 const LANDING_PATH = "/";
-const LANDING_ASSET = "/index.html";
 
 /**
  * The version of what is served: a hash of every data set's and document's ETags but the landing
@@ -71,6 +72,61 @@ export function previewOutput(
   warnings: readonly Diagnostic[] = [],
   built = true,
 ): PreviewOutput {
+  if (good.manifest.sites === undefined) {
+    const one = publicationPreview(good, problems, warnings, built, "");
+    return {
+      files: [
+        { path: MANIFEST_FILE, bytes: `${JSON.stringify(one.manifest, null, 2)}\n` },
+        ...good.files.filter((f) => !one.replaced.has(f.path)),
+        ...one.added,
+      ],
+      manifest: one.manifest,
+      version: one.version,
+    };
+  }
+  // With site.yaml's Sites: each site's page made into the preview's, under its own folder.
+  const sites = good.manifest.sites.map((site) => ({
+    site,
+    preview: publicationPreview(
+      { manifest: site.manifest, files: good.files },
+      problems,
+      warnings,
+      built,
+      `/${siteFolder(site.name)}`,
+    ),
+  }));
+  const manifest: Manifest = {
+    ...good.manifest,
+    sites: sites.map(({ site, preview }) => ({ ...site, manifest: preview.manifest })),
+  };
+  const replaced = new Set(sites.flatMap(({ preview }) => [...preview.replaced]));
+  const version = createHash("sha256")
+    .update(sites.map(({ preview }) => preview.version).join("\n"))
+    .digest("hex")
+    .slice(0, 16);
+  return {
+    files: [
+      { path: MANIFEST_FILE, bytes: `${JSON.stringify(manifest, null, 2)}\n` },
+      ...good.files.filter((f) => !replaced.has(f.path)),
+      ...sites.flatMap(({ preview }) => preview.added),
+    ],
+    manifest,
+    version,
+  };
+}
+
+/**
+ * One publication's preview (the whole build's, or a site's under `root`): its manifest with the
+ * preview's page and documents, the files added, the files its page replaces, and its version.
+ */
+function publicationPreview(
+  good: GoodBuild,
+  problems: readonly Diagnostic[],
+  warnings: readonly Diagnostic[],
+  built: boolean,
+  root: string,
+): { manifest: Manifest; added: OutputFile[]; replaced: Set<string>; version: string } {
+  const LANDING_ASSET = `${root}/index.html`;
   const landing = good.manifest.documents?.find((d) => d.path === LANDING_PATH);
   const html = good.files.find((f) => `/${f.path}` === LANDING_ASSET);
   if (!landing || !html) throw new Error("the build wrote no landing page to preview");
@@ -107,16 +163,21 @@ export function previewOutput(
   };
   const added = [
     pageDocument,
-    document(PREVIEW_VERSION_PATH, "/_preview/version.txt", "text/plain; charset=utf-8", version),
+    document(
+      PREVIEW_VERSION_PATH,
+      `${root}/_preview/version.txt`,
+      "text/plain; charset=utf-8",
+      version,
+    ),
     document(
       PREVIEW_SCRIPT_PATH,
-      "/_preview/reload.js",
+      `${root}/_preview/reload.js`,
       "text/javascript; charset=utf-8",
       previewScript(),
     ),
     document(
       PREVIEW_PUBLICATION_PATH,
-      PREVIEW_PUBLICATION_PATH,
+      `${root}${PREVIEW_PUBLICATION_PATH}`,
       "application/json",
       `${JSON.stringify(publication)}\n`,
     ),
@@ -133,12 +194,7 @@ export function previewOutput(
     MANIFEST_FILE,
     ...STORED_CODINGS.map((c) => variantAsset(LANDING_ASSET, c).slice(1)),
   ]);
-  const files: OutputFile[] = [
-    { path: MANIFEST_FILE, bytes: `${JSON.stringify(manifest, null, 2)}\n` },
-    ...good.files.filter((f) => !replaced.has(f.path)),
-    ...added.map((a) => a.file),
-  ];
-  return { files, manifest, version };
+  return { manifest, added: added.map((a) => a.file), replaced, version };
 }
 
 // What the page says when there is no build to show: the problems' panel goes above it.
@@ -170,7 +226,7 @@ export function previewWithoutBuild(problems: readonly Diagnostic[]): PreviewOut
   const ms = Math.floor(Date.now() / 1000) * 1000;
   const file = (path: string, mediaType: string, body: string) => {
     const bytes = Buffer.from(body, "utf8");
-    const asset = path === LANDING_PATH ? LANDING_ASSET : path;
+    const asset = path === LANDING_PATH ? "/index.html" : path;
     const entry: DocumentEntry = {
       path,
       mediaType,

@@ -25,9 +25,12 @@ export interface ScratchPreview {
   dispose(): Promise<void>;
 }
 
-/** Starts the preview; `quietMs` as npm start's unless given. */
-export async function startScratchPreview(quietMs?: number): Promise<ScratchPreview> {
-  const content = await sampleFixture();
+/** Starts the preview; `quietMs` as npm start's unless given; `files` laid over the sample. */
+export async function startScratchPreview(
+  quietMs?: number,
+  files: Record<string, string> = {},
+): Promise<ScratchPreview> {
+  const content = await sampleFixture(files);
   const root = await mkdtemp(join(tmpdir(), "opendata-edge-preview-"));
   await copyWorkerSources(root);
   const outDir = join(root, "dist");

@@ -106,6 +106,13 @@ describe("a build with a site per brand and a group site", () => {
       "Halifax",
       "Lloyds Bank",
     ]);
+    // What the build reports per site (the CLI prints a table for each).
+    expect(result.sites!.map((site) => [site.name, site.host, site.datasets.length])).toEqual([
+      ["lloyds", "api.lloyds.example", 8],
+      ["halifax", "api.halifax.example", 8],
+      ["bos", "api.bankofscotland.example", 8],
+      ["group", "opendata.group.example", 8],
+    ]);
     const sites = result.manifest.sites!;
     expect(sites.map((s) => [s.name, atms(s).totalResults, atms(s).asset])).toEqual([
       ["lloyds", 2, "/sites/lloyds/std/v2.2/atms.json"],
