@@ -89,7 +89,7 @@ export interface ValidateOptions extends CheckOptions {
    * Last check, given what each data set would publish (for example the publication guard).
    * Problems it returns fail the run.
    */
-  readonly lastCheck?: (next: { readonly datasets: readonly DatasetCounts[] }) => Diagnostic[];
+  readonly lastCheck?: (next: PublishedCountsOf) => Diagnostic[];
 }
 
 export interface BuildOptions extends CheckOptions {
@@ -146,6 +146,12 @@ export type BuildResult = Built | Failed;
 
 /** What the publication guard needs of a data set: its record count. A manifest entry is one. */
 export type DatasetCounts = Pick<ManifestEntry, "dataset" | "totalResults">;
+
+/** What the guard needs of a publication: its data sets' counts, each site's with Sites. */
+export interface PublishedCountsOf {
+  readonly datasets: readonly DatasetCounts[];
+  readonly sites?: readonly { readonly name: string; readonly manifest: PublishedCountsOf }[];
+}
 
 /** Content without problems, as validate found it. */
 interface Validated extends RunReport {
@@ -405,8 +411,23 @@ async function checkBodies(
       { maxFileBytes: limits.maxFileBytes, maxFiles: Number.POSITIVE_INFINITY },
     );
     if (overLimits.length > 0) return overLimits;
-    const counts = datasets.map(({ dataset, totalResults }) => ({ dataset, totalResults }));
-    return options.lastCheck?.({ datasets: counts }) ?? [];
+    const counts = (bodies: readonly DatasetBody[]) =>
+      bodies.map(({ dataset, summary }) => ({
+        dataset: dataset.id,
+        totalResults: summary.totalResults,
+      }));
+    // With Sites, each site's counts under its Name, as the build's manifest gives them.
+    const published: PublishedCountsOf =
+      run.sites[0]?.site === undefined
+        ? { datasets: counts(run.bodies) }
+        : {
+            datasets: [],
+            sites: run.sites.map((part) => ({
+              name: part.site!.name,
+              manifest: { datasets: counts(part.bodies) },
+            })),
+          };
+    return options.lastCheck?.(published) ?? [];
   });
   if (objections.length > 0) return run.failed(objections);
   await run.cache?.remember();
