@@ -159,6 +159,8 @@ interface Validated extends RunReport {
   readonly diagnostics: readonly [];
   /** Per data set, in DATASETS order, its record count and the body it would publish. */
   readonly datasets: readonly ValidatedBody[];
+  /** The counts the publication guard compares: each site's with Sites (PublishedCountsOf). */
+  readonly published: PublishedCountsOf;
 }
 
 /** A data set's body as validate made it: what a build would serve as its identity variant. */
@@ -398,6 +400,22 @@ async function checkBodies(
     totalResults: summary.totalResults,
     identity: bytes,
   }));
+  const counts = (bodies: readonly DatasetBody[]) =>
+    bodies.map(({ dataset, summary }) => ({
+      dataset: dataset.id,
+      totalResults: summary.totalResults,
+    }));
+  // With Sites, each site's counts under its Name, as the build's manifest gives them.
+  const published: PublishedCountsOf =
+    run.sites[0]?.site === undefined
+      ? { datasets: counts(run.bodies) }
+      : {
+          datasets: [],
+          sites: run.sites.map((part) => ({
+            name: part.site!.name,
+            manifest: { datasets: counts(part.bodies) },
+          })),
+        };
   const objections = await timeAsync(run.timings, "write", () => {
     const bodies: AssetFile[] = run.bodies.map(({ dataset, bytes }) => ({
       path: datasetAsset(dataset.path).slice(1),
@@ -411,27 +429,11 @@ async function checkBodies(
       { maxFileBytes: limits.maxFileBytes, maxFiles: Number.POSITIVE_INFINITY },
     );
     if (overLimits.length > 0) return overLimits;
-    const counts = (bodies: readonly DatasetBody[]) =>
-      bodies.map(({ dataset, summary }) => ({
-        dataset: dataset.id,
-        totalResults: summary.totalResults,
-      }));
-    // With Sites, each site's counts under its Name, as the build's manifest gives them.
-    const published: PublishedCountsOf =
-      run.sites[0]?.site === undefined
-        ? { datasets: counts(run.bodies) }
-        : {
-            datasets: [],
-            sites: run.sites.map((part) => ({
-              name: part.site!.name,
-              manifest: { datasets: counts(part.bodies) },
-            })),
-          };
     return options.lastCheck?.(published) ?? [];
   });
   if (objections.length > 0) return run.failed(objections);
   await run.cache?.remember();
-  return { ...run.report(), ok: true, diagnostics: [], datasets };
+  return { ...run.report(), ok: true, diagnostics: [], datasets, published };
 }
 
 interface Shared {
