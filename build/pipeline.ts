@@ -89,7 +89,7 @@ export interface ValidateOptions extends CheckOptions {
    * Last check, given what each data set would publish (for example the publication guard).
    * Problems it returns fail the run.
    */
-  readonly lastCheck?: (next: { readonly datasets: readonly DatasetCounts[] }) => Diagnostic[];
+  readonly lastCheck?: (next: PublishedCountsOf) => Diagnostic[];
 }
 
 export interface BuildOptions extends CheckOptions {
@@ -152,12 +152,20 @@ export type BuildResult = Built | Failed;
 /** What the publication guard needs of a data set: its record count. A manifest entry is one. */
 export type DatasetCounts = Pick<ManifestEntry, "dataset" | "totalResults">;
 
+/** What the guard needs of a publication: its data sets' counts, each site's with Sites. */
+export interface PublishedCountsOf {
+  readonly datasets: readonly DatasetCounts[];
+  readonly sites?: readonly { readonly name: string; readonly manifest: PublishedCountsOf }[];
+}
+
 /** Content without problems, as validate found it. */
 interface Validated extends RunReport {
   readonly ok: true;
   readonly diagnostics: readonly [];
   /** Per data set, in DATASETS order, its record count and the body it would publish. */
   readonly datasets: readonly ValidatedBody[];
+  /** The counts the publication guard compares: each site's with Sites (PublishedCountsOf). */
+  readonly published: PublishedCountsOf;
 }
 
 /** A data set's body as validate made it: what a build would serve as its identity variant. */
@@ -405,6 +413,22 @@ async function checkBodies(
     totalResults: summary.totalResults,
     identity: bytes,
   }));
+  const counts = (bodies: readonly DatasetBody[]) =>
+    bodies.map(({ dataset, summary }) => ({
+      dataset: dataset.id,
+      totalResults: summary.totalResults,
+    }));
+  // With Sites, each site's counts under its Name, as the build's manifest gives them.
+  const published: PublishedCountsOf =
+    run.sites[0]?.site === undefined
+      ? { datasets: counts(run.bodies) }
+      : {
+          datasets: [],
+          sites: run.sites.map((part) => ({
+            name: part.site!.name,
+            manifest: { datasets: counts(part.bodies) },
+          })),
+        };
   const objections = await timeAsync(run.timings, "write", () => {
     const bodies: AssetFile[] = run.bodies.map(({ dataset, bytes }) => ({
       path: datasetAsset(dataset.path).slice(1),
@@ -418,12 +442,11 @@ async function checkBodies(
       { maxFileBytes: limits.maxFileBytes, maxFiles: Number.POSITIVE_INFINITY },
     );
     if (overLimits.length > 0) return overLimits;
-    const counts = datasets.map(({ dataset, totalResults }) => ({ dataset, totalResults }));
-    return options.lastCheck?.({ datasets: counts }) ?? [];
+    return options.lastCheck?.(published) ?? [];
   });
   if (objections.length > 0) return run.failed(objections);
   await run.cache?.remember();
-  return { ...run.report(), ok: true, diagnostics: [], datasets };
+  return { ...run.report(), ok: true, diagnostics: [], datasets, published };
 }
 
 interface Shared {

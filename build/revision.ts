@@ -13,7 +13,7 @@ import type { Envelope } from "./assemble/envelope.js";
 import type { DatasetId } from "./core/datasets.js";
 import type { Diagnostic } from "./core/diagnostics.js";
 import { git, ObjectReader } from "./core/git.js";
-import { runValidate, type CheckOptions, type DatasetCounts } from "./pipeline.js";
+import { runValidate, type CheckOptions, type PublishedCountsOf } from "./pipeline.js";
 
 /** One revision's content as the build sees it, built without writing. */
 export interface BuiltRevision {
@@ -28,7 +28,7 @@ export interface BuiltRevision {
   /** Its data-quality warnings; empty when it did not build. */
   readonly warnings: readonly Diagnostic[];
   /** Each data set's record count; undefined when it has no content or did not build. */
-  readonly counts: { readonly datasets: readonly DatasetCounts[] } | undefined;
+  readonly counts: PublishedCountsOf | undefined;
   /** The published bodies by data set; empty when it has no content or did not build. */
   readonly bodies: ReadonlyMap<DatasetId, Envelope>;
 }
@@ -119,8 +119,8 @@ async function build(
     hasContent: true,
     problems: result.diagnostics,
     warnings: result.quality.warnings,
-    // Each body's count; a ValidatedBody is one.
-    counts: result.ok ? { datasets: result.datasets } : undefined,
+    // Each body's count (a ValidatedBody is one), each site's with Sites.
+    counts: result.ok ? result.published : undefined,
     bodies,
   };
 }

@@ -39,6 +39,11 @@ export interface GuardOptions {
 /** What the guard needs of a publication: each data set's record count. A Manifest is one. */
 export interface PublishedCounts {
   readonly datasets: ReadonlyArray<Pick<ManifestEntry, "dataset" | "totalResults">>;
+  /**
+   * With site.yaml's Sites, each site's counts by its Name (a Manifest's `sites` are these):
+   * each site's data sets are compared with the same site's before.
+   */
+  readonly sites?: ReadonlyArray<{ readonly name: string; readonly manifest: PublishedCounts }>;
 }
 
 /** A data set that would lose more records than allowed, or all of them. */
@@ -79,6 +84,13 @@ export function findShrinks(
         share,
         empty,
       });
+    }
+  }
+  // Each site against the same site before (a site new since then is never a shrink).
+  for (const site of next.sites ?? []) {
+    const before = previous.sites?.find((s) => s.name === site.name)?.manifest;
+    for (const shrink of findShrinks(before, site.manifest, maxShrink)) {
+      shrinks.push({ ...shrink, title: `${shrink.title} of the site ${site.name}` });
     }
   }
   return shrinks;

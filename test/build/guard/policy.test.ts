@@ -199,3 +199,36 @@ describe("the guard in the build", () => {
     expect(after.has(MANIFEST_FILE)).toBe(true);
   });
 });
+
+describe("the publication guard with site.yaml's Sites", () => {
+  /** A manifest with these sites, each with the given TotalResults per data set. */
+  function sites(of: Record<string, Partial<Record<string, number>>>): Manifest {
+    return {
+      formatVersion: 1,
+      datasets: [],
+      documents: [],
+      sites: Object.entries(of).map(([name, totals]) => ({
+        name,
+        host: `api.${name}.example`,
+        manifest: manifest(totals),
+      })),
+    };
+  }
+
+  it("compares each site's data sets with the same site's before, naming the site", () => {
+    const before = sites({ halifax: { atms: 1200 }, group: { atms: 2400 } });
+    const after = sites({ halifax: { atms: 62 }, group: { atms: 1262 } });
+    expect(
+      findShrinks(before, after, DEFAULT_MAX_SHRINK).map((s) => [s.title, s.before, s.after]),
+    ).toEqual([
+      ["ATMs of the site halifax", 1200, 62],
+      ["ATMs of the site group", 2400, 1262],
+    ]);
+  });
+
+  it("never counts a site new since the baseline as a shrink", () => {
+    const before = sites({ group: { atms: 2400 } });
+    const after = sites({ halifax: { atms: 62 }, group: { atms: 2400 } });
+    expect(findShrinks(before, after, DEFAULT_MAX_SHRINK)).toEqual([]);
+  });
+});

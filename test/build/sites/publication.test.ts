@@ -6,7 +6,7 @@
  * LastUpdated is each site's own Data's.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { runBuild } from "../../../build/pipeline.js";
+import { runBuild, runValidate, type PublishedCountsOf } from "../../../build/pipeline.js";
 import type { Manifest, SiteEntry } from "../../../contract/manifest.js";
 import { testProfile } from "../../helpers/fixtures.js";
 import { atmBrandFile, scratchRepo, siteYaml, type ScratchRepo } from "../../helpers/history.js";
@@ -156,6 +156,37 @@ describe("a build with a site per brand and a group site", () => {
       { site: "halifax", etag: true, lastUpdated: "2026-10-02T00:00:00Z" },
       { site: "bos", etag: false, lastUpdated: "2026-10-01T00:00:00Z" },
       { site: "group", etag: true, lastUpdated: "2026-10-02T00:00:00Z" },
+    ]);
+  });
+
+  it("gives the publication guard each site's counts under its Name, in validate as in the build", async () => {
+    repo = await scratchRepo();
+    await repo.commit({ "site.yaml": SITES, ...BRANDS }, FIRST);
+    const seen: PublishedCountsOf[] = [];
+    const result = await runValidate({
+      contentDir: repo.content,
+      cwd: repo.root,
+      cacheDir: false,
+      lastCheck: (next) => {
+        seen.push(next);
+        return [];
+      },
+    });
+    expect(result.ok).toBe(true);
+    const atmsOf = (counts: PublishedCountsOf) =>
+      counts.datasets.find((d) => d.dataset === "atms")?.totalResults;
+    expect(
+      seen.map((c) => [c.datasets, c.sites?.map((s) => [s.name, atmsOf(s.manifest)])]),
+    ).toEqual([
+      [
+        [],
+        [
+          ["lloyds", 2],
+          ["halifax", 1],
+          ["bos", 1],
+          ["group", 4],
+        ],
+      ],
     ]);
   });
 });
