@@ -18,6 +18,7 @@ import {
 } from "./edge-dataset.js";
 import { inProcessBenchmark, type InProcessLimits } from "./edge-inprocess.js";
 import { kvBenchmark } from "./edge-kv.js";
+import { sitesBenchmark } from "./edge-sites.js";
 import { workerdBenchmark, type LoadLimits } from "./edge-workerd.js";
 import { table } from "./report.js";
 import { loadWorkerModules } from "./worker-modules.js";
@@ -87,6 +88,15 @@ export async function edgeBenchmarks(options: { quick: boolean }): Promise<strin
       `Node ${process.version}, in-memory ASSETS and KV, one client far below its limit (429: a limit of 1); median of ${inProcess.runs} runs of at most ${inProcess.maxMs} ms each. The null handler returns a new Response of the same status and body; our cost per request is 1 / ours − 1 / null. Bodies are cancelled unread by both. Request, Response and Headers are Node's here, not workerd's: the figures weigh our JavaScript, not the runtime.`,
     );
     out.push(await inProcessBenchmark(modules, layout, inProcess));
+
+    progress("the Worker with Sites against without, in process");
+    out.push(
+      `### In process: the Worker with site.yaml's Sites against without (${EDGE_DATASET} of the synthetic set)`,
+    );
+    out.push(
+      `The entry's per-request path (servedFor, then handle()), median of ${inProcess.runs} runs of each, alternating; three sites serving the same manifest, so only the host's lookup differs (issue 46: within 3%).`,
+    );
+    out.push(await sitesBenchmark(modules, layout, inProcess));
 
     progress("KV operations (simulated time)");
     out.push("### KV operations per 1,000 requests (one isolate, in process, default limits)");

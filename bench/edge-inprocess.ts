@@ -30,9 +30,9 @@ const ONE_PER_MINUTE_VARS = { OPEN_DATA_LIMIT_PER_MINUTE: "1" };
 const ORIGIN = "https://bench.invalid";
 const CLIENT = "198.51.100.7";
 
-type Handler = (request: Request) => Promise<Response>;
+export type Handler = (request: Request) => Promise<Response>;
 
-interface Case {
+export interface Case {
   readonly name: string;
   readonly status: number;
   readonly request: Request;
@@ -41,7 +41,11 @@ interface Case {
 }
 
 /** Requests per second of `handler`, or an error if it answers another status. */
-async function rate(handler: Handler, c: Case, limits: InProcessLimits): Promise<number> {
+export async function rate(
+  handler: Handler,
+  c: Pick<Case, "name" | "status" | "request">,
+  limits: InProcessLimits,
+): Promise<number> {
   const once = async () => {
     const response = await handler(c.request);
     if (response.status !== c.status) {

@@ -34,6 +34,9 @@ export interface WorkerModules {
   /** worker/outcome.ts and worker/metrics/record.ts: what the entry does around handle(). */
   newOutcome: typeof import("../worker/outcome.js").newOutcome;
   recordRequest: typeof import("../worker/metrics/record.js").recordRequest;
+  /** worker/entry.ts: what a manifest serves, and at which host (Sites). */
+  selectionOf: typeof import("../worker/entry.js").selectionOf;
+  servedFor: typeof import("../worker/entry.js").servedFor;
 }
 
 // Not a secret: it only makes the benchmark's counter keys stable, as a deployment's are.
@@ -71,20 +74,29 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
   // Each module typed as its source: what was transpiled is that source, unchanged.
   const load = async <M>(module: string): Promise<M> =>
     (await import(pathToFileURL(join(dir, `${module}.js`)).href)) as M;
-  const [handler, routes, vars, ratelimit, maintenance, client, counterKey, outcome, metrics] =
-    await Promise.all([
-      load<typeof import("../worker/handler.js")>("worker/handler"),
-      load<typeof import("../worker/routes.js")>("worker/routes"),
-      load<typeof import("../contract/vars.js")>("contract/vars"),
-      load<typeof import("../worker/rate-limit/limiter.js")>("worker/rate-limit/limiter"),
-      load<typeof import("../worker/maintenance.js")>("worker/maintenance"),
-      load<typeof import("../worker/rate-limit/client-bucket.js")>(
-        "worker/rate-limit/client-bucket",
-      ),
-      load<typeof import("../worker/rate-limit/counter-key.js")>("worker/rate-limit/counter-key"),
-      load<typeof import("../worker/outcome.js")>("worker/outcome"),
-      load<typeof import("../worker/metrics/record.js")>("worker/metrics/record"),
-    ]);
+  const [
+    handler,
+    routes,
+    vars,
+    ratelimit,
+    maintenance,
+    client,
+    counterKey,
+    outcome,
+    metrics,
+    entry,
+  ] = await Promise.all([
+    load<typeof import("../worker/handler.js")>("worker/handler"),
+    load<typeof import("../worker/routes.js")>("worker/routes"),
+    load<typeof import("../contract/vars.js")>("contract/vars"),
+    load<typeof import("../worker/rate-limit/limiter.js")>("worker/rate-limit/limiter"),
+    load<typeof import("../worker/maintenance.js")>("worker/maintenance"),
+    load<typeof import("../worker/rate-limit/client-bucket.js")>("worker/rate-limit/client-bucket"),
+    load<typeof import("../worker/rate-limit/counter-key.js")>("worker/rate-limit/counter-key"),
+    load<typeof import("../worker/outcome.js")>("worker/outcome"),
+    load<typeof import("../worker/metrics/record.js")>("worker/metrics/record"),
+    load<typeof import("../worker/entry.js")>("worker/entry"),
+  ]);
   return {
     handle: handler.handle,
     routeTable: routes.routeTable,
@@ -95,6 +107,8 @@ export async function loadWorkerModules(dir: string): Promise<WorkerModules> {
     clientAddressHeader: client.CLIENT_ADDRESS_HEADER,
     newOutcome: outcome.newOutcome,
     recordRequest: metrics.recordRequest,
+    selectionOf: entry.selectionOf,
+    servedFor: entry.servedFor,
   };
 }
 
