@@ -24,7 +24,7 @@ import {
   type CurrentGeneration,
 } from "../contract/preview.js";
 import { answerFrom, selectionOf, servedFor, type Selection } from "./entry.js";
-import { sitesPage } from "./preview-sites.js";
+import { sitesPage, type ListedSite } from "./preview-sites.js";
 import { errorResponse } from "./http/errors.js";
 import type { AssetFetcher } from "./runtime.js";
 
@@ -46,8 +46,8 @@ interface Generation {
   readonly built: boolean;
   /** With Sites, each site at its host and at <Name>.localhost (RFC 6761 section 6.3). */
   readonly selection: Selection;
-  /** The sites' names, for the page at an address no site names; empty without Sites. */
-  readonly names: readonly string[];
+  /** The sites, for the page at an address no site names; empty without Sites. */
+  readonly sites: readonly ListedSite[];
   readonly assets: AssetFetcher;
 }
 
@@ -71,7 +71,7 @@ async function current(binding: Fetcher): Promise<Generation> {
     id: next.id,
     built: next.built,
     selection: selectionOf(next.manifest, ({ name }) => [`${name}.localhost`]),
-    names: next.manifest.sites?.map((site) => site.name) ?? [],
+    sites: next.manifest.sites?.map(({ name, host }) => ({ name, host })) ?? [],
     // Every file of this request from this generation, whatever is current by then.
     assets: {
       fetch: (request) =>
@@ -94,7 +94,7 @@ export default {
     const served = servedFor(generation.selection, request);
     const url = new URL(request.url);
     // At an address no site names (127.0.0.1:8787), the sites, each with its preview address.
-    if (served.site === "" && url.pathname === "/") return sitesPage(generation.names, url.port);
+    if (served.site === "" && url.pathname === "/") return sitesPage(generation.sites, url.port);
     if (!generation.built && !served.routes.has(url.pathname)) {
       return errorResponse(503);
     }

@@ -49,12 +49,17 @@ describe("the live preview with a site per brand and a group site", () => {
   it("lists the sites with their preview addresses at the default address", async () => {
     const page = await get(`127.0.0.1:${base.port}`, "/");
     expect(page.status).toBe(200);
-    const links = [...page.body.toString("utf8").matchAll(/href="([^"]+)"/g)].map((m) => m[1]);
+    const text = page.body.toString("utf8");
+    const links = [...text.matchAll(/<a href="([^"]+)"/g)].map((m) => m[1]);
     expect(links).toEqual([
       `http://thistlecombe.localhost:${base.port}/`,
       `http://pennyfold.localhost:${base.port}/`,
       `http://group.localhost:${base.port}/`,
     ]);
+    // Each with the host it answers when deployed, and how to ask the preview as that host.
+    expect(text).toContain(
+      `curl -H 'Host: api.pennyfold.example' http://127.0.0.1:${base.port}/std/v2.2/branches`,
+    );
   });
 
   it.each([
