@@ -111,7 +111,9 @@ async function build(
   const result = await runValidate({ contentDir, cwd, env, cacheDir });
   const bodies = new Map<DatasetId, Envelope>();
   for (const { dataset, identity } of result.ok ? result.datasets : []) {
-    bodies.set(dataset, JSON.parse(identity.toString("utf8")) as Envelope);
+    const body = JSON.parse(identity.toString("utf8")) as Envelope;
+    const before = bodies.get(dataset);
+    bodies.set(dataset, before ? everyBrand(before, body) : body);
   }
   return {
     label,
@@ -208,4 +210,16 @@ function extract(top: string, tree: string, into: string): Promise<void> {
     archive.on("close", done("git archive"));
     untar.on("close", done("tar"));
   });
+}
+
+/**
+ * With site.yaml's Sites a data set has a body per site, and a brand may be in several (its own
+ * site's and the group's): the revision is compared as the content is, each brand once, in the
+ * order the sites first publish them.
+ */
+function everyBrand(a: Envelope, b: Envelope): Envelope {
+  const brands = [...a.data, ...b.data].flatMap((d) => d.Brand);
+  const seen = new Set<unknown>();
+  const unique = brands.filter((brand) => !seen.has(brand.BrandName) && seen.add(brand.BrandName));
+  return { meta: a.meta, data: unique.length === 0 ? [] : [{ Brand: unique }] };
 }
