@@ -101,13 +101,22 @@ const brotliParams = (identity: Buffer, quality: number) => ({
   },
 });
 
+// Brotli's time per byte of this project's JSON by quality, as measured on R's 0.41 MB ATM body
+// and its 0.8 MB of answers (bench/results/2026-11-29-history-from-facts.md): about 30 ns up to 6,
+// 50 at 7 and 8, 120 at 9, 330 at 10 and 2,700 at 11. gzip at any level is faster than brotli at 6.
+const BROTLI_NS_PER_BYTE = [30, 30, 30, 30, 30, 30, 30, 50, 50, 120, 330, 2700];
+
+// What is quicker to compress on the build's thread than to queue on libuv's.
+const QUICK_MS = 40;
+
 /**
- * Whether compressing `bytes` at `quality` takes a few milliseconds (brotli up to 5 runs at about
- * 100 MB/s, gzip at the level such a profile pairs with it faster), so that brotliNow and gzipNow are the
- * quicker way: no wait on libuv's threads.
+ * Whether compressing `bytes` at brotli `quality` takes a few milliseconds, so that brotliNow and
+ * gzipNow are the quicker way: no wait on libuv's threads, where file writes queue too. The
+ * preview's bodies (brotli 3) up to about 1.3 MB, and a build's change answers at brotli 6.
  */
 export function quickToCompress(bytes: number, quality: number): boolean {
-  return quality <= 5 && bytes <= 4 * 1024 * 1024;
+  const perByte = BROTLI_NS_PER_BYTE[Math.min(Math.max(quality, 0), 11)]!;
+  return (bytes * perByte) / 1e6 <= QUICK_MS;
 }
 
 /**

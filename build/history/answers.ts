@@ -9,6 +9,7 @@ import {
   compressGzip,
   brotliNow,
   gzipNow,
+  quickToCompress,
   entityTag,
   withEntityTags,
   type Compression,
@@ -54,9 +55,6 @@ export const ANSWER_BEST_QUALITY_BYTES = 16 * 1024;
  */
 export const ANSWER_BROTLI_QUALITY = 6;
 
-// Answers up to this size are compressed on the build's thread (encodeAnswer).
-const ANSWER_NOW_BYTES = 256 * 1024;
-
 /** The answers' brotli quality, newest first (ANSWER_BEST_QUALITY_BYTES, ANSWER_BROTLI_QUALITY). */
 export function qualityOf(
   drafts: readonly Draft[],
@@ -70,7 +68,7 @@ export function qualityOf(
 }
 
 /**
- * An answer in every coding. One small enough is compressed on this thread (encode/variants.ts, brotliNow): the
+ * An answer in every coding. One quick to compress (encode/variants.ts, quickToCompress) is compressed on this thread (encode/variants.ts, brotliNow): the
  * history is on the build's critical path, and in the live preview its answers waited behind the
  * output folder's writes on libuv's threads for 100 to 200 ms a save where compressing them took
  * about 15.
@@ -80,13 +78,12 @@ export async function encodeAnswer(
   quality: number,
   compression: Compression,
 ): Promise<EncodedBody> {
-  const { br, gzip } =
-    identity.length <= ANSWER_NOW_BYTES
-      ? { br: brotliNow(identity, quality), gzip: gzipNow(identity, compression.gzipLevel) }
-      : await Promise.all([
-          compressBrotli(identity, quality),
-          compressGzip(identity, compression.gzipLevel),
-        ]).then(([br, gzip]) => ({ br, gzip }));
+  const { br, gzip } = quickToCompress(identity.length, quality)
+    ? { br: brotliNow(identity, quality), gzip: gzipNow(identity, compression.gzipLevel) }
+    : await Promise.all([
+        compressBrotli(identity, quality),
+        compressGzip(identity, compression.gzipLevel),
+      ]).then(([br, gzip]) => ({ br, gzip }));
   return withEntityTags(identity, entityTag(identity), br, gzip, {
     brotliQuality: quality,
     gzipLevel: compression.gzipLevel,

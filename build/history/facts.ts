@@ -6,6 +6,7 @@
  * digest, the publications between versions, all without parsing it again or rebuilding its body.
  */
 import type { DatasetDefinition } from "../core/datasets.js";
+import { isObject } from "../core/json-value.js";
 import { envelope } from "../assemble/envelope.js";
 import { parseYaml } from "../read/yaml-source.js";
 import type { Site } from "../read/site.js";
@@ -20,10 +21,6 @@ export interface FileFacts {
   readonly shell: string;
   /** Its records in order: Identification, hash, label (no text). */
   readonly records: readonly PublishedRecord[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 /**
