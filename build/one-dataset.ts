@@ -8,9 +8,9 @@
  */
 import { assembleDataset, type AssembleInput } from "./assemble/dataset.js";
 import { datasetDating } from "./history/dating.js";
-import { bodyData, dataDigest } from "./encode/data-digest.js";
+import { dataDigest } from "./encode/data-digest.js";
 import { serializeBody, type RecordBytes } from "./encode/body.js";
-import { DatasetBody, type BodyFacts, type BodySummary } from "./encode/dataset-body.js";
+import { bodyData, DatasetBody, type BodyFacts, type BodySummary } from "./encode/dataset-body.js";
 import { entityTag } from "./encode/variants.js";
 import type { BuildCache } from "./core/cache.js";
 import type { Diagnostic } from "./core/diagnostics.js";

@@ -6,10 +6,9 @@
  * commit that leaves the digest as it was is no new version (docs/decisions.md, "What a past
  * version is"). The digest is made from the records' hashes, so the history can tell a past
  * version's Data from what it keeps of each file (history/facts.ts) without rebuilding its body,
- * and the build tells the current one's from the body it made (bodyData).
+ * and the build tells the current one's from the body it made (encode/dataset-body.ts, bodyData).
  */
 import { createHash, hash } from "node:crypto";
-import type { DatasetBody } from "./dataset-body.js";
 
 /**
  * How a record's, a brand's and a body's bytes are made from their values (encode/body.ts,
@@ -60,54 +59,4 @@ export function dataDigest(data: DataParts): string {
     sum.update("\0");
   }
   return sum.digest("hex");
-}
-
-/**
- * The Data of a body the build made or read back, from its value and its records' hashes
- * (DatasetBody.recordHashes, worked out once per body). In the service metrics, where the brand
- * object is the record, each brand is one record with no shell.
- */
-export function bodyData(body: DatasetBody): DataParts {
-  const value = body.value();
-  const brands = value.data.flatMap((d) => d.Brand);
-  const key = body.dataset.recordsKey;
-  const hashes = body.recordHashes();
-  if (key === null) {
-    return {
-      meta: metaText(value.meta),
-      brands: brands.map((_, i) => ({ shell: "", records: [{ hash: hashes[i]! }] })),
-    };
-  }
-  let at = 0;
-  return {
-    meta: metaText(value.meta),
-    brands: brands.map((brand) => ({
-      shell: brandShell(brand, key),
-      records: ((brand[key] ?? []) as unknown[]).map(() => ({ hash: hashes[at++]! })),
-    })),
-  };
-}
-
-/**
- * The hash of each record of a body, in publication order (each brand object in the service
- * metrics): from the record's bytes in the body where its slices say, else its serialisation.
- */
-export function recordHashesOf(body: DatasetBody): string[] {
-  const value = body.value();
-  const brands = value.data.flatMap((d) => d.Brand);
-  const key = body.dataset.recordsKey;
-  if (key === null) return brands.map((brand) => recordHash(JSON.stringify(brand)));
-  const slices = body.slices();
-  const out: string[] = [];
-  for (const brand of brands) {
-    for (const record of (brand[key] ?? []) as unknown[]) {
-      const range = slices?.records[out.length]?.range;
-      out.push(
-        recordHash(
-          range ? body.bytes.toString("utf8", range[0], range[1]) : JSON.stringify(record),
-        ),
-      );
-    }
-  }
-  return out;
 }

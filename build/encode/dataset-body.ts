@@ -11,7 +11,7 @@ import type { Envelope } from "../assemble/envelope.js";
 import type { LastUpdated } from "../assemble/last-updated.js";
 import type { LocatedRecord } from "../assemble/locations.js";
 import { bodySlices, type BodySlices } from "./body.js";
-import { recordHashesOf } from "./data-digest.js";
+import { brandShell, metaText, recordHash, type DataParts } from "./data-digest.js";
 
 /** What the manifest says of an assembled body besides its bytes. */
 export interface BodySummary {
@@ -95,4 +95,54 @@ export class DatasetBody implements BodyFacts {
     }
     return this.#slices ?? undefined;
   }
+}
+
+/**
+ * The Data of a body the build made or read back, from its value and its records' hashes
+ * (DatasetBody.recordHashes, worked out once per body). In the service metrics, where the brand
+ * object is the record, each brand is one record with no shell.
+ */
+export function bodyData(body: DatasetBody): DataParts {
+  const value = body.value();
+  const brands = value.data.flatMap((d) => d.Brand);
+  const key = body.dataset.recordsKey;
+  const hashes = body.recordHashes();
+  if (key === null) {
+    return {
+      meta: metaText(value.meta),
+      brands: brands.map((_, i) => ({ shell: "", records: [{ hash: hashes[i]! }] })),
+    };
+  }
+  let at = 0;
+  return {
+    meta: metaText(value.meta),
+    brands: brands.map((brand) => ({
+      shell: brandShell(brand, key),
+      records: ((brand[key] ?? []) as unknown[]).map(() => ({ hash: hashes[at++]! })),
+    })),
+  };
+}
+
+/**
+ * The hash of each record of a body, in publication order (each brand object in the service
+ * metrics): from the record's bytes in the body where its slices say, else its serialisation.
+ */
+export function recordHashesOf(body: DatasetBody): string[] {
+  const value = body.value();
+  const brands = value.data.flatMap((d) => d.Brand);
+  const key = body.dataset.recordsKey;
+  if (key === null) return brands.map((brand) => recordHash(JSON.stringify(brand)));
+  const slices = body.slices();
+  const out: string[] = [];
+  for (const brand of brands) {
+    for (const record of (brand[key] ?? []) as unknown[]) {
+      const range = slices?.records[out.length]?.range;
+      out.push(
+        recordHash(
+          range ? body.bytes.toString("utf8", range[0], range[1]) : JSON.stringify(record),
+        ),
+      );
+    }
+  }
+  return out;
 }

@@ -26,7 +26,8 @@ import {
   type Repository,
 } from "./git.js";
 import { dataVersions } from "./data-versions.js";
-import { bodyData, dataDigest } from "../encode/data-digest.js";
+import { dataDigest } from "../encode/data-digest.js";
+import { bodyData } from "../encode/dataset-body.js";
 import { HistoryStore, historyObjects } from "./store.js";
 import { VersionReader, type VersionCommit, type VersionRef } from "./version.js";
 

@@ -9,12 +9,8 @@ import { DATASETS } from "../../../build/core/datasets.js";
 import { envelope } from "../../../build/assemble/envelope.js";
 import type { Site } from "../../../build/read/site.js";
 import { madeBody } from "../../helpers/bodies.js";
-import {
-  bodyData,
-  dataDigest,
-  PUBLISHED_FORM,
-  recordHash,
-} from "../../../build/encode/data-digest.js";
+import { dataDigest, PUBLISHED_FORM, recordHash } from "../../../build/encode/data-digest.js";
+import { bodyData } from "../../../build/encode/dataset-body.js";
 import { serialize } from "../../../build/encode/variants.js";
 
 const atms = DATASETS.find((d) => d.id === "atms")!;

@@ -8,7 +8,8 @@ import { DATASETS } from "../../../build/core/datasets.js";
 import { envelope, joinBrand } from "../../../build/assemble/envelope.js";
 import type { Site } from "../../../build/read/site.js";
 import { madeBody } from "../../helpers/bodies.js";
-import { bodyData, dataDigest, recordHash } from "../../../build/encode/data-digest.js";
+import { dataDigest, recordHash } from "../../../build/encode/data-digest.js";
+import { bodyData } from "../../../build/encode/dataset-body.js";
 import { serialize } from "../../../build/encode/variants.js";
 import {
   fileFacts,
