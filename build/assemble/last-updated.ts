@@ -48,7 +48,9 @@ export async function lastUpdated(
     const changed = await Promise.all(
       changesUnder(state, paths)
         .filter((c) => !c.source)
-        .map((c) => (c.gone ? nearestFolder(dirname(join(top, c.path))) : join(top, c.path))),
+        .map((c) =>
+          c.gone ? nearestFolder(dirname(join(top, c.path))) : Promise.resolve(join(top, c.path)),
+        ),
     );
     if (changed.length === 0) return { seconds: committed, source: "git" };
     const edited = await newestMtime(changed);

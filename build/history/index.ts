@@ -26,6 +26,7 @@ import {
   type Repository,
 } from "./git.js";
 import { dataVersions } from "./data-versions.js";
+import { within } from "../core/internal-error.js";
 import { bodyData, dataDigest } from "../encode/data-digest.js";
 import { HistoryStore, historyObjects } from "./store.js";
 import { VersionReader, type VersionCommit, type VersionRef } from "./version.js";
@@ -117,20 +118,22 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   try {
     for (const result of results) {
       const found = versions?.get(result.dataset.id);
-      const history = await datasetHistory({
-        dataset: result.dataset,
-        current: { entry: result.entry, body: result.body },
-        past: found?.past ?? [],
-        complete: found?.complete ?? false,
-        seed: found?.seed,
-        beyond: found?.beyond,
-        resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
-        maxFileBytes: input.maxFileBytes,
-        cache: input.cache,
-        compression: input.profile.compression,
-        store,
-        brands: input.brands,
-      });
+      const history = await within(`data set ${result.dataset.path}`, () =>
+        datasetHistory({
+          dataset: result.dataset,
+          current: { entry: result.entry, body: result.body },
+          past: found?.past ?? [],
+          complete: found?.complete ?? false,
+          seed: found?.seed,
+          beyond: found?.beyond,
+          resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
+          maxFileBytes: input.maxFileBytes,
+          cache: input.cache,
+          compression: input.profile.compression,
+          store,
+          brands: input.brands,
+        }),
+      );
       changes.push(history.entry);
       if (history.computed) computed++;
       for (const answer of history.answers)
@@ -215,16 +218,18 @@ async function versionsOf(
       ]).length === 0;
     const digest = dataDigest(bodyData(body));
     const head = clean ? log.find((c) => touches(c.paths, paths)) : undefined;
-    const { versions, complete } = await dataVersions({
-      repo,
-      log,
-      dataset,
-      cache,
-      store,
-      want: keep + 2,
-      known: head && { commit: head.commit, digest },
-      brands,
-    });
+    const { versions, complete } = await within(`the versions of ${dataset.path}`, () =>
+      dataVersions({
+        repo,
+        log,
+        dataset,
+        cache,
+        store,
+        want: keep + 2,
+        known: head && { commit: head.commit, digest },
+        brands,
+      }),
+    );
     const [latest] = versions;
     const current = latest?.seconds === entry.lastModifiedMs / 1000 && latest.digest === digest;
     const seed = current ? latest : undefined;

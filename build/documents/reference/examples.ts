@@ -6,7 +6,7 @@
  * change answer, a document. Nothing is written by hand; a path this module cannot give an
  * example of fails the build, so a new kind of path cannot go undocumented.
  */
-import type { ChangeAnswer, ChangesEntry, ManifestEntry } from "../../../contract/manifest.js";
+import type { ChangesEntry, ManifestEntry } from "../../../contract/manifest.js";
 import {
   NEAR_OPEN_BANKING_PREFIX,
   NEAR_PREFIX,
@@ -20,6 +20,7 @@ import { ERRORS, ERROR_MEDIA_TYPE } from "../../../contract/errors.js";
 import { LAST_UPDATED_TOKEN, SINCE_PARAMETER } from "../../../contract/changes.js";
 import type { DatasetDefinition } from "../../core/datasets.js";
 import { toRfc3339 } from "../../core/dates.js";
+import { withinSync } from "../../core/internal-error.js";
 import { servedPaths } from "../served-paths.js";
 
 /** What a published path answers, as the reference shows it. */
@@ -302,12 +303,16 @@ export function examplesFor(paths: readonly string[], input: ExampleInput): Map<
   }
   const examples = new Map<string, Example>();
   for (const path of paths) {
-    const example =
-      datasetExample(path, served, input.near) ??
-      changesExample(path, changes, input.answers) ??
-      documentExample(path, input.documents) ??
-      nearPathExample(path, served, input.near);
-    if (!example) throw new Error(`the API reference has no example of ${path}`);
+    const example = withinSync(`the example of ${path}`, () => {
+      const made =
+        datasetExample(path, served, input.near) ??
+        changesExample(path, changes, input.answers) ??
+        documentExample(path, input.documents) ??
+        nearPathExample(path, served, input.near);
+      // Only a kind of path this module does not know: a fault of the code, never the content's.
+      if (!made) throw new Error(`the API reference has no example of ${path}`);
+      return made;
+    });
     examples.set(path, example);
   }
   return examples;
