@@ -331,9 +331,7 @@ async function encodeAndIndex(
     timeAsync(timings, "encode", () =>
       Promise.all(
         bodies.map((body) =>
-          within(`step 6 (encode), data set ${body.dataset.path}`, () =>
-            encode(body.bytes, body.tag),
-          ),
+          within(`step 6 (encode) of ${body.dataset.path}`, () => encode(body.bytes, body.tag)),
         ),
       ),
     ),
@@ -382,7 +380,7 @@ async function checkAndWrite(
   cache?.keepOnlyUsed();
   if (options.write !== false) {
     await timeAsync(timings, "write", () =>
-      within(`step 10 (write), writing ${displayPath(cwd, outDir)}`, async () => {
+      within(`step 10 (write) of ${displayPath(cwd, outDir)}`, async () => {
         await writeAtomically(outDir, output.files, { linkUnchanged: true });
         await cache?.prune();
       }),
@@ -540,7 +538,7 @@ async function checkAndAssemble(
 
   // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
   const checked = await within(
-    `steps 1 to 3 (read and check), ${displayPath(cwd, contentDir)}`,
+    `steps 1 to 3 (read and check) of ${displayPath(cwd, contentDir)}`,
     () => checkContent(context),
   );
   const { jobs, keys, units, site, diagnostics } = checked;
@@ -615,7 +613,7 @@ async function assembleAll(
     const own = brands ? all.filter((unit) => brands.has(brandNameOf(unit) ?? "")) : all;
     const input = { ...context, dataset, units: own, site: settings, brands };
     const folder = displayPath(context.cwd, join(context.contentDir, dataset.contentDir));
-    const built = await within(`step 5 (assemble), data set ${dataset.path} (${folder})`, () =>
+    const built = await within(`step 5 (assemble) of ${dataset.path} from ${folder}`, () =>
       assembleOrReuse(input, step),
     );
     if (built.ok) bodies.push(built.body);

@@ -53,7 +53,7 @@ export type PooledCheck = TransferableCheck & { readonly checked?: CheckedFile }
 // A fault of the check's own (never the content's: that is a Diagnostic) names the file it was
 // checking (core/internal-error.ts), on a thread as on this one.
 function checkJob(job: CheckJob, ajv: Ajv, timing: CheckTiming | undefined): CheckedFile {
-  return withinSync(`step 2 (check), ${job.file}`, () => {
+  return withinSync(`step 2 (check) of ${job.file}`, () => {
     const rules = {
       validate: validatorFor(ajv, job.schema),
       recordsKey: job.recordsKey,

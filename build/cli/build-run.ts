@@ -101,7 +101,7 @@ export async function runBuildCommand(argv: string[], io: CommandIo): Promise<nu
 export function internalErrorLine(error: unknown): string {
   const message =
     error instanceof InternalError ? error.message : `internal error: ${firstLine(error)}`;
-  return `build failed: ${message} (a fault of opendata-edge, not of the content; --verbose prints its stack). dist/ is unchanged.`;
+  return `build failed: ${message} (not a problem of the content; --verbose prints its stack). dist/ is unchanged.`;
 }
 
 const firstLine = (error: unknown) =>

@@ -11,11 +11,11 @@ export class InternalError extends Error {
   override readonly name = "InternalError";
 
   constructor(
-    /** Each boundary it crossed, innermost first: "checking content/atms/x.yaml", "site tb". */
+    /** Each boundary it crossed, innermost first: "step 2 (check) of content/atms/x.yaml", "site tb". */
     readonly where: readonly string[],
     override readonly cause: unknown,
   ) {
-    super(`internal error ${where.join(", in ")}: ${causeText(cause)}`);
+    super(`internal error in ${where.join("; in ")}: ${causeText(cause)}`);
   }
 
   /** The same fault, with the boundary around the one it was found in. */

@@ -108,10 +108,10 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
   };
   const marks = input.memory?.part("mark-texts", (): MarkTexts => new WeakMap());
   // Each document made within its own boundary: a fault of the build's names the document.
-  const map = await within("making the landing page's map", () =>
+  const map = await within("the map of the landing page", () =>
     mapBytes(mapInput, input.cache, marks),
   );
-  const page = withinSync(`making ${LANDING_PATH}`, () =>
+  const page = withinSync(`the document ${LANDING_PATH}`, () =>
     landingPage({
       ...mapInput,
       map: MAP_MARK,
@@ -123,7 +123,7 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
       publications: input.publications ?? [],
     }),
   );
-  const openapi = withinSync(`making ${OPENAPI_PATH}`, () =>
+  const openapi = withinSync(`the document ${OPENAPI_PATH}`, () =>
     openApiDocument({
       datasets: input.datasets,
       schemas: input.schemas,
@@ -134,7 +134,7 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
       host: input.host,
     }),
   );
-  const store = withinSync(`making ${PARTICIPANT_STORE_PATH}`, () =>
+  const store = withinSync(`the document ${PARTICIPANT_STORE_PATH}`, () =>
     participantStore({
       datasets: input.datasets,
       brandNames,
@@ -144,7 +144,7 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
   // The documents change when the data sets do, so they carry the newest data set's time, never
   // the build's clock: the same content gives the same bytes and headers.
   const ms = Math.max(0, ...input.datasets.map(({ entry }) => entry.lastModifiedMs));
-  const feed = withinSync(`making ${CHANGES_FEED_PATH}`, () =>
+  const feed = withinSync(`the document ${CHANGES_FEED_PATH}`, () =>
     changesFeed({
       publications: input.publications ?? [],
       changes: input.changes ?? [],
@@ -153,7 +153,7 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     }),
   );
   const storeText = JSON.stringify(store);
-  const reference = withinSync(`making ${REFERENCE_PATH}`, () =>
+  const reference = withinSync(`the document ${REFERENCE_PATH}`, () =>
     referencePage({
       openapi,
       examples: examplesFor(Object.keys(openapi.paths as object), {

@@ -118,7 +118,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   try {
     for (const result of results) {
       const found = versions?.get(result.dataset.id);
-      const history = await within(`data set ${result.dataset.path}`, () =>
+      const history = await within(`the changes of ${result.dataset.path}`, () =>
         datasetHistory({
           dataset: result.dataset,
           current: { entry: result.entry, body: result.body },

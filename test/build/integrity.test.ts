@@ -14,24 +14,19 @@
  * and committed by the generated steps, with git run under a fixed identity and no user
  * configuration. The builds share one cache folder, as an editor's builds do.
  */
-import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { promisify } from "node:util";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONTENT_DIR } from "../../build/core/paths.js";
 import { DATASETS } from "../../build/core/datasets.js";
 import { buildCommand, type Run } from "../helpers/cli.js";
-
-const run = promisify(execFile);
+import { gitScript, SAMPLE_SECONDS, sampleRepo } from "../helpers/sample-repo.js";
 
 /** Cases `npm test` runs: about 0.6 s each (two builds and the git work), so about 45 s in all. */
 const RUNS = Number(process.env.INTEGRITY_RUNS ?? 75);
 
-// The sample's first commit, and the clock the other commits are dated from.
-const SAMPLE_SECONDS = 1_764_000_000;
 // A commit "ahead of the clock": 2100-01-01, after any clock this test runs under.
 const AHEAD_OF_THE_CLOCK = 4_102_444_800;
 
@@ -118,25 +113,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("merge" as const), time }) },
 );
 
-// No user or system configuration (no signing, no hooks), a fixed identity.
-const GIT_ENV = {
-  PATH: process.env.PATH,
-  HOME: tmpdir(),
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "Editor",
-  GIT_AUTHOR_EMAIL: "editor@example.invalid",
-  GIT_COMMITTER_NAME: "Editor",
-  GIT_COMMITTER_EMAIL: "editor@example.invalid",
-};
-
-/** Runs a shell script with git in `cwd`, commits dated `seconds`. */
-async function sh(cwd: string, script: string, seconds = SAMPLE_SECONDS): Promise<string> {
-  const date = `@${seconds} +0000`;
-  const env = { ...GIT_ENV, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  return (await run("sh", ["-c", script], { cwd, env })).stdout;
-}
-
 let scratch: string;
 let template: string;
 let cacheDir: string;
@@ -146,8 +122,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "opendata-edge-integrity-"));
   template = join(scratch, "template");
   cacheDir = join(scratch, "cache");
-  await cp(CONTENT_DIR, join(template, "content"), { recursive: true });
-  await sh(template, "git init -q -b main && git add -A && git commit -q -m sample");
+  await sampleRepo(template);
   sampleFiles = await filesUnder(join(template, "content"));
 });
 
@@ -304,8 +279,8 @@ function nextSeconds(last: number, t: CommitTime): number {
 /** Commits the work tree on main, or on a side branch merged into main with --no-ff. */
 async function commit(root: string, s: Extract<Step, { kind: "commit" | "merge" }>, at: number) {
   const all = "git add -A && git commit -q --allow-empty -m edit";
-  if (s.kind === "commit") return sh(root, all, at);
-  return sh(
+  if (s.kind === "commit") return gitScript(root, all, at);
+  return gitScript(
     root,
     `git checkout -q -b side && ${all} && git checkout -q main && ` +
       "git merge -q --no-ff -m merge side && git branch -q -D side",
