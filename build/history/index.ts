@@ -252,8 +252,8 @@ async function versionsOf(
       }));
     });
     const names = wanted.flatMap(({ dataset, v }) => [
-      `${v.commit}:${folder(dataset)}`,
-      `${v.commit}:${site}`,
+      { name: `${v.commit}:${folder(dataset)}`, type: "tree" as const },
+      { name: `${v.commit}:${site}`, type: "blob" as const },
     ]);
     const objects = await objectsAt(repo, names, hashes);
     return new Map(

@@ -46,6 +46,8 @@ type Edit =
   | { readonly kind: "edit-record"; readonly pick: number }
   | { readonly kind: "restore"; readonly pick: number }
   | { readonly kind: "restore-all" }
+  | { readonly kind: "name-not-utf8"; readonly pick: number }
+  | { readonly kind: "data-set-as-file"; readonly pick: number }
   | { readonly kind: "site"; readonly as: SiteEdit };
 
 type SiteEdit =
@@ -92,6 +94,8 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant("edit-record" as const), pick }),
   fc.record({ kind: fc.constant("restore" as const), pick }),
   fc.constant({ kind: "restore-all" as const }),
+  fc.record({ kind: fc.constant("name-not-utf8" as const), pick }),
+  fc.record({ kind: fc.constant("data-set-as-file" as const), pick }),
   fc.record({
     kind: fc.constant("site" as const),
     as: fc.constantFrom<SiteEdit>(
@@ -128,12 +132,12 @@ beforeAll(async () => {
 
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
-/** Every file under `dir`, relative to it, in byte order. */
+/** Every file under `dir` whose name is UTF-8 (the others name no file as text), in byte order. */
 async function filesUnder(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { recursive: true, withFileTypes: true });
     return entries
-      .filter((e) => e.isFile())
+      .filter((e) => e.isFile() && !e.name.includes("\uFFFD"))
       .map((e) => relative(dir, join(e.parentPath, e.name)))
       .sort();
   } catch {
@@ -246,6 +250,26 @@ async function apply(content: string, e: Edit): Promise<void> {
       await writeFile(target(file), await readFile(join(CONTENT_DIR, file)));
       return;
     }
+    case "name-not-utf8": {
+      // A copy of a brand file under a name with a byte no UTF-8 text has (0xff).
+      const file = chosen(brandFiles(files), e.pick);
+      if (!file) return;
+      const [folder] = file.split("/");
+      const name = Buffer.concat([
+        Buffer.from(`${target(folder!)}/bad`),
+        Buffer.from([0xff, 0x2e]),
+        Buffer.from("yaml"),
+      ]);
+      await writeFile(name, await readFile(target(file)));
+      return;
+    }
+    case "data-set-as-file": {
+      // A data set's folder replaced by a file of its name.
+      const dataset = chosen(DATASETS, e.pick)!;
+      await rm(target(dataset.contentDir), { recursive: true, force: true });
+      await writeFile(target(dataset.contentDir), "BrandName: x\n");
+      return;
+    }
     case "restore-all":
       // The sample as it was first committed: the Data of a past version again.
       await rm(content, { recursive: true, force: true });
@@ -313,67 +337,71 @@ const DOCUMENTS = ["index.html", "openapi.json", "reference.html", "x-std/change
 let cases = 0;
 
 describe("any content in git", () => {
-  it("builds and validates with exit 0, or exit 1 naming every problem at its file and line, never an internal error", async () => {
-    const seen = { built: 0, failed: 0, committed: 0, uncommitted: 0, merges: 0, ahead: 0 };
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(step, { minLength: 1, maxLength: 8 }),
-        fc.boolean(),
-        async (steps, cached) => {
-          const root = join(scratch, `case-${cases++}`);
-          await cp(template, root, { recursive: true });
-          const content = join(root, "content");
-          let last = SAMPLE_SECONDS;
-          let dirty = false;
-          try {
-            for (const s of steps) {
-              if (s.kind === "edit") {
-                await mkdir(content, { recursive: true });
-                await apply(content, s.edit);
-                dirty = true;
-                continue;
+  it(
+    "builds and validates with exit 0, or exit 1 naming every problem at its file and line, never an internal error",
+    async () => {
+      const seen = { built: 0, failed: 0, committed: 0, uncommitted: 0, merges: 0, ahead: 0 };
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(step, { minLength: 1, maxLength: 8 }),
+          fc.boolean(),
+          async (steps, cached) => {
+            const root = join(scratch, `case-${cases++}`);
+            await cp(template, root, { recursive: true });
+            const content = join(root, "content");
+            let last = SAMPLE_SECONDS;
+            let dirty = false;
+            try {
+              for (const s of steps) {
+                if (s.kind === "edit") {
+                  await mkdir(content, { recursive: true });
+                  await apply(content, s.edit);
+                  dirty = true;
+                  continue;
+                }
+                last = nextSeconds(last, s.time);
+                await commit(root, s, last);
+                dirty = false;
+                if (s.kind === "merge") seen.merges++;
+                if (s.time === "ahead of the clock") seen.ahead++;
               }
-              last = nextSeconds(last, s.time);
-              await commit(root, s, last);
-              dirty = false;
-              if (s.kind === "merge") seen.merges++;
-              if (s.time === "ahead of the clock") seen.ahead++;
+              if (dirty) seen.uncommitted++;
+              else seen.committed++;
+              // The editor's cache, shared by the cases, or none: what a cold build does differs.
+              const cache = cached ? ["--cache", cacheDir] : ["--no-cache"];
+              const argv = ["--content", "content", "--out", "dist", ...cache];
+              const options = { cwd: root, env: {} };
+              const flags = ["--threads", "1", "--verbose"];
+              const validated = await buildCommand(["validate", ...argv, ...flags], options);
+              checkRun(validated, "validate");
+              const built = await buildCommand(["build", ...argv, ...flags], options);
+              checkRun(built, "build");
+              // validate reports every problem the build would: the two agree.
+              expect(built.code, `${built.stderr}\n${validated.stderr}`).toBe(validated.code);
+              const written = await filesUnder(join(root, "dist"));
+              if (built.code === 0) {
+                seen.built++;
+                // Every document, made for each site with Sites (under its folder), else at the top.
+                const sites = [...new Set(written.flatMap((f) => /^sites\/[^/]+\//.exec(f) ?? []))];
+                for (const folder of sites.length > 0 ? sites : [""])
+                  for (const document of DOCUMENTS) expect(written).toContain(folder + document);
+              } else {
+                seen.failed++;
+                // A failed build writes nothing.
+                expect(written).toEqual([]);
+              }
+            } finally {
+              await rm(root, { recursive: true, force: true });
             }
-            if (dirty) seen.uncommitted++;
-            else seen.committed++;
-            // The editor's cache, shared by the cases, or none: what a cold build does differs.
-            const cache = cached ? ["--cache", cacheDir] : ["--no-cache"];
-            const argv = ["--content", "content", "--out", "dist", ...cache];
-            const options = { cwd: root, env: {} };
-            const flags = ["--threads", "1", "--verbose"];
-            const validated = await buildCommand(["validate", ...argv, ...flags], options);
-            checkRun(validated, "validate");
-            const built = await buildCommand(["build", ...argv, ...flags], options);
-            checkRun(built, "build");
-            // validate reports every problem the build would: the two agree.
-            expect(built.code, `${built.stderr}\n${validated.stderr}`).toBe(validated.code);
-            const written = await filesUnder(join(root, "dist"));
-            if (built.code === 0) {
-              seen.built++;
-              // Every document, made for each site with Sites (under its folder), else at the top.
-              const sites = [...new Set(written.flatMap((f) => /^sites\/[^/]+\//.exec(f) ?? []))];
-              for (const folder of sites.length > 0 ? sites : [""])
-                for (const document of DOCUMENTS) expect(written).toContain(folder + document);
-            } else {
-              seen.failed++;
-              // A failed build writes nothing.
-              expect(written).toEqual([]);
-            }
-          } finally {
-            await rm(root, { recursive: true, force: true });
-          }
-        },
-      ),
-      { numRuns: RUNS },
-    );
-    // A longer run (INTEGRITY_RUNS) says what it reached.
-    if (process.env.INTEGRITY_RUNS) console.info(`integrity: ${RUNS} cases`, seen);
-    // The generator reached each kind of case, so a run that stopped reaching one fails here.
-    for (const [kind, n] of Object.entries(seen)) expect(n, kind).toBeGreaterThan(0);
-  }, 600_000);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+      // A longer run (INTEGRITY_RUNS) says what it reached.
+      if (process.env.INTEGRITY_RUNS) console.info(`integrity: ${RUNS} cases`, seen);
+      // The generator reached each kind of case, so a run that stopped reaching one fails here.
+      for (const [kind, n] of Object.entries(seen)) expect(n, kind).toBeGreaterThan(0);
+    },
+    Math.max(600_000, RUNS * 5_000),
+  );
 });
