@@ -154,6 +154,38 @@ describe("edits that crashed the build", () => {
   });
 });
 
+describe("edits the property test found crashing the build", () => {
+  it("a file name that is not UTF-8 is exit 1 at that file, asking to rename it", async () => {
+    const root = await repo();
+    const folder = join(root, "content", "atms");
+    const name = Buffer.concat([
+      Buffer.from(`${folder}/bad`),
+      Buffer.from([0xff]),
+      Buffer.from(".yaml"),
+    ]);
+    await writeFile(name, "BrandName: x\n");
+    for (const command of ["build", "validate"]) {
+      const run = await build(root, command);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        "content/atms/bad\uFFFD.yaml:1:1: /: its name is not UTF-8 text, so the build cannot open it; rename it with letters, digits and hyphens",
+      );
+    }
+  });
+
+  it("a data set's folder committed as a file, then every data set removed, builds with no branches", async () => {
+    const root = await repo();
+    await gitScript(root, "git rm -rq content/branches && echo 'BrandName: x' > content/branches");
+    await gitScript(root, "git add -A && git commit -qm 'branches a file'", SAMPLE_SECONDS + 60);
+    await gitScript(root, "git rm -rq content && git checkout -q HEAD -- content/site.yaml");
+    const run = await build(root);
+    expect(run.stderr).not.toMatch(/build failed|internal error/);
+    expect(run.code).toBe(0);
+    const branches = (await manifest(root)).datasets.find((d) => d.dataset === "branches")!;
+    expect(branches.totalResults).toBe(0);
+  });
+});
+
 async function validateCode(root: string): Promise<number> {
   return (await build(root, "validate")).code;
 }
