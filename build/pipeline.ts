@@ -59,6 +59,7 @@ import {
   type PostcodePoint,
 } from "./near/postcodes.js";
 import { buildHistory, type HistoryResult } from "./history/index.js";
+import { within } from "./core/internal-error.js";
 
 export type { DatasetResult } from "./encode/manifest-entry.js";
 export type { StepTimings, ValidateTimings } from "./core/timings.js";
@@ -188,7 +189,9 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   // Steps 6 to 9 for each site, over its own bodies (one site, every brand, without Sites).
   const built: SitePublication[] = [];
   for (const part of run.sites) {
-    const made = await publishSite(run, part, options, encode);
+    // A fault of the build's own says which site's steps it was in (core/internal-error.ts).
+    const publish = () => publishSite(run, part, options, encode);
+    const made = part.site ? await within(`site ${part.site.name}`, publish) : await publish();
     if (!made.ok) return run.failed(made.problems);
     built.push(made);
   }
@@ -246,35 +249,39 @@ async function publishSite(
   // 8. the changes endpoints' answers since each kept past version, and the publications
   const limits = options.limits ?? PLATFORM_LIMITS;
   const history = await timed("history", () =>
-    buildHistory({
-      contentDir,
-      git: run.git,
-      profile,
-      memory: run.memory,
-      site: settings,
-      datasets: results,
-      cache,
-      maxFileBytes: limits.maxFileBytes,
-      brands: part.site?.brands,
-    }),
+    within("step 8 (history)", () =>
+      buildHistory({
+        contentDir,
+        git: run.git,
+        profile,
+        memory: run.memory,
+        site: settings,
+        datasets: results,
+        cache,
+        maxFileBytes: limits.maxFileBytes,
+        brands: part.site?.brands,
+      }),
+    ),
   );
   // 9. the documents about the APIs (landing page, /openapi.json), from what was just made.
   const documents = await timed("documents", () =>
-    makeDocuments({
-      datasets: results,
-      schemas,
-      site: settings,
-      cache,
-      encode,
-      near: near.map((n) => n.entry),
-      nearIndexes: near,
-      changes: history.changes,
-      changeAnswers: history.answers,
-      publications: history.publications,
-      profile,
-      memory: run.memory,
-      host: part.site?.host,
-    }),
+    within("step 9 (documents)", () =>
+      makeDocuments({
+        datasets: results,
+        schemas,
+        site: settings,
+        cache,
+        encode,
+        near: near.map((n) => n.entry),
+        nearIndexes: near,
+        changes: history.changes,
+        changeAnswers: history.answers,
+        publications: history.publications,
+        profile,
+        memory: run.memory,
+        host: part.site?.host,
+      }),
+    ),
   );
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
@@ -322,14 +329,20 @@ async function encodeAndIndex(
   const { cwd, contentDir, timings } = run;
   const [encodings, near] = await Promise.all([
     timeAsync(timings, "encode", () =>
-      Promise.all(bodies.map((body) => encode(body.bytes, body.tag))),
+      Promise.all(
+        bodies.map((body) =>
+          within(`step 6 (encode) of ${body.dataset.path}`, () => encode(body.bytes, body.tag)),
+        ),
+      ),
     ),
     timeAsync(timings, "near", () =>
-      nearIndexes(bodies, run.schemas, run.centroids, {
-        cache: run.cache,
-        memory: run.memory,
-        shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
-      }),
+      within("step 7 (near)", () =>
+        nearIndexes(bodies, run.schemas, run.centroids, {
+          cache: run.cache,
+          memory: run.memory,
+          shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
+        }),
+      ),
     ),
   ]);
   if (near.problems.length > 0) return { ok: false, problems: near.problems };
@@ -366,10 +379,12 @@ async function checkAndWrite(
   await cache?.remember();
   cache?.keepOnlyUsed();
   if (options.write !== false) {
-    await timeAsync(timings, "write", async () => {
-      await writeAtomically(outDir, output.files, { linkUnchanged: true });
-      await cache?.prune();
-    });
+    await timeAsync(timings, "write", () =>
+      within(`step 10 (write) of ${displayPath(cwd, outDir)}`, async () => {
+        await writeAtomically(outDir, output.files, { linkUnchanged: true });
+        await cache?.prune();
+      }),
+    );
   }
   return [];
 }
@@ -522,7 +537,10 @@ async function checkAndAssemble(
   };
 
   // 1. read, 2. check each file (in parallel, cached; quality's per-file part too), 3. check across files
-  const checked = await checkContent(context);
+  const checked = await within(
+    `steps 1 to 3 (read and check) of ${displayPath(cwd, contentDir)}`,
+    () => checkContent(context),
+  );
   const { jobs, keys, units, site, diagnostics } = checked;
   filesChecked = jobs.length;
   if (diagnostics.length > 0 || !site) return stop(diagnostics);
@@ -530,7 +548,7 @@ async function checkAndAssemble(
   // 4. the quality rules across files: warnings, or errors where site.yaml says so.
   const today = (options.now?.() ?? new Date()).toISOString().slice(0, 10);
   const found = await timeAsync(timings, "quality", () =>
-    checkQuality({ units, today, asErrors: site.QualityErrors }),
+    within("step 4 (quality)", () => checkQuality({ units, today, asErrors: site.QualityErrors })),
   );
   quality = { warnings: found.warnings.sort(compareDiagnostics), counts: found.counts };
   if (found.errors.length > 0) return stop(found.errors);
@@ -594,7 +612,10 @@ async function assembleAll(
     const all = units.get(dataset)!;
     const own = brands ? all.filter((unit) => brands.has(brandNameOf(unit) ?? "")) : all;
     const input = { ...context, dataset, units: own, site: settings, brands };
-    const built = await assembleOrReuse(input, step);
+    const folder = displayPath(context.cwd, join(context.contentDir, dataset.contentDir));
+    const built = await within(`step 5 (assemble) of ${dataset.path} from ${folder}`, () =>
+      assembleOrReuse(input, step),
+    );
     if (built.ok) bodies.push(built.body);
     else problems.push(...built.problems);
   }

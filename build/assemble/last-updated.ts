@@ -41,9 +41,17 @@ export async function lastUpdated(
     const top = state.repo.top;
     // Files under `paths` that differ from HEAD (modified, added, untracked, deleted); a
     // rename counts at its new path.
-    const changed = changesUnder(state, paths)
-      .filter((c) => !c.source)
-      .map((c) => (c.gone ? dirname(join(top, c.path)) : join(top, c.path)));
+    // A deleted file is dated by the folder it was deleted from, or, when that went with it
+    // (a brand's folder or a data set's removed whole), by the nearest folder above that is
+    // still there: its time is the removal's. Dating a vanished folder gave no time at all, so
+    // the removal was dated by the commit before it, sharing that version's LastUpdated.
+    const changed = await Promise.all(
+      changesUnder(state, paths)
+        .filter((c) => !c.source)
+        .map((c) =>
+          c.gone ? nearestFolder(dirname(join(top, c.path))) : Promise.resolve(join(top, c.path)),
+        ),
+    );
     if (changed.length === 0) return { seconds: committed, source: "git" };
     const edited = await newestMtime(changed);
     return edited > committed
@@ -55,6 +63,18 @@ export async function lastUpdated(
     return { seconds: Number(epoch.trim()), source: "SOURCE_DATE_EPOCH" };
   }
   return { seconds: await newestMtime(files), source: "mtime" };
+}
+
+/** `folder`, or its nearest parent folder that exists. */
+async function nearestFolder(folder: string): Promise<string> {
+  for (let at = folder; ; at = dirname(at)) {
+    try {
+      if ((await stat(at)).isDirectory()) return at;
+    } catch {
+      // gone: try the folder above
+    }
+    if (dirname(at) === at) return at;
+  }
 }
 
 async function newestMtime(files: readonly string[]): Promise<number> {

@@ -18,7 +18,11 @@ export function withCheckedFiles(
   units: readonly BrandUnit[],
   checked: ReadonlyMap<string, CheckedFile>,
 ): CheckedUnit[] {
-  return units.map((unit) => ({ unit, files: unit.files.map((f) => checked.get(f.display)!) }));
+  // A file that could not be read was not checked (check/steps.ts): its problem is said already.
+  return units.map((unit) => ({
+    unit,
+    files: unit.files.flatMap((f) => checked.get(f.display) ?? []),
+  }));
 }
 
 export function checkBrands(units: readonly CheckedUnit[]): Diagnostic[] {

@@ -5,6 +5,7 @@
  * Knows nothing of the cache: cached-checks.ts sends it only what the cache does not hold.
  */
 import { availableParallelism } from "node:os";
+import { withinSync } from "../core/internal-error.js";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Ajv } from "ajv";
@@ -49,14 +50,18 @@ export interface PoolOptions extends Pick<BuildContext, "ajv" | "threads"> {
 export type PooledCheck = TransferableCheck & { readonly checked?: CheckedFile };
 
 // Checks one job, adding its parse and validation time to `timing`.
+// A fault of the check's own (never the content's: that is a Diagnostic) names the file it was
+// checking (core/internal-error.ts), on a thread as on this one.
 function checkJob(job: CheckJob, ajv: Ajv, timing: CheckTiming | undefined): CheckedFile {
-  const rules = {
-    validate: validatorFor(ajv, job.schema),
-    recordsKey: job.recordsKey,
-    identity: job.identity,
-  };
-  const source = timeSync(timing, "parseMs", () => parseYaml(job.file, job.text));
-  return timeSync(timing, "validateMs", () => checkParsed(source, rules));
+  return withinSync(`step 2 (check) of ${job.file}`, () => {
+    const rules = {
+      validate: validatorFor(ajv, job.schema),
+      recordsKey: job.recordsKey,
+      identity: job.identity,
+    };
+    const source = timeSync(timing, "parseMs", () => parseYaml(job.file, job.text));
+    return timeSync(timing, "validateMs", () => checkParsed(source, rules));
+  });
 }
 
 /** Checks one job, adding its parse and validation time to `timing`: what a thread replies. */

@@ -51,7 +51,7 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
 
   // 1. read
   const tree = await timeAsync(timings, "read", () => discoverContent(contentDir, cwd));
-  const jobs = await timeAsync(timings, "read", async () => {
+  const listed = await timeAsync(timings, "read", async () => {
     // Only files changed since a build last read them are read (read/texts.ts).
     const texts = await ContentTexts.open(cache);
     const read = whole
@@ -63,6 +63,10 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
     await texts.save();
     return read;
   });
+  // A file listed but not readable is a problem at it, and is not checked.
+  const unreadable = listed.filter((job) => job.unreadable !== undefined);
+  const jobs =
+    unreadable.length > 0 ? listed.filter((job) => job.unreadable === undefined) : listed;
 
   // 2. check each file (in parallel, cached)
   const keys = jobKeys(jobs, cache);
@@ -78,7 +82,11 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
     }),
   );
   const byFile = new Map<string, CheckedFile>(checked.map((c) => [c.file, c]));
-  const diagnostics = [...tree.problems, ...checked.flatMap((file) => file.diagnostics)];
+  const diagnostics = [
+    ...tree.problems,
+    ...unreadable.map((job) => atFileStart(job.file, "content", job.unreadable!)),
+    ...checked.flatMap((file) => file.diagnostics),
+  ];
   const siteFile = tree.site && byFile.get(tree.site.display);
   const site = siteFile?.valid ? (siteFile.value as Site) : undefined;
   if (whole && !tree.site)

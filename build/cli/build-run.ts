@@ -45,6 +45,7 @@ import { diagnosticLines, problemReport } from "./problem-report.js";
 import { RevisionError } from "../revision.js";
 import { summaryTable } from "./published-table.js";
 import { cacheMissLine } from "./cache-note.js";
+import { InternalError } from "../core/internal-error.js";
 
 export const USAGE = `usage: node .out/build/cli/build.js <build|validate> [--content DIR] [--out DIR] [--${PUBLISH_FLAG}]
          [--${BASELINE_FLAG} FILE | --${BASELINE_REF_FLAG} REF | --${BASELINE_URL_FLAG} URL]
@@ -77,8 +78,36 @@ output:
   --verbose       print every problem and warning; otherwise a kind seen more than a handful of
                   times prints its first few and how many more there are`;
 
-/** Runs `build` or `validate`; resolves to the exit code (0 done, 1 problems, 2 usage). */
+/**
+ * Runs `build` or `validate`; resolves to the exit code (0 done, 1 problems, 2 usage or a fault of
+ * the build's own). Content never makes it 2: its problems are Diagnostics, printed at their file
+ * and line with exit 1. A fault of the build is said in one line naming what it was working on
+ * (core/internal-error.ts), its stack only with --verbose; dist/ is left as it was.
+ */
 export async function runBuildCommand(argv: string[], io: CommandIo): Promise<number> {
+  try {
+    return await runRequested(argv, io);
+  } catch (error) {
+    io.stderr(internalErrorLine(error));
+    if (argv.includes("--verbose") && error instanceof Error) {
+      const cause = error instanceof InternalError ? error.cause : error;
+      io.stderr(cause instanceof Error && cause.stack ? cause.stack : String(cause));
+    }
+    return 2;
+  }
+}
+
+/** The one line a fault of the build's own is told in. */
+export function internalErrorLine(error: unknown): string {
+  const message =
+    error instanceof InternalError ? error.message : `internal error: ${firstLine(error)}`;
+  return `build failed: ${message} (not a problem of the content; --verbose prints its stack). dist/ is unchanged.`;
+}
+
+const firstLine = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error)).split("\n", 1)[0]!;
+
+async function runRequested(argv: string[], io: CommandIo): Promise<number> {
   const request = parseRequest(argv, io);
   if (typeof request === "number") return request;
   const { command, values, threads } = request;

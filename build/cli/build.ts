@@ -1,6 +1,6 @@
 /** `npm run build` and `npm run validate`: see build-run.ts, which this runs in the process. */
 import { exitAfterOutput } from "./exit.js";
-import { runBuildCommand } from "./build-run.js";
+import { internalErrorLine, runBuildCommand } from "./build-run.js";
 
 runBuildCommand(process.argv.slice(2), {
   cwd: process.cwd(),
@@ -10,7 +10,8 @@ runBuildCommand(process.argv.slice(2), {
 }).then(
   (code) => exitAfterOutput(code),
   (error: unknown) => {
-    console.error(`build failed: ${error instanceof Error ? error.stack : String(error)}`);
+    // runBuildCommand tells its own faults in one line; this is only what escapes even that.
+    console.error(internalErrorLine(error));
     exitAfterOutput(2);
   },
 );

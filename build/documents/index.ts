@@ -43,6 +43,7 @@ import { examplesFor } from "./reference/examples.js";
 import { referencePage } from "./reference/page.js";
 import { REFERENCE_PATH } from "./reference/path.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
+import { within, withinSync } from "../core/internal-error.js";
 
 // The landing page's path: the site's root.
 const LANDING_PATH = "/";
@@ -106,73 +107,86 @@ export async function makeDocuments(input: DocumentInput): Promise<DocumentResul
     outline: await loadOutline(input.cache),
   };
   const marks = input.memory?.part("mark-texts", (): MarkTexts => new WeakMap());
-  const map = await mapBytes(mapInput, input.cache, marks);
-  const page = landingPage({
-    ...mapInput,
-    map: MAP_MARK,
-    site: input.site,
-    limits,
-    planOf: planForPath,
-    near: input.near ?? [],
-    changes: input.changes ?? [],
-    publications: input.publications ?? [],
-  });
-  const openapi = openApiDocument({
-    datasets: input.datasets,
-    schemas: input.schemas,
-    site: input.site,
-    limits,
-    near: input.near ?? [],
-    changes: input.changes ?? [],
-    host: input.host,
-  });
-  const store = participantStore({
-    datasets: input.datasets,
-    brandNames,
-    site: input.site,
-  });
+  // Each document made within its own boundary: a fault of the build's names the document.
+  const map = await within("the map of the landing page", () =>
+    mapBytes(mapInput, input.cache, marks),
+  );
+  const page = withinSync(`the document ${LANDING_PATH}`, () =>
+    landingPage({
+      ...mapInput,
+      map: MAP_MARK,
+      site: input.site,
+      limits,
+      planOf: planForPath,
+      near: input.near ?? [],
+      changes: input.changes ?? [],
+      publications: input.publications ?? [],
+    }),
+  );
+  const openapi = withinSync(`the document ${OPENAPI_PATH}`, () =>
+    openApiDocument({
+      datasets: input.datasets,
+      schemas: input.schemas,
+      site: input.site,
+      limits,
+      near: input.near ?? [],
+      changes: input.changes ?? [],
+      host: input.host,
+    }),
+  );
+  const store = withinSync(`the document ${PARTICIPANT_STORE_PATH}`, () =>
+    participantStore({
+      datasets: input.datasets,
+      brandNames,
+      site: input.site,
+    }),
+  );
   // The documents change when the data sets do, so they carry the newest data set's time, never
   // the build's clock: the same content gives the same bytes and headers.
   const ms = Math.max(0, ...input.datasets.map(({ entry }) => entry.lastModifiedMs));
-  const feed = changesFeed({
-    publications: input.publications ?? [],
-    changes: input.changes ?? [],
-    site: input.site,
-    updated: new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"),
-  });
-  const storeText = JSON.stringify(store);
-  const reference = referencePage({
-    openapi,
-    examples: examplesFor(Object.keys(openapi.paths as object), {
-      datasets: input.datasets.map(({ dataset, entry, body }) => ({
-        dataset,
-        entry,
-        body: body.bytes,
-      })),
-      near: new Map(
-        (input.nearIndexes ?? []).map(({ entry, bytes }) => [
-          entry.dataset,
-          { index: JSON.parse(bytes.toString("utf8")) as NearIndex, segments: entry.segments },
-        ]),
-      ),
+  const feed = withinSync(`the document ${CHANGES_FEED_PATH}`, () =>
+    changesFeed({
+      publications: input.publications ?? [],
       changes: input.changes ?? [],
-      answers: new Map(
-        (input.changeAnswers ?? []).map((a) => [
-          a.entry.variants.identity.asset,
-          a.encoded.identity.bytes,
-        ]),
-      ),
-      documents: new Map([
-        [
-          PARTICIPANT_STORE_PATH,
-          { mediaType: PARTICIPANT_STORE_MEDIA_TYPE, bytes: Buffer.from(storeText) },
-        ],
-        [CHANGES_FEED_PATH, { mediaType: CHANGES_FEED_MEDIA_TYPE, bytes: Buffer.from(feed) }],
-      ]),
+      site: input.site,
+      updated: new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"),
     }),
-    origin: input.site.PublicOrigin,
-    openapiPath: OPENAPI_PATH,
-  });
+  );
+  const storeText = JSON.stringify(store);
+  const reference = withinSync(`the document ${REFERENCE_PATH}`, () =>
+    referencePage({
+      openapi,
+      examples: examplesFor(Object.keys(openapi.paths as object), {
+        datasets: input.datasets.map(({ dataset, entry, body }) => ({
+          dataset,
+          entry,
+          body: body.bytes,
+        })),
+        near: new Map(
+          (input.nearIndexes ?? []).map(({ entry, bytes }) => [
+            entry.dataset,
+            { index: JSON.parse(bytes.toString("utf8")) as NearIndex, segments: entry.segments },
+          ]),
+        ),
+        changes: input.changes ?? [],
+        answers: new Map(
+          (input.changeAnswers ?? []).map((a) => [
+            a.entry.variants.identity.asset,
+            a.encoded.identity.bytes,
+          ]),
+        ),
+        documents: new Map([
+          [
+            PARTICIPANT_STORE_PATH,
+            { mediaType: PARTICIPANT_STORE_MEDIA_TYPE, bytes: Buffer.from(storeText) },
+          ],
+          [CHANGES_FEED_PATH, { mediaType: CHANGES_FEED_MEDIA_TYPE, bytes: Buffer.from(feed) }],
+        ]),
+      }),
+      origin: input.site.PublicOrigin,
+      openapiPath: OPENAPI_PATH,
+    }),
+  );
   const sources: [path: string, mediaType: string, text: string | Buffer][] = [
     [LANDING_PATH, HTML_MEDIA_TYPE, withMap(page, map)],
     [STYLESHEET_PATH, CSS_MEDIA_TYPE, readFileSync(STYLESHEET_FILE, "utf8")],

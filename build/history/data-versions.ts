@@ -141,7 +141,10 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
       const batch = commits.slice(index, index + Math.min(LOOKUP_BATCH, want + 1));
       const objects = await objectsAt(
         repo,
-        batch.flatMap((c) => [`${c.commit}:${folder}`, `${c.commit}:${site}`]),
+        batch.flatMap((c) => [
+          { name: `${c.commit}:${folder}`, type: "tree" as const },
+          { name: `${c.commit}:${site}`, type: "blob" as const },
+        ]),
       );
       batch.forEach((c, i) => looked.set(c.commit, [objects[2 * i], objects[2 * i + 1]]));
       // Their files read together, on every core: a build with no cache reads a file per commit.

@@ -113,8 +113,20 @@ async function statusOf(cwd: string, pathspecs: readonly string[]): Promise<stri
   return changed;
 }
 
-/** Object hashes by repository and `<commit>:<path>` (objectsAt), as a build's memory keeps them. */
-export type ObjectHashes = Map<string, string | undefined>;
+/**
+ * Objects by repository and `<commit>:<path>` (objectsAt): each one's hash and type ("tree",
+ * "blob"), as a build's memory keeps them.
+ */
+export type ObjectHashes = Map<
+  string,
+  { readonly hash: string; readonly type: string } | undefined
+>;
+
+/** What objectsAt is asked for: a path at a commit, and the type it must be to count. */
+export interface WantedObject {
+  readonly name: string;
+  readonly type: "tree" | "blob";
+}
 
 /**
  * The object hash of each `<commit>:<path>` asked, or undefined where the path does not exist
@@ -124,10 +136,11 @@ export type ObjectHashes = Map<string, string | undefined>;
  */
 export async function objectsAt(
   repo: Repository,
-  names: readonly string[],
+  wanted: readonly WantedObject[],
   objectHashes: ObjectHashes = new Map(),
 ): Promise<(string | undefined)[]> {
   const key = (name: string) => `${repo.top}\0${name}`;
+  const names = wanted.map((w) => w.name);
   const unknown = [...new Set(names.filter((name) => !objectHashes.has(key(name))))];
   if (unknown.length > 0) {
     const out = await gitWithInput(
@@ -138,8 +151,17 @@ export async function objectsAt(
     const lines = out.toString("utf8").split("\n");
     unknown.forEach((name, i) => {
       const [hash, type] = (lines[i] ?? "").split(" ");
-      objectHashes.set(key(name), type === "missing" || type === undefined ? undefined : hash);
+      objectHashes.set(
+        key(name),
+        type === "missing" || type === undefined || hash === undefined ? undefined : { hash, type },
+      );
     });
   }
-  return names.map((name) => objectHashes.get(key(name)));
+  // An object of another type is none: a data set's folder committed as a file holds no brand
+  // file (as the build reads it on disk), a site.yaml committed as a folder is no site.yaml.
+  // Walking such a blob as a tree stopped the build ("… is not a tree").
+  return wanted.map(({ name, type }) => {
+    const found = objectHashes.get(key(name));
+    return found?.type === type ? found.hash : undefined;
+  });
 }

@@ -26,6 +26,7 @@ import {
   type Repository,
 } from "./git.js";
 import { dataVersions } from "./data-versions.js";
+import { within } from "../core/internal-error.js";
 import { dataDigest } from "../encode/data-digest.js";
 import { bodyData } from "../encode/dataset-body.js";
 import { HistoryStore, historyObjects } from "./store.js";
@@ -118,20 +119,22 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   try {
     for (const result of results) {
       const found = versions?.get(result.dataset.id);
-      const history = await datasetHistory({
-        dataset: result.dataset,
-        current: { entry: result.entry, body: result.body },
-        past: found?.past ?? [],
-        complete: found?.complete ?? false,
-        seed: found?.seed,
-        beyond: found?.beyond,
-        resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
-        maxFileBytes: input.maxFileBytes,
-        cache: input.cache,
-        compression: input.profile.compression,
-        store,
-        brands: input.brands,
-      });
+      const history = await within(`the changes of ${result.dataset.path}`, () =>
+        datasetHistory({
+          dataset: result.dataset,
+          current: { entry: result.entry, body: result.body },
+          past: found?.past ?? [],
+          complete: found?.complete ?? false,
+          seed: found?.seed,
+          beyond: found?.beyond,
+          resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
+          maxFileBytes: input.maxFileBytes,
+          cache: input.cache,
+          compression: input.profile.compression,
+          store,
+          brands: input.brands,
+        }),
+      );
       changes.push(history.entry);
       if (history.computed) computed++;
       for (const answer of history.answers)
@@ -216,16 +219,18 @@ async function versionsOf(
       ]).length === 0;
     const digest = dataDigest(bodyData(body));
     const head = clean ? log.find((c) => touches(c.paths, paths)) : undefined;
-    const { versions, complete } = await dataVersions({
-      repo,
-      log,
-      dataset,
-      cache,
-      store,
-      want: keep + 2,
-      known: head && { commit: head.commit, digest },
-      brands,
-    });
+    const { versions, complete } = await within(`the versions of ${dataset.path}`, () =>
+      dataVersions({
+        repo,
+        log,
+        dataset,
+        cache,
+        store,
+        want: keep + 2,
+        known: head && { commit: head.commit, digest },
+        brands,
+      }),
+    );
     const [latest] = versions;
     const current = latest?.seconds === entry.lastModifiedMs / 1000 && latest.digest === digest;
     const seed = current ? latest : undefined;
@@ -248,8 +253,8 @@ async function versionsOf(
       }));
     });
     const names = wanted.flatMap(({ dataset, v }) => [
-      `${v.commit}:${folder(dataset)}`,
-      `${v.commit}:${site}`,
+      { name: `${v.commit}:${folder(dataset)}`, type: "tree" as const },
+      { name: `${v.commit}:${site}`, type: "blob" as const },
     ]);
     const objects = await objectsAt(repo, names, hashes);
     return new Map(

@@ -32,6 +32,12 @@ export interface FileJob extends Omit<CheckJob, "text"> {
   readonly hash: string;
   /** The text, when this build read it. */
   readonly text: string | undefined;
+  /**
+   * Why the file could not be read, when it could not: a problem at the file (check/steps.ts),
+   * not a fault of the build. Listed, then gone or unreadable: a name that is not UTF-8 (the
+   * listing decodes it with U+FFFD in its place, naming no file), a broken permission, a race.
+   */
+  readonly unreadable?: string;
 }
 
 /** The job of one file, its text read when the job is to be checked and this build has not. */
@@ -46,8 +52,18 @@ async function fileJob(
   texts: ContentTexts,
   rules: Pick<CheckJob, "schema" | "recordsKey" | "identity">,
 ): Promise<FileJob> {
-  const { hash, text } = await texts.read(file);
-  return { file: file.display, path: file.path, hash, text, ...rules };
+  try {
+    const { hash, text } = await texts.read(file);
+    return { file: file.display, path: file.path, hash, text, ...rules };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    const unreadable =
+      code === "ENOENT" && file.path.includes("\uFFFD")
+        ? "its name is not UTF-8 text, so the build cannot open it; rename it with letters, digits and hyphens"
+        : `it cannot be read (${code}); check that it is a file you can read, or remove it`;
+    return { file: file.display, path: file.path, hash: "", text: undefined, unreadable, ...rules };
+  }
 }
 
 /** A job for every file of the given brands, in their order; every text read without `texts`. */

@@ -6,7 +6,7 @@
  * change answer, a document. Nothing is written by hand; a path this module cannot give an
  * example of fails the build, so a new kind of path cannot go undocumented.
  */
-import type { ChangeAnswer, ChangesEntry, ManifestEntry } from "../../../contract/manifest.js";
+import type { ChangesEntry, ManifestEntry } from "../../../contract/manifest.js";
 import {
   NEAR_OPEN_BANKING_PREFIX,
   NEAR_PREFIX,
@@ -19,6 +19,8 @@ import { distanceMiles, normaliseName, postcodeKeys } from "../../../contract/pl
 import { ERRORS, ERROR_MEDIA_TYPE } from "../../../contract/errors.js";
 import { LAST_UPDATED_TOKEN, SINCE_PARAMETER } from "../../../contract/changes.js";
 import type { DatasetDefinition } from "../../core/datasets.js";
+import { toRfc3339 } from "../../core/dates.js";
+import { withinSync } from "../../core/internal-error.js";
 import { servedPaths } from "../served-paths.js";
 
 /** What a published path answers, as the reference shows it. */
@@ -301,12 +303,16 @@ export function examplesFor(paths: readonly string[], input: ExampleInput): Map<
   }
   const examples = new Map<string, Example>();
   for (const path of paths) {
-    const example =
-      datasetExample(path, served, input.near) ??
-      changesExample(path, changes, input.answers) ??
-      documentExample(path, input.documents) ??
-      nearPathExample(path, served, input.near);
-    if (!example) throw new Error(`the API reference has no example of ${path}`);
+    const example = withinSync(`the example of ${path}`, () => {
+      const made =
+        datasetExample(path, served, input.near) ??
+        changesExample(path, changes, input.answers) ??
+        documentExample(path, input.documents) ??
+        nearPathExample(path, served, input.near);
+      // Only a kind of path this module does not know: a fault of the code, never the content's.
+      if (!made) throw new Error(`the API reference has no example of ${path}`);
+      return made;
+    });
     examples.set(path, example);
   }
   return examples;
@@ -347,19 +353,37 @@ function changesExample(
 ): Example | undefined {
   const found = changes.get(path);
   if (!found) return undefined;
-  // The changes since the version before the current one, when there is one: an answer with
-  // something in it. Its LastUpdated names it (any of its tokens would).
-  const answer: ChangeAnswer | undefined = found.entry.answers[1] ?? found.entry.answers[0];
-  const since = answer?.tokens.find((t) => LAST_UPDATED_TOKEN.test(t));
-  const bytes = answer && bodies.get(answer.variants.identity.asset);
-  if (!answer || !since || !bytes) return undefined;
+  const { answers } = found.entry;
+  // The changes since the version before the current one, when there is one (an answer with
+  // something in it), else since the current one (nothing listed). Named by its LastUpdated where
+  // that names it alone, else by its ETag: two versions share a LastUpdated when an edit is saved
+  // in the second of its commit, or after a commit dated ahead of the clock (an edit is never dated
+  // before the version it edits), and such a LastUpdated names neither (answers.ts, tokensOf).
+  for (const answer of [answers[1], answers[0]]) {
+    const since = answer?.tokens.find((t) => LAST_UPDATED_TOKEN.test(t)) ?? answer?.tokens[0];
+    const bytes = answer && bodies.get(answer.variants.identity.asset);
+    if (!answer || since === undefined || !bytes) continue;
+    return {
+      url: `${path}?${SINCE_PARAMETER}=${since}`,
+      values: { [SINCE_PARAMETER]: since },
+      answer: {
+        status: 200,
+        mediaType: found.mediaType,
+        shown: shownJson(JSON.parse(bytes.toString("utf8"))),
+      },
+    };
+  }
+  // No answer any token names (none is kept): asked since the data set's LastUpdated, the Worker
+  // answers 410, which the reference then shows, rather than a build that stops for want of an
+  // example (docs/decisions.md#what-the-references-examples-ask-for-and-show).
+  const lastUpdated = toRfc3339(found.entry.lastModifiedMs / 1000);
   return {
-    url: `${path}?${SINCE_PARAMETER}=${since}`,
-    values: { [SINCE_PARAMETER]: since },
+    url: `${path}?${SINCE_PARAMETER}=${lastUpdated}`,
+    values: { [SINCE_PARAMETER]: lastUpdated },
     answer: {
-      status: 200,
-      mediaType: found.mediaType,
-      shown: shownJson(JSON.parse(bytes.toString("utf8"))),
+      status: 410,
+      mediaType: ERROR_MEDIA_TYPE,
+      shown: compactJson({ status: "410", ...ERRORS[410] }),
     },
   };
 }

@@ -107,12 +107,29 @@ describe("the versions of a data set in git", () => {
     expect(touches(["content/site.yaml"], PATHS)).toBe(true);
   });
 
+  it("tells a path of the other type as missing: a data set folder committed as a file, site.yaml as a folder", async () => {
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    const one = await repo.commit({ "site.yaml/x.yaml": "a: 1\n", atms: "BrandName: x\n" }, T0);
+    const r = (await repositoryOf(repo.content)) as Repository;
+    const found = await objectsAt(r, [
+      { name: `${one}:content/atms`, type: "tree" },
+      { name: `${one}:content/site.yaml`, type: "blob" },
+      { name: `${one}:content/atms`, type: "blob" },
+      { name: `${one}:content/site.yaml`, type: "tree" },
+    ]);
+    expect(found.map((hash) => hash === undefined)).toEqual([true, true, false, false]);
+  });
+
   it("reads trees and blobs in batches, and tells a path missing at a commit", async () => {
     const repo = await scratchRepo();
     folders.push(repo.root);
     const one = await repo.commit({ "site.yaml": siteYaml(), "atms/x/a.yaml": "a: 1\n" }, T0);
     const r = (await repositoryOf(repo.content)) as Repository;
-    const [tree, missing] = await objectsAt(r, [`${one}:content/atms`, `${one}:content/branches`]);
+    const [tree, missing] = await objectsAt(r, [
+      { name: `${one}:content/atms`, type: "tree" },
+      { name: `${one}:content/branches`, type: "tree" },
+    ]);
     expect(missing).toBeUndefined();
     const reader = new ObjectReader(r);
     try {
@@ -144,7 +161,10 @@ describe("the versions of a data set in git", () => {
     await writeFile(join(repo.content, "atms", "run.yaml"), "r: 1\n", { mode: 0o755 });
     const two = await repo.commit({ "atms/a.yaml": "a: 2\n" }, T0 + 60);
     const r = (await repositoryOf(repo.content)) as Repository;
-    const trees = await objectsAt(r, [`${one}:content/atms`, `${two}:content/atms`]);
+    const trees = await objectsAt(r, [
+      { name: `${one}:content/atms`, type: "tree" },
+      { name: `${two}:content/atms`, type: "tree" },
+    ]);
     const reader = new ObjectReader(r);
     try {
       for (const tree of trees) {
