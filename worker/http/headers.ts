@@ -38,7 +38,7 @@ export function notModifiedFields(
     [
       "Last-Modified",
       representation.lastModifiedMs > nowMs
-        ? new Date(nowMs).toUTCString()
+        ? httpDate(nowMs)
         : representation.lastModified,
     ],
     ["Cache-Control", cacheControl(representation.maxAge)],
@@ -65,6 +65,16 @@ export function okFields(
   if (coding !== "identity") fields.push(["Content-Encoding", coding]);
   fields.push(["Content-Length", String(length)]);
   return fields;
+}
+
+// The last HTTP-date made, by its second: Date changes once a second, not once a request.
+let dated = { second: Number.NaN, value: "" };
+
+/** `nowMs` as an IMF-fixdate (RFC 9110 section 5.6.7), whole seconds. */
+export function httpDate(nowMs: number): string {
+  const second = Math.floor(nowMs / 1000);
+  if (second !== dated.second) dated = { second, value: new Date(second * 1000).toUTCString() };
+  return dated.value;
 }
 
 /** Retry-After (RFC 9110 section 10.2.3) in whole seconds, as a field for errorResponse. */
