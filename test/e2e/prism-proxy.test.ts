@@ -12,7 +12,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,18 +96,30 @@ function startPrism(document: string, upstream: URL): Promise<RunningPrism> {
 
 let worker: RunningWorker;
 let prism: RunningPrism;
+/** Prism on a copy of the document whose branches 200 declares a field the Worker never sends. */
+let strict: RunningPrism;
+let folder: string;
 /** The paths /openapi.json describes. */
 let described: Set<string>;
 
 beforeAll(async () => {
   worker = await startWorker();
-  prism = await startPrism(OPENAPI, worker.base);
   const doc = objectAt(parseJson(await readFile(OPENAPI, "utf8")), "");
   described = new Set(Object.keys(objectAt(doc, "/paths")));
+  const headers = objectAt(doc, "/paths/~1std~1v2.2~1branches/get/responses/200/headers");
+  headers["X-Never-Sent"] = { required: true, schema: { type: "string" } };
+  folder = await mkdtemp(join(tmpdir(), "opendata-edge-prism-"));
+  const wrong = join(folder, "openapi.json");
+  await writeFile(wrong, JSON.stringify(doc));
+  [prism, strict] = await Promise.all([
+    startPrism(OPENAPI, worker.base),
+    startPrism(wrong, worker.base),
+  ]);
 }, 90_000);
 
 afterAll(async () => {
-  await prism?.dispose();
+  await Promise.all([prism?.dispose(), strict?.dispose()]);
+  if (folder) await rm(folder, { recursive: true, force: true });
   await worker?.dispose();
 });
 
@@ -333,5 +346,11 @@ describe("Stoplight Prism's validating proxy in front of the Worker", () => {
     });
     expect(status).toBe("429");
     expect(await loggedViolations()).toEqual([]);
+  });
+
+  it("is really looking: a field the document requires and the Worker does not send is Prism's 500, named", async () => {
+    const answer = await request(new URL("/std/v2.2/branches", strict.base), { headers: fresh() });
+    expect(answer.status).toBe(500);
+    expect(prismWords(answer)).toMatch(/x-never-sent/i);
   });
 });
