@@ -106,11 +106,13 @@ beforeAll(async () => {
   worker = await startWorker();
   const doc = objectAt(parseJson(await readFile(OPENAPI, "utf8")), "");
   described = new Set(Object.keys(objectAt(doc, "/paths")));
-  const headers = objectAt(doc, "/paths/~1std~1v2.2~1branches/get/responses/200/headers");
+  // The wrong copy holds the one path it is asked for: Prism starts faster on fewer paths.
+  const branches = objectAt(doc, "/paths/~1std~1v2.2~1branches");
+  const headers = objectAt(branches, "/get/responses/200/headers");
   headers["X-Never-Sent"] = { required: true, schema: { type: "string" } };
   folder = await mkdtemp(join(tmpdir(), "opendata-edge-prism-"));
   const wrong = join(folder, "openapi.json");
-  await writeFile(wrong, JSON.stringify(doc));
+  await writeFile(wrong, JSON.stringify({ ...doc, paths: { "/std/v2.2/branches": branches } }));
   [prism, strict] = await Promise.all([
     startPrism(OPENAPI, worker.base),
     startPrism(wrong, worker.base),
