@@ -5,7 +5,7 @@
  */
 import type { Deps } from "./deps.js";
 import { errorBodyBytes, errorResponse } from "./http/errors.js";
-import { baseHeaders } from "./http/headers.js";
+import { baseHeaders, httpDate } from "./http/headers.js";
 import { httpsLocation } from "./http/https.js";
 import { respond } from "./http/respond.js";
 import { LOG_EVENTS } from "./log.js";
@@ -35,7 +35,7 @@ export async function handle(
   // RFC 9110 section 6.6.1: an origin server with a clock sends Date in every 2xx, 3xx and 4xx
   // response (and may in a 5xx); caches take a response's age from it (RFC 9111 section 4.2.3).
   // Set here, once, so every answer has it, whichever module made it.
-  response.headers.set("Date", new Date(deps.clock.now()).toUTCString());
+  response.headers.set("Date", httpDate(deps.clock.now()));
   const status = response.status;
   outcome.status = status;
   // Every status from 400 up is an error response with the spec's body (http/errors.ts); a

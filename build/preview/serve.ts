@@ -19,6 +19,7 @@ import { coalesce, watchContent, watchHead, type Coalescer, type ContentWatcher 
 import { PreviewSession, type PreviewBuildOptions, type Rebuilt } from "./session.js";
 import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
 import { PREVIEW_BINDING } from "../../contract/preview.js";
+import { startFrontLine, type FrontLine } from "./front-line.js";
 
 export interface PreviewOptions extends PreviewBuildOptions {
   /** Folder holding wrangler.toml and the Worker's sources (the project, or a scratch copy). */
@@ -72,11 +73,13 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     (error) => log(`preview: watching git's HEAD: ${error.message}; commits may go unseen`),
   );
   let worker: PreviewWorker | undefined;
-  let url: URL;
+  let front: FrontLine | undefined;
   try {
     await session.rebuild();
     worker = await startWorker(root, session, options);
-    url = await worker.url;
+    // The address the preview is asked at: the local stack's front line, before the Worker
+    // (front-line.ts: what it corrects in Miniflare's model of Cloudflare's).
+    front = await startFrontLine(await worker.url, options.port);
   } catch (error) {
     // Nothing left running when the preview cannot start (a port in use, say).
     await watcher.close();
@@ -85,6 +88,8 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     throw error;
   }
   const started = worker;
+  const frontLine = front;
+  const url = front.url;
 
   const rebuild = async () => {
     // A failed build is left unreported when a newer save already waits (session.ts).
@@ -109,6 +114,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
       await watcher.close();
       await headWatcher?.close();
       await runs.close();
+      await frontLine.close();
       await started.dispose();
       await session.written();
     },
@@ -153,7 +159,8 @@ async function startWorker(
       // Bundled once: nothing the Worker serves is in its bundle.
       watch: false,
       logLevel: "warn",
-      server: { hostname: "127.0.0.1", port: options.port },
+      // Asked through the front line only (startPreview), at options.port.
+      server: { hostname: "127.0.0.1", port: 0 },
     },
   });
 }

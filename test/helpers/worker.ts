@@ -1,7 +1,8 @@
 /**
  * The real Worker over loopback for end-to-end and browser tests: the build's dist/ served by
  * workerd through wrangler's unstable_startWorker, inspector off, in-memory KV, on 127.0.0.1 and
- * a free port.
+ * a free port, behind the local stack's front line as npm start serves it
+ * (build/preview/front-line.ts).
  */
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { promisify } from "node:util";
 import type { Manifest } from "../../contract/manifest.js";
 import type { Vars } from "../../contract/vars.js";
 import { DIST_DIR, PROJECT_ROOT, WORKER_SOURCE_FOLDERS } from "../../build/core/paths.js";
+import { startFrontLine } from "../../build/preview/front-line.js";
 import { loadWrangler } from "../../build/preview/serve.js";
 
 // The same settings as scripts/wrangler.mjs: no metrics, no fetch of the cf object.
@@ -94,7 +96,15 @@ export async function startWorkerAt(
       ...(asHttps && { origin: { secure: true } }),
     },
   });
-  return { base: await worker.url, dispose: () => worker.dispose() };
+  // Asked through the local stack's front line, as npm start is (build/preview/front-line.ts).
+  const front = await startFrontLine(await worker.url, 0);
+  return {
+    base: front.url,
+    async dispose() {
+      await front.close();
+      await worker.dispose();
+    },
+  };
 }
 
 /**

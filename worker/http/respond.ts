@@ -16,7 +16,7 @@ import { evaluatePreconditions } from "./conditional.js";
 import { clientAcceptEncoding, variantCoding } from "./encoding.js";
 import { ERROR_CAUSES } from "../../contract/errors.js";
 import { errorResponse, invalidParameterField } from "./errors.js";
-import { representationFields, retryAfter } from "./headers.js";
+import { notModifiedFields, okFields, retryAfter } from "./headers.js";
 import { methodAnswer } from "./methods.js";
 import type { Representation } from "./representation.js";
 import type { ContentCoding } from "../../contract/manifest.js";
@@ -52,8 +52,8 @@ export async function respond(
   let etag: string | undefined;
   if (body.kind === "stored") {
     // Each coding is its own representation with its own strong ETag (RFC 9110 section 8.8.3),
-    // so If-None-Match is compared with the tag of the variant this request would get, and a
-    // 304 names that variant's coding as its 200 would.
+    // so If-None-Match is compared with the tag of the variant this request would get: a 304
+    // answers only for the coding its 200 would have been sent in.
     coding = variantCoding(clientAcceptEncoding(request), representation.mediaType, body.codings);
     etag = (body.variants[coding] ?? body.variants.identity).etag;
   } else if (body.kind === "made") {
@@ -86,29 +86,32 @@ export async function respond(
     outcome.identityBytes = body.variants.identity.length;
   }
   if (precondition === "failed") return errorResponse(412, quota);
-  const headers = representationFields(representation, etag, coding, now);
-  for (const [name, value] of quota) headers.set(name, value);
-  // RFC 9110 section 15.4.5: a 304 carries the fields its 200 would, but the length
-  // (representationFields); it reads and makes nothing.
-  const notModified = precondition === "not-modified";
+  // RFC 9110 section 15.4.5: a 304 carries the validators and caching fields of its 200, and no
+  // representation metadata of content it does not carry (notModifiedFields); it reads and makes
+  // nothing. Cloudflare's front line compresses only 200s, 403s and 404s, so it leaves a 304 as
+  // it is (docs/decisions.md#304s-carry-no-content-type-or-content-encoding).
+  if (precondition === "not-modified") {
+    const fields = notModifiedFields(representation, etag, now);
+    for (const field of quota) fields.push(field);
+    return new Response(null, { status: 304, headers: fields });
+  }
 
   try {
     if (body.kind === "stored") {
       const variant = body.variants[coding] ?? body.variants.identity;
-      if (notModified) return new Response(null, { status: 304, headers });
-      headers.set("Content-Length", String(variant.length));
+      const fields = okFields(representation, etag, coding, variant.length, now);
+      for (const field of quota) fields.push(field);
       // HEAD is answered from the manifest alone: the same fields as GET (RFC 9110 section
       // 9.3.2), with the length the GET body would have. workerd keeps a Content-Length set by
       // the Worker on a body-less response (checked through wrangler dev and
       // unstable_startWorker; see test/e2e).
-      if (method === "HEAD") return new Response(null, { status: 200, headers });
+      if (method === "HEAD") return new Response(null, { status: 200, headers: fields });
       const asset = await fetchAsset(deps.assets, origin, variant.asset, variant.length);
       outcome.bytes = variant.length;
       // The stored bytes are sent exactly as they are: "manual" stops the runtime from encoding
       // the body again to match Content-Encoding.
-      return new Response(asset.body, { status: 200, headers, encodeBody: "manual" });
+      return new Response(asset.body, { status: 200, headers: fields, encodeBody: "manual" });
     }
-    if (notModified) return new Response(null, { status: 304, headers });
     // Its length is known once it is made, so HEAD makes it too (and answers the 404 GET would).
     const bytes = await body.make();
     if (typeof bytes === "string") {
@@ -116,10 +119,11 @@ export async function respond(
       return errorResponse(ERROR_CAUSES[bytes].status, quota, bytes);
     }
     outcome.fullBytes = outcome.identityBytes = bytes.length;
-    headers.set("Content-Length", String(bytes.length));
-    if (method === "HEAD") return new Response(null, { status: 200, headers });
+    const fields = okFields(representation, etag, coding, bytes.length, now);
+    for (const field of quota) fields.push(field);
+    if (method === "HEAD") return new Response(null, { status: 200, headers: fields });
     outcome.bytes = bytes.length;
-    return new Response(bytes, { status: 200, headers });
+    return new Response(bytes, { status: 200, headers: fields });
   } catch (error) {
     if (!(error instanceof AssetError)) throw error;
     outcome.coding = null;

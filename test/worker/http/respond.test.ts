@@ -71,6 +71,35 @@ describe("every endpoint, against the specs' literal header values", () => {
         expectSecurityHeaders(response);
       }
     });
+
+    it("carries the fields RFC 9110 section 15.4.5 lists and no Content-Type, Content-Encoding or Content-Length, in every coding", async () => {
+      const worker = makeWorker(fixture);
+      const everyPath = [...paths, ...fixture.manifest.documents.map((d) => d.path)];
+      for (const path of everyPath) {
+        for (const acceptEncoding of ["br", "gzip", "identity", "gzip, br"]) {
+          const ok = await worker.fetch(path, { headers: { "Accept-Encoding": acceptEncoding } });
+          await ok.body?.cancel();
+          const response = await worker.fetch(path, {
+            headers: {
+              "Accept-Encoding": acceptEncoding,
+              "If-None-Match": ok.headers.get("ETag")!,
+            },
+          });
+          const where = `${path}, Accept-Encoding ${acceptEncoding}`;
+          expect(response.status, where).toBe(304);
+          const h = response.headers;
+          // What section 15.4.5 says a 304 MUST carry when its 200 would, and Last-Modified, which
+          // guides a cache's update (RFC 9111 section 4.3.4): the 200's values.
+          for (const name of ["ETag", "Date", "Vary", "Cache-Control", "Last-Modified"]) {
+            expect(h.get(name), `${where}: ${name}`).toBe(ok.headers.get(name) ?? "absent");
+          }
+          // Representation metadata of content a 304 does not carry: none.
+          expect(h.get("Content-Type"), where).toBeNull();
+          expect(h.get("Content-Encoding"), where).toBeNull();
+          expect(h.get("Content-Length"), where).toBeNull();
+        }
+      }
+    });
   });
 
   describe("errors", () => {
