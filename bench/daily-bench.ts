@@ -36,7 +36,7 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 /** Appends " edit n" to the street of one record (a different one each n), as an editor would. */
-export async function editOneRecord(content: string, file: string, n: number): Promise<void> {
+async function editOneRecord(content: string, file: string, n: number): Promise<void> {
   const path = join(content, ...file.split("/"));
   const text = await readFile(path, "utf8");
   const streets = [...text.matchAll(/^( +StreetName: "[^"]*?)( edit \d+)?"$/gm)];

@@ -60,7 +60,7 @@ export function generatedFeed(atms: number, seed = 1): Envelope {
 }
 
 /** The start feed: the real one when `path` names a file that is there, else a generated one. */
-export function startFeed(options: DailyOptions): {
+function startFeed(options: DailyOptions): {
   feed: Envelope;
   source: string;
   real: boolean;
@@ -80,7 +80,7 @@ export function startFeed(options: DailyOptions): {
 }
 
 /** What changed on one day, by kind (record identifications). */
-export interface DayChanges {
+interface DayChanges {
   readonly added: string[];
   readonly moved: string[];
   readonly changed: string[];

@@ -61,7 +61,7 @@ export async function loadTemplates(
 }
 
 /** Copy number `n` of a template: new identifications, two marketing states. */
-export function productCopy({ dataset, key, template }: ProductTemplate, n: number): Json {
+function productCopy({ dataset, key, template }: ProductTemplate, n: number): Json {
   const stateKey = dataset.marketingStateKey!;
   const id = `${key}-${String(n).padStart(6, "0")}`;
   const states = structuredClone(template[stateKey] as Json[]);

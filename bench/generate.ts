@@ -87,7 +87,7 @@ function hours(open: string, close: string) {
   return [{ OpeningTime: open, ClosingTime: close }];
 }
 
-export function branch(n: number, rnd: () => number) {
+function branch(n: number, rnd: () => number) {
   return {
     Identification: `BR${String(n).padStart(6, "0")}`,
     SequenceNumber: "0",
@@ -135,7 +135,7 @@ export function atm(n: number, rnd: () => number) {
   };
 }
 
-export function product(n: number) {
+function product(n: number) {
   return {
     Name: `Everyday Account ${n}`,
     Identification: `PCA${String(n).padStart(5, "0")}`,
@@ -209,7 +209,7 @@ export function product(n: number) {
   };
 }
 
-export function metricsBrand(n: number) {
+function metricsBrand(n: number) {
   const day = (Name: string) => ({
     Name,
     AvailableHours: [{ OpeningTime: "08:00", ClosingTime: "20:00" }],

@@ -31,7 +31,7 @@ const ORIGIN = "https://bench.invalid";
 const CLIENT = "198.51.100.7";
 const UNLIMITED = { OPEN_DATA_LIMIT_PER_MINUTE: "1000000000" };
 
-export interface NearLimits {
+interface NearLimits {
   /** Timed requests in process, each at another point. */
   readonly requests: number;
   /** Whichever comes first. */

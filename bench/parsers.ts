@@ -89,7 +89,7 @@ const WAYS: readonly Way[] = [
   { name: "JSON.parse (same data as JSON)", run: (_text, json) => JSON.parse(json) as unknown },
 ];
 
-export interface ParserFigures {
+interface ParserFigures {
   readonly dir: string;
   readonly files: number;
   readonly bytes: number;
@@ -104,7 +104,7 @@ const cpuMs = () => {
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 /** Measures every way on the YAML files under `dir`, `rounds` times, interleaved. */
-export async function measureParsers(dir: string, rounds: number): Promise<ParserFigures> {
+async function measureParsers(dir: string, rounds: number): Promise<ParserFigures> {
   const files = (await fg("**/*.{yaml,yml}", { cwd: dir, absolute: true })).sort();
   const texts = await Promise.all(files.map((f) => readFile(f, "utf8")));
   const jsons = texts.map((t) => JSON.stringify(parseYaml("f.yaml", t).value ?? null));
@@ -128,7 +128,7 @@ export async function measureParsers(dir: string, rounds: number): Promise<Parse
 }
 
 /** The figures as a Markdown table: one row per way, one column pair per folder. */
-export function parserTable(figures: readonly ParserFigures[], names: readonly string[]): string {
+function parserTable(figures: readonly ParserFigures[], names: readonly string[]): string {
   const head = `| parser | ${names.map((n) => `${n}: CPU ms | MB/s`).join(" | ")} |`;
   const rule = `| --- | ${names.map(() => "--- | ---").join(" | ")} |`;
   const rows = WAYS.map((way) => {

@@ -10,7 +10,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../build/core/paths.js";
 
-export const RESULTS_DIR = join(PROJECT_ROOT, "bench", "results");
+const RESULTS_DIR = join(PROJECT_ROOT, "bench", "results");
 
 /** What a run measured, from its flags: `bench`, `bench-quick`, `bench-preview`, `bench-edge-quick`… */
 export function runKind(args: readonly string[]): string {

@@ -18,8 +18,8 @@ import type { Deps } from "../worker/deps.js";
 import type { MaintenanceFlag } from "../worker/maintenance.js";
 import type { Manifest } from "../contract/manifest.js";
 import type { RateLimiter } from "../worker/rate-limit/limiter.js";
-import type { Clock, KvStore } from "../worker/runtime.js";
-export type { Clock, Deps, KvStore };
+import type { Clock } from "../worker/runtime.js";
+export type { Clock, Deps };
 
 export interface WorkerModules {
   handle: typeof import("../worker/handler.js").handle;

@@ -118,7 +118,7 @@ interface RunReport {
 }
 
 /** A run that found problems: nothing was written. */
-export interface Failed extends RunReport {
+interface Failed extends RunReport {
   readonly ok: false;
   /** Every problem found, sorted by file and position; never empty. */
   readonly diagnostics: readonly Diagnostic[];
@@ -151,7 +151,7 @@ export interface Built extends RunReport {
 export type BuildResult = Built | Failed;
 
 /** What the publication guard needs of a data set: its record count. A manifest entry is one. */
-export type DatasetCounts = Pick<ManifestEntry, "dataset" | "totalResults">;
+type DatasetCounts = Pick<ManifestEntry, "dataset" | "totalResults">;
 
 /** What the guard needs of a publication: its data sets' counts, each site's with Sites. */
 export interface PublishedCountsOf {
@@ -170,7 +170,7 @@ interface Validated extends RunReport {
 }
 
 /** A data set's body as validate made it: what a build would serve as its identity variant. */
-export interface ValidatedBody extends DatasetCounts {
+interface ValidatedBody extends DatasetCounts {
   readonly dataset: DatasetId;
   readonly identity: Buffer;
 }

@@ -8,7 +8,7 @@
 import { NEAR_OPEN_BANKING_PREFIX, NEAR_PREFIX, NEAR_STANDARD_PREFIX } from "./near.js";
 
 /** The last path segment of a data set's changes endpoint: `/x-std/v2.2/atms/changes`. */
-export const CHANGES_SEGMENT = "changes";
+const CHANGES_SEGMENT = "changes";
 
 /** The query parameter naming the version the consumer holds; the only one accepted. */
 export const SINCE_PARAMETER = "since";
@@ -20,8 +20,8 @@ export const SINCE_FIELD = "Since";
 export const REMOVED_FIELD = "Removed";
 
 /** Under /x-std/v2.2/, and under /x-open-banking/v2.2/ with OpenBankingPaths, as the near-me paths. */
-export const CHANGES_PREFIX = NEAR_PREFIX;
-export const CHANGES_OPEN_BANKING_PREFIX = NEAR_OPEN_BANKING_PREFIX;
+const CHANGES_PREFIX = NEAR_PREFIX;
+const CHANGES_OPEN_BANKING_PREFIX = NEAR_OPEN_BANKING_PREFIX;
 
 /**
  * Where a data set's own path and its live-standard alias start, for its changes path: the

@@ -27,8 +27,6 @@ export function cacheControl(maxAge: number): string {
   return `max-age=${maxAge}`;
 }
 
-/** The specs' default Cache-Control, of the data sets when site.yaml sets none. */
-export const CACHE_CONTROL = cacheControl(DEFAULT_MAX_AGE_SECONDS);
 /** Every data response depends on the request's Accept-Encoding (encoding.ts). */
 export const VARY = "Accept-Encoding";
 /** Errors depend on the moment (quota, maintenance) and must not be stored by caches. */
@@ -53,7 +51,7 @@ export const ALLOWED_METHODS = "GET, HEAD";
  * Expose-Headers a script could not read the validators, Retry-After, its quota or what a 400
  * found wrong.
  */
-export const CORS_HEADERS = {
+const CORS_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": `ETag, Last-Modified, Retry-After, ${RATE_LIMIT_HEADER}, ${RATE_LIMIT_POLICY_HEADER}, ${INVALID_PARAMETER_HEADER}`,
 } as const;

@@ -27,7 +27,7 @@ export const COUNTRY_CODES: ReadonlySet<string> = new Set(
  * UK is every record's Country in Barclays' and NatWest's feeds
  * (docs/decisions.md#country-aliases-are-read-the-same-everywhere).
  */
-export const COUNTRY_ALIASES: Readonly<Record<string, string>> = { UK: "GB", EL: "GR" };
+const COUNTRY_ALIASES: Readonly<Record<string, string>> = { UK: "GB", EL: "GR" };
 
 /** A country code as compared: upper case, an alias read as the code it stands for ("uk" is GB). */
 export function normaliseCountry(code: string): string {
@@ -88,7 +88,7 @@ export function postcodeKeys(postcode: string): PostcodeKeys | undefined {
 }
 
 /** Mean Earth radius (IUGG): 6371.0088 km. */
-export const EARTH_RADIUS_KM = 6371.0088;
+const EARTH_RADIUS_KM = 6371.0088;
 /** The same in statute miles (1 mile = 1.609344 km). */
 export const EARTH_RADIUS_MILES = EARTH_RADIUS_KM / 1.609344;
 

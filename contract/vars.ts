@@ -6,7 +6,7 @@
 import type { PlanId } from "./rate-limits.js";
 
 /** The [vars] this module reads, with the default used when one is absent or invalid. */
-export const VAR_DEFAULTS = {
+const VAR_DEFAULTS = {
   OPEN_DATA_LIMIT_PER_MINUTE: "145",
   SERVICE_METRICS_LIMIT_PER_MINUTE: "145",
   RATE_LIMIT_SYNC_SECONDS: "1",

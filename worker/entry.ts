@@ -26,7 +26,7 @@ import { requestHost } from "./sites.js";
 export type Served = Pick<Deps, "routes" | "near" | "changes" | "site">;
 
 /** The routes of `manifest`; throws on a manifest the Worker cannot serve (routes.ts). */
-export function servedBy(manifest: Manifest, site?: string): Served {
+function servedBy(manifest: Manifest, site?: string): Served {
   return {
     routes: routeTable(manifest),
     near: nearDeps(manifest),

@@ -22,7 +22,7 @@ export const LOG_EVENTS = {
   configInvalid: "config-invalid",
 } as const;
 
-export type LogEvent = (typeof LOG_EVENTS)[keyof typeof LOG_EVENTS];
+type LogEvent = (typeof LOG_EVENTS)[keyof typeof LOG_EVENTS];
 
 /** One log line, before it is written. */
 export interface LogEntry {

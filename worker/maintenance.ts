@@ -8,13 +8,13 @@ import { LOG_EVENTS } from "./log.js";
 import { withTimeout, type Platform } from "./runtime.js";
 
 /** KV key of the maintenance flag (same namespace as the counters). */
-export const MAINTENANCE_KEY = "maintenance";
+const MAINTENANCE_KEY = "maintenance";
 
 /** Edge cache time of the flag read; KV's minimum is 30 s. */
-export const MAINTENANCE_CACHE_TTL_SECONDS = 60;
+const MAINTENANCE_CACHE_TTL_SECONDS = 60;
 
 /** How long an isolate reuses the flag value it read before it reads it again. */
-export const MAINTENANCE_REFRESH_MS = 30_000;
+const MAINTENANCE_REFRESH_MS = 30_000;
 
 /** The KV flag as one isolate knows it; create one per isolate. */
 export class MaintenanceFlag {

@@ -27,7 +27,7 @@ export interface Asked {
 }
 
 /** The one Asked of every request whose path names nothing served. */
-export const UNKNOWN: Asked = { kind: "unknown", name: null, detail: "" };
+const UNKNOWN: Asked = { kind: "unknown", name: null, detail: "" };
 
 /** One request's record. */
 export interface Outcome {

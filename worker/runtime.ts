@@ -5,10 +5,10 @@
 import { logLine, type LogEntry } from "./log.js";
 
 /** A KV call that has not answered after this long counts as failed (fail open). */
-export const KV_TIMEOUT_MS = 1_000;
+const KV_TIMEOUT_MS = 1_000;
 
 /** At most one log line per topic per isolate in this period. */
-export const LOG_INTERVAL_MS = 60_000;
+const LOG_INTERVAL_MS = 60_000;
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -46,7 +46,7 @@ export const systemClock: Clock = {
 };
 
 /** Raised by withTimeout. */
-export class TimeoutError extends Error {
+class TimeoutError extends Error {
   constructor(ms: number) {
     super(`no answer within ${ms} ms`);
     this.name = "TimeoutError";

@@ -15,7 +15,7 @@ import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { changesUnder, newestCommitTime, readContentGit, type ContentGit } from "../core/git.js";
 
-export type LastUpdatedSource = "git" | "git+worktree" | "SOURCE_DATE_EPOCH" | "mtime";
+type LastUpdatedSource = "git" | "git+worktree" | "SOURCE_DATE_EPOCH" | "mtime";
 
 export interface LastUpdated {
   /** Seconds since the epoch. */

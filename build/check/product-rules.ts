@@ -24,7 +24,7 @@ export interface RuleFinding {
  * except for the three the standard names otherwise. A field whose companion the standard does not
  * define (Segment, OverdraftType, Period, CappingPeriod) may say `Other` on its own.
  */
-export const OTHER_COMPANIONS: Readonly<Record<string, string>> = {
+const OTHER_COMPANIONS: Readonly<Record<string, string>> = {
   Type: "OtherType",
   FeeType: "OtherFeeType",
   FeeRateType: "OtherFeeRateType",
@@ -49,7 +49,7 @@ export const OTHER_COMPANIONS: Readonly<Record<string, string>> = {
  * RepaymentType lists none (the products spec's corrections: 2.3 added it), yet the standard keeps
  * OtherRepaymentType, so the code object stands in for the field rather than beside it.
  */
-export const STANDALONE_COMPANIONS: Readonly<Record<string, string>> = {
+const STANDALONE_COMPANIONS: Readonly<Record<string, string>> = {
   RepaymentType: "OtherRepaymentType",
 };
 
@@ -68,8 +68,8 @@ const COMPANION_NAMES = new Set([
 ]);
 
 /** Rule 7: the standard's placeholders for an unknown start and for no end. */
-export const UNKNOWN_START_DATE = "1900-01-01";
-export const NO_END_DATE = "9999-12-31";
+const UNKNOWN_START_DATE = "1900-01-01";
+const NO_END_DATE = "9999-12-31";
 
 /** Rule 6: fields that a fee applicable range gives as pairs. */
 const RANGE_PAIRS = [

@@ -36,7 +36,7 @@ const FORMAT_HINTS: Record<string, string> = {
 };
 
 /** A field the standard places one level deeper than older content of ours put it. */
-export interface MovedField {
+interface MovedField {
   /** Field names that moved. */
   readonly fields: readonly string[];
   /** The list field of the same object whose items now hold them. */
@@ -51,7 +51,7 @@ export interface MovedField {
  * objects in each PCAMarketingState item, so a product written the old way is told where they go
  * instead of being told that they are not fields at all.
  */
-export const MOVED_FIELDS: readonly MovedField[] = [
+const MOVED_FIELDS: readonly MovedField[] = [
   {
     fields: [
       "CreditInterest",
@@ -67,10 +67,10 @@ export const MOVED_FIELDS: readonly MovedField[] = [
 ];
 
 /** The command that rewrites content written to the old shapes below (build/cli/migrate.ts). */
-export const MIGRATE_COMMAND = "npm run migrate";
+const MIGRATE_COMMAND = "npm run migrate";
 
 /** A field 2.2.1 defines as one value that older content of ours wrote as a list. */
-export interface SingleField {
+interface SingleField {
   /** One plain value (a code) or one set of fields (an object). */
   readonly kind: "value" | "object";
   /** How an editor writes the one value, for the message. */
@@ -84,7 +84,7 @@ export interface SingleField {
  * corrections in its header): PCA card Scheme and PCA ResidencyEligibility. Content written to the
  * later standard's list shape is told what to write instead, and which command rewrites it.
  */
-export const SINGLE_FIELDS: Readonly<Record<string, SingleField>> = {
+const SINGLE_FIELDS: Readonly<Record<string, SingleField>> = {
   Scheme: {
     kind: "value",
     example: 'Scheme: "Visa"',

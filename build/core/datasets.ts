@@ -9,7 +9,7 @@ import { PLAN_PATH_PREFIXES, type PlanId } from "../../contract/rate-limits.js";
 /** Media type of the Open Data API v2.2 (open-data-api-v2.2.md, "What the service does"). */
 export const OPEN_DATA_MEDIA_TYPE = "application/prs.std.opendata.v2.2+json";
 /** Media type of the Service Metrics API v1.0 (service-metrics-api-v1.0.md, "What the service does"). */
-export const SERVICE_METRICS_MEDIA_TYPE = "application/prs.std.opendata.v1.0+json";
+const SERVICE_METRICS_MEDIA_TYPE = "application/prs.std.opendata.v1.0+json";
 
 /** The exact meta.Agreement text both specs require. */
 export const AGREEMENT =
@@ -19,10 +19,9 @@ export const AGREEMENT =
  * The live standard's media types, as publishers serve them (platform notes, "The standard as it
  * is served in the wild"): `prs.openbanking` where our specs say `prs.std`.
  */
-export const OPEN_BANKING_OPEN_DATA_MEDIA_TYPE = "application/prs.openbanking.opendata.v2.2+json";
+const OPEN_BANKING_OPEN_DATA_MEDIA_TYPE = "application/prs.openbanking.opendata.v2.2+json";
 /** The live standard's service metrics media type. */
-export const OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE =
-  "application/prs.openbanking.opendata.v1.0+json";
+const OPEN_BANKING_SERVICE_METRICS_MEDIA_TYPE = "application/prs.openbanking.opendata.v1.0+json";
 
 /** One of the two APIs the data sets are published under, with all that differs between them. */
 export interface ApiFamily {
@@ -54,7 +53,7 @@ export const OPEN_DATA_API: ApiFamily = {
 };
 
 /** The Service Metrics API v1.0 (service-metrics-api-v1.0.md). */
-export const SERVICE_METRICS_API: ApiFamily = {
+const SERVICE_METRICS_API: ApiFamily = {
   name: "Service Metrics API v1.0",
   description:
     "Service quality metrics for personal and business current accounts, as the Service Metrics API v1.0 defines them.",

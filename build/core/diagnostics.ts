@@ -89,9 +89,9 @@ export function compareStrings(a: string, b: string): number {
 }
 
 /** A kind seen this many times or fewer is told in full: "a handful". */
-export const GROUP_AFTER = 5;
+const GROUP_AFTER = 5;
 /** How many problems of a grouped kind are told in full before the line that counts the rest. */
-export const GROUP_SHOWN = 3;
+const GROUP_SHOWN = 3;
 
 /** A pointer with every list index replaced by `*`: the field, in whichever record it is. */
 export function foldPointer(pointer: string): string {

@@ -15,13 +15,7 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 /** Options every git call gets: literal paths, no pager, no signature checks, no colour. */
-export const GIT_FLAGS = [
-  "--literal-pathspecs",
-  "-c",
-  "log.showSignature=false",
-  "-c",
-  "color.ui=never",
-];
+const GIT_FLAGS = ["--literal-pathspecs", "-c", "log.showSignature=false", "-c", "color.ui=never"];
 
 export async function git(cwd: string, args: readonly string[]): Promise<string> {
   const { stdout } = await run("git", [...GIT_FLAGS, ...args], {
@@ -84,7 +78,7 @@ export interface ContentGit {
   readonly memo: GitMemo;
 }
 
-export const NOT_IN_GIT = "the content is not in a git repository with a commit, as from a tarball";
+const NOT_IN_GIT = "the content is not in a git repository with a commit, as from a tarball";
 
 /**
  * What depends only on where the content is and on HEAD: kept by a build's memory (core/memory.ts,
@@ -160,7 +154,7 @@ async function readState(contentDir: string, memo: GitMemo): Promise<ContentGit>
 }
 
 /** The repository path of `path`, a path under the content folder. */
-export function repositoryPath(state: ContentGit & { repo: Repository }, path: string): string {
+function repositoryPath(state: ContentGit & { repo: Repository }, path: string): string {
   const inside = relative(state.contentDir, path).split(sep).join("/");
   return inside === "" ? state.repo.prefix : `${state.repo.prefix}/${inside}`;
 }

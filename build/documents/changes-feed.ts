@@ -18,16 +18,16 @@ import {
 } from "../../contract/changes.js";
 
 /** At most this many entries, newest first. */
-export const FEED_ENTRIES = 100;
+const FEED_ENTRIES = 100;
 
 /** RFC 4287 section 2: the Atom namespace. */
-export const ATOM_NAMESPACE = "http://www.w3.org/2005/Atom";
+const ATOM_NAMESPACE = "http://www.w3.org/2005/Atom";
 
 // RFC 9562 section 6.6: the namespace of name-based UUIDs whose names are URLs.
 const URL_NAMESPACE = "6ba7b811-9dad-11d1-80b4-00c04fd430c8";
 
 /** A name-based UUID, version 5 (SHA-1; RFC 9562 section 5.5), as a `urn:uuid:` URI. */
-export function nameUuid(name: string): string {
+function nameUuid(name: string): string {
   const namespace = Buffer.from(URL_NAMESPACE.replaceAll("-", ""), "hex");
   const hash = createHash("sha1").update(namespace).update(name, "utf8").digest();
   hash[6] = (hash[6]! & 0x0f) | 0x50;
@@ -37,7 +37,7 @@ export function nameUuid(name: string): string {
 }
 
 /** Text for XML character data and double-quoted attributes. */
-export function escapeXml(text: string): string {
+function escapeXml(text: string): string {
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
@@ -74,7 +74,7 @@ export function publicationTitle(p: Publication, dataset: DatasetDefinition): st
 }
 
 /** The summary of a publication's entry: its counts with a few records named, in one sentence. */
-export function publicationSummary(p: Publication, dataset: DatasetDefinition): string {
+function publicationSummary(p: Publication, dataset: DatasetDefinition): string {
   const named = (n: number, names: readonly string[], verb: string) => {
     if (n === 0) return "";
     const more = n - names.length;

@@ -11,7 +11,7 @@ import { RATE_LIMIT_WINDOW_SECONDS, type PlanId } from "../../contract/rate-limi
 import { PROJECT_ROOT } from "../core/paths.js";
 
 /** The Worker's configuration file. */
-export const WRANGLER_CONFIG = join(PROJECT_ROOT, "wrangler.toml");
+const WRANGLER_CONFIG = join(PROJECT_ROOT, "wrangler.toml");
 
 /** One rate-limit plan as consumers read about it. */
 export interface PlanLimit {

@@ -69,7 +69,7 @@ const COMMA = Buffer.from(",");
  * with their byte ranges; undefined when the body is not one envelope of brands each listing
  * records under `recordsKey`, with a whole-number count.
  */
-export function piecewise(
+function piecewise(
   body: Envelope,
   recordsKey: string,
   kept?: RecordBytes,

@@ -127,7 +127,7 @@ export function bodyData(body: DatasetBody): DataParts {
  * The hash of each record of a body, in publication order (each brand object in the service
  * metrics): from the record's bytes in the body where its slices say, else its serialisation.
  */
-export function recordHashesOf(body: DatasetBody): string[] {
+function recordHashesOf(body: DatasetBody): string[] {
   const value = body.value();
   const brands = value.data.flatMap((d) => d.Brand);
   const key = body.dataset.recordsKey;

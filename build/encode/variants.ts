@@ -23,11 +23,11 @@ const gz = promisify(gzip);
 // (bench/results/2026-11-29-history-from-facts.md). So bodies up to 64 KiB get 11, up to 1 MiB 10,
 // larger ones 9, and a large publisher's build stays within its time budget (BENCHMARKS.md#build,
 // row "brotli's size against quality 11's").
-export const BROTLI_BEST_QUALITY_BYTES = 64 * 1024;
-export const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
-export const BROTLI_MIDDLE_QUALITY = 10;
-export const BROTLI_LARGE_QUALITY = 9;
-export const BROTLI_BEST_QUALITY = constants.BROTLI_MAX_QUALITY;
+const BROTLI_BEST_QUALITY_BYTES = 64 * 1024;
+const BROTLI_MAX_QUALITY_BYTES = 1 << 20;
+const BROTLI_MIDDLE_QUALITY = 10;
+const BROTLI_LARGE_QUALITY = 9;
+const BROTLI_BEST_QUALITY = constants.BROTLI_MAX_QUALITY;
 
 /** What a build publishes: brotli as above, gzip at 9 (about 10 ms per MB). */
 export const PUBLISHED_COMPRESSION: Compression = {
@@ -53,7 +53,7 @@ export const PREVIEW_COMPRESSION: Compression = {
   gzipLevel: 1,
 };
 
-export interface EncodedVariant {
+interface EncodedVariant {
   readonly bytes: Buffer;
   /** Quoted strong entity tag (RFC 9110 section 8.8.3). */
   readonly etag: string;

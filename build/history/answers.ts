@@ -45,7 +45,7 @@ export function unquoted(variants: ManifestEntry["variants"]): BodyTags {
  * The newest answers get brotli's best quality (11 when published) while together they are at
  * most this many bytes: they are the ones consumers polling often ask for, and small.
  */
-export const ANSWER_BEST_QUALITY_BYTES = 16 * 1024;
+const ANSWER_BEST_QUALITY_BYTES = 16 * 1024;
 
 /**
  * The older answers' brotli quality (at most; the preview's is lower). Every answer is made again
@@ -53,7 +53,7 @@ export const ANSWER_BEST_QUALITY_BYTES = 16 * 1024;
  * compressed at what costs a build little: 6 took 25 ms for 0.8 MB of answers where 11 took
  * 2.6 s, for output 15% larger (bench/results/2026-11-29-history-from-facts.md).
  */
-export const ANSWER_BROTLI_QUALITY = 6;
+const ANSWER_BROTLI_QUALITY = 6;
 
 /** The answers' brotli quality, newest first (ANSWER_BEST_QUALITY_BYTES, ANSWER_BROTLI_QUALITY). */
 export function qualityOf(

@@ -28,7 +28,7 @@ import { brandsKey, VersionReader, type VersionCommit } from "./version.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 /** A version with the digest of its Data. */
-export interface DataVersion extends VersionCommit {
+interface DataVersion extends VersionCommit {
   readonly digest: string;
 }
 

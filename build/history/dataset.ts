@@ -57,10 +57,10 @@ export type { Publication } from "./publications.js";
 const READ_AHEAD = 16;
 
 /** The kept answers of a data set total at most this many times its full identity body. */
-export const ANSWER_BYTES_FACTOR = 2;
+const ANSWER_BYTES_FACTOR = 2;
 
 /** The version being published: the data set as this build made it. */
-export interface CurrentVersion {
+interface CurrentVersion {
   readonly entry: ManifestEntry;
   /** Its body (step 5): its value and byte ranges, parsed at most once for every step. */
   readonly body: DatasetBody;

@@ -18,7 +18,6 @@ import {
 } from "../core/git.js";
 
 export {
-  git,
   ObjectReader,
   touches,
   type Commit,

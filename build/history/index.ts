@@ -35,7 +35,7 @@ import { VersionReader, type VersionCommit, type VersionRef } from "./version.js
 export type { Publication } from "./dataset.js";
 
 /** Past versions each data set's changes endpoint answers from, unless site.yaml says otherwise. */
-export const DEFAULT_CHANGE_HISTORY_VERSIONS = 100;
+const DEFAULT_CHANGE_HISTORY_VERSIONS = 100;
 
 export interface HistoryInput {
   readonly contentDir: string;
@@ -82,7 +82,7 @@ export interface HistoryResult {
  * The data sets with changes endpoints: every one. A record is identified by its Identification,
  * or, in the service metrics, where the brand object is the record, by its BrandName.
  */
-export function changesDatasets(): readonly DatasetDefinition[] {
+function changesDatasets(): readonly DatasetDefinition[] {
   return DATASETS;
 }
 

@@ -6,7 +6,7 @@ import type { DatasetDefinition, DatasetId } from "../core/datasets.js";
 import { labelOf, recordChanges, type PublishedRecord, type VersionRecords } from "./records.js";
 
 /** How many records of each kind a publication names. */
-export const NAMED_PER_KIND = 3;
+const NAMED_PER_KIND = 3;
 
 /** One publication of a data set, against the one before, as the feed tells it. */
 export interface Publication {

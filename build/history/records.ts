@@ -98,7 +98,7 @@ export function slicedRecords(
  * A brand object's records (its BrandName and its `dataset.recordsKey` list). In the service
  * metrics (no records key) the brand object is the one record, identified by its BrandName.
  */
-export function brandRecords(
+function brandRecords(
   dataset: DatasetDefinition,
   brand: Readonly<Record<string, unknown>>,
 ): BrandRecords {
@@ -113,7 +113,7 @@ export function brandRecords(
 }
 
 /** A service metrics brand object as its one record, identified by its BrandName. */
-export function wholeBrand(brand: Readonly<Record<string, unknown>>): BrandRecords {
+function wholeBrand(brand: Readonly<Record<string, unknown>>): BrandRecords {
   const name = String(brand.BrandName);
   return { name, records: [publishedRecord(name, JSON.stringify(brand))] };
 }

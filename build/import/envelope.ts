@@ -7,7 +7,7 @@ import { isObject } from "../core/json-value.js";
 import { ImportError } from "./errors.js";
 
 /** A brand object of the feed, with its place in it for messages. */
-export interface FeedBrand {
+interface FeedBrand {
   readonly value: Record<string, unknown>;
   /** `data/0/Brand/2`, for messages. */
   readonly where: string;
@@ -129,7 +129,7 @@ export function readFeed(
  * (one per product), which the spec's envelope allows and which say what one Brand object with
  * all their records says. The records keep the feed's order; the brand's other fields must agree.
  */
-export function mergeParts(parts: readonly FeedBrand[], key: string, input: string): FeedBrand[] {
+function mergeParts(parts: readonly FeedBrand[], key: string, input: string): FeedBrand[] {
   const byName = new Map<
     string,
     { value: Record<string, unknown>; where: string; count: number }

@@ -21,7 +21,7 @@ export interface LoadedFeed {
 }
 
 /** Whether `input` is to be fetched rather than read. */
-export function isUrl(input: string): boolean {
+function isUrl(input: string): boolean {
   return /^https?:\/\//i.test(input);
 }
 
@@ -29,7 +29,7 @@ export function isUrl(input: string): boolean {
  * The Accept field for a feed of `dataset` (or of any data set when not known): the spec's media
  * type and the live standard's, then plain JSON.
  */
-export function acceptFor(dataset: DatasetDefinition | undefined): string {
+function acceptFor(dataset: DatasetDefinition | undefined): string {
   const types = (dataset ? [dataset] : DATASETS).flatMap((d) => [
     d.mediaType,
     ...openBankingAliases(d).map((a) => a.mediaType),
@@ -38,7 +38,7 @@ export function acceptFor(dataset: DatasetDefinition | undefined): string {
 }
 
 /** The URL as it may be shown and recorded: without a user name or password. */
-export function displayUrl(url: URL): string {
+function displayUrl(url: URL): string {
   const shown = new URL(url);
   shown.username = "";
   shown.password = "";

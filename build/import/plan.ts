@@ -9,11 +9,11 @@ import { ImportError } from "./errors.js";
 import { slugify } from "./slug.js";
 
 /** File extension of written content. */
-export const YAML_EXTENSION = ".yaml";
+const YAML_EXTENSION = ".yaml";
 /** File (in a split brand's folder) for the records that lack the split field: `_no-<field>`. */
-export const MISSING_VALUE_PREFIX = "_no-";
+const MISSING_VALUE_PREFIX = "_no-";
 
-export interface PlannedFile {
+interface PlannedFile {
   /** Path under the data set's content folder, `/`-separated. */
   readonly path: string;
   /** The brand object (or the part of it) to write, keys in the feed's order. */

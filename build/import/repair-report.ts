@@ -15,7 +15,7 @@ export interface FileRepair extends Repair {
 }
 
 /** Places of each kind printed after its line. */
-export const REPAIR_PLACES_SHOWN = 3;
+const REPAIR_PLACES_SHOWN = 3;
 /** Distinct examples (fields, codes) named in a kind's line. */
 const EXAMPLES_SHOWN = 5;
 

@@ -5,7 +5,7 @@
  */
 
 /** The name used when a value has no letter or digit to make a name from. */
-export const EMPTY_SLUG = "unnamed";
+const EMPTY_SLUG = "unnamed";
 
 /** `St. Ives` → `st-ives`, `Ashby-de-la-Zouch` → `ashby-de-la-zouch`, `Łódź Café` → `odz-cafe`. */
 export function slugify(text: string): string {

@@ -29,7 +29,7 @@ export interface BrandWrite {
 }
 
 /** What each brand already has in its data set's folder (absolute paths). */
-export async function existingContent(contentDir: string, write: BrandWrite): Promise<string[]> {
+async function existingContent(contentDir: string, write: BrandWrite): Promise<string[]> {
   const dir = join(contentDir, write.dataset.contentDir);
   const found: string[] = [];
   for (const name of candidates(write.slug)) {

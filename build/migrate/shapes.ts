@@ -29,7 +29,7 @@ export interface MigratedFile {
 }
 
 /** The rule name the migration's messages carry. */
-export const MIGRATE_RULE = "migrate";
+const MIGRATE_RULE = "migrate";
 
 interface Context {
   readonly file: string;

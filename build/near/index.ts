@@ -34,7 +34,7 @@ export interface BuiltNearIndex {
 }
 
 /** The filters a data set answers: places for branches and ATMs, segments for products. */
-export function nearFilters(dataset: DatasetDefinition, segments: readonly string[]): NearFilter[] {
+function nearFilters(dataset: DatasetDefinition, segments: readonly string[]): NearFilter[] {
   if (!dataset.path.startsWith(NEAR_STANDARD_PREFIX)) return [];
   if (dataset.recordsKey === "ATM") return ["country", "geo-location", "postcode"];
   if (dataset.recordsKey === "Branch") return ["country", "geo-location", "postcode", "sortcode"];
@@ -51,7 +51,7 @@ interface SegmentSchema {
 }
 
 /** The segment codes the data set's brand schema allows on a record, in the schema's order. */
-export function schemaSegments(
+function schemaSegments(
   dataset: DatasetDefinition,
   schemas: ReadonlyMap<string, AnySchemaObject>,
 ): string[] {

@@ -29,7 +29,7 @@ type Box = readonly [number, number, number, number];
  * Country is written), each taking in the country's islands: the UK (Scilly to Shetland, Northern
  * Ireland), the Crown dependencies, and the neighbours. Public geographic facts, rounded outwards.
  */
-export const COUNTRY_BOXES: Readonly<Record<string, Box>> = {
+const COUNTRY_BOXES: Readonly<Record<string, Box>> = {
   GB: [49.85, 60.95, -8.7, 1.8],
   GG: [49.4, 49.75, -2.7, -2.15],
   JE: [49.15, 49.28, -2.27, -1.98],
@@ -53,7 +53,7 @@ export const COUNTRY_BOXES: Readonly<Record<string, Box>> = {
  * Places a UK bank serves that are not the UK, each with its own ISO 3166-1 code: the Crown
  * dependencies, and Gibraltar (a British overseas territory).
  */
-export const NOT_THE_UK: Readonly<Record<string, string>> = {
+const NOT_THE_UK: Readonly<Record<string, string>> = {
   JE: "Jersey",
   GG: "Guernsey",
   IM: "the Isle of Man",

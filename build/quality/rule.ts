@@ -51,7 +51,7 @@ export interface RecordInFile {
 }
 
 /** One file's records, as the rules about the records of one file together read them. */
-export interface FileInCheck {
+interface FileInCheck {
   readonly file: string;
   readonly records: readonly RecordInFile[];
   readonly centres: ReadonlyMap<string, Point>;

@@ -39,7 +39,7 @@ export interface Site {
 }
 
 /** One entry of site.yaml's Sites, as written. */
-export interface SiteDeclaration {
+interface SiteDeclaration {
   /** A DNS label: the folder the site is built into and its preview address (<Name>.localhost). */
   readonly Name: string;
   /** The host consumers reach it at, lower case, no port or trailing dot (the schema says so). */

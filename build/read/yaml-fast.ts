@@ -37,7 +37,7 @@ export interface NodeIndex {
 }
 
 export const EMPTY = 0;
-export const SCALAR = 1;
+const SCALAR = 1;
 export const SEQUENCE = 2;
 export const MAPPING = 3;
 

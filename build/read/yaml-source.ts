@@ -35,7 +35,7 @@ import {
 export type { Position } from "./yaml-nodes.js";
 
 /** Most alias dereferences one file may make; legitimate sharing of opening hours needs far fewer. */
-export const MAX_ALIAS_COUNT = 1000;
+const MAX_ALIAS_COUNT = 1000;
 
 export interface YamlSource {
   readonly file: string;
@@ -106,7 +106,7 @@ export function parseYamlDocument(file: string, text: string): YamlDocument {
  * parsed the first time it is needed (a file the fast reader left to yaml has it already; one
  * whose node index does not line up with its data gets it on the first question it cannot answer).
  */
-export class Positions {
+class Positions {
   private fast: Tree<number> | undefined;
   private slow: { tree: Tree<unknown>; lines: LineCounter } | undefined;
   private starts: number[] | undefined;

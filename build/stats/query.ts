@@ -20,7 +20,7 @@ export const STATS_WINDOWS: readonly StatsWindow[] = [
 ];
 
 /** The names of the columns the query answers with, in its order. */
-export const STATS_COLUMNS = [
+const STATS_COLUMNS = [
   "asked",
   "target",
   "plan",

@@ -26,7 +26,7 @@ export interface SqlApi {
 }
 
 /** Where the SQL is POSTed. */
-export function sqlApiUrl(baseUrl: string, accountId: string): string {
+function sqlApiUrl(baseUrl: string, accountId: string): string {
   return `${baseUrl.replace(/\/+$/, "")}/accounts/${encodeURIComponent(accountId)}/analytics_engine/sql`;
 }
 

@@ -21,7 +21,7 @@ function unweakened(etag: string): string {
 }
 
 /** A long tag or digest cut for a report line: its first 24 characters say enough. */
-export function short(text: string): string {
+function short(text: string): string {
   // A tag's quotes are kept and not counted; a tag's start (a prefix) has only the first.
   const open = text.startsWith('"') ? '"' : "";
   const close = text.length > 1 && text.endsWith('"') ? '"' : "";

@@ -23,7 +23,7 @@ export function resultLines(results: readonly PathResult[]): string[] {
 }
 
 /** The data sets with a path that is not the same, each once, in order. */
-export function datasetsNotSame(results: readonly PathResult[]): string[] {
+function datasetsNotSame(results: readonly PathResult[]): string[] {
   const names = results.flatMap((r) =>
     r.kind !== "same" && r.check.dataset ? [r.check.dataset] : [],
   );

@@ -38,7 +38,7 @@ export interface VerifyOptions {
 }
 
 /** Sent with every request, so an operator can tell the check's requests in the logs. */
-export const VERIFY_USER_AGENT = "opendata-edge-verify";
+const VERIFY_USER_AGENT = "opendata-edge-verify";
 
 function causeOf(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && error.name === "TimeoutError") {

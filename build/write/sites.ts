@@ -60,7 +60,7 @@ export function sitesOutput(sites: readonly BuiltSite[]): {
 }
 
 /** `manifest` with every asset path (each `asset` field: variants, indexes, bodies) under `folder`. */
-export function rebased(manifest: Manifest, folder: string): Manifest {
+function rebased(manifest: Manifest, folder: string): Manifest {
   return JSON.parse(JSON.stringify(manifest), (key, value: unknown) =>
     key === "asset" && typeof value === "string" ? `/${folder}${value}` : value,
   ) as Manifest;

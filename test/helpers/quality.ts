@@ -19,7 +19,7 @@ import { discoverContent } from "../../build/read/content.js";
 import { locate, parseYaml } from "../../build/read/yaml-source.js";
 
 /** The day the rules date "has passed" by in these tests. */
-export const QUALITY_TODAY = "2026-11-24";
+const QUALITY_TODAY = "2026-11-24";
 
 let ajv: Ajv | undefined;
 

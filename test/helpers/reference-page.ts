@@ -5,7 +5,7 @@
  */
 
 /** Text of an HTML fragment as a browser shows it: no tags, the entities read. */
-export function textOf(html: string): string {
+function textOf(html: string): string {
   return html
     .replace(/<[^>]*>/g, "")
     .replace(/&lt;/g, "<")

@@ -11,7 +11,7 @@ import { MANIFEST_FILE, type Manifest } from "../../contract/manifest.js";
 /** `plain`: the sample content as it is; `live`: with `OpenBankingPaths: true` in site.yaml. */
 export type SampleVariant = "plain" | "live";
 
-export interface SampleFolders {
+interface SampleFolders {
   /** The folder holding content/ and dist/, which printed paths are relative to. */
   readonly root: string;
   readonly content: string;

@@ -79,7 +79,7 @@ export function matchesIfNoneMatch(ifNoneMatch: string, etag: string): boolean {
  * representation exists), or lists a tag that matches `etag` by strong comparison: both tags
  * strong and their opaque parts equal, so a weak tag never matches.
  */
-export function matchesIfMatch(ifMatch: string, etag: string): boolean {
+function matchesIfMatch(ifMatch: string, etag: string): boolean {
   if (ifMatch.trim() === "*") return true;
   if (etag.startsWith("W/")) return false;
   for (const match of ifMatch.matchAll(ENTITY_TAG)) {

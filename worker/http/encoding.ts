@@ -78,7 +78,7 @@ export function selectCoding(
  * optimization/content/compression/). Other types, `application/prs.*+json` among them, pass as
  * the Worker sent them. Compared without parameters, in lower case.
  */
-export const FRONT_LINE_COMPRESSED_TYPES: ReadonlySet<string> = new Set([
+const FRONT_LINE_COMPRESSED_TYPES: ReadonlySet<string> = new Set([
   ...["text/html", "text/richtext", "text/plain", "text/css", "text/x-script", "text/x-component"],
   ...["text/x-java-source", "text/x-markdown", "text/javascript", "text/js", "text/xml"],
   ...["application/javascript", "application/x-javascript", "application/x-perl"],

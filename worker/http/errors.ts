@@ -34,11 +34,6 @@ const CAUSE_BODIES = Object.fromEntries(
   ]),
 ) as Record<ErrorCause, string>;
 
-/** The exact body of an error response for a cause (contract/errors.ts, ERROR_CAUSES). */
-export function causeBody(cause: ErrorCause): string {
-  return CAUSE_BODIES[cause];
-}
-
 const bytesOf = (body: string) => new TextEncoder().encode(body).length;
 // Their lengths in bytes, for the outcome of a request (outcome.ts).
 const BYTES = Object.fromEntries(

@@ -37,9 +37,7 @@ export function notModifiedFields(
     // until then; preconditions still compare with the date the content has, so no 304 is early.
     [
       "Last-Modified",
-      representation.lastModifiedMs > nowMs
-        ? httpDate(nowMs)
-        : representation.lastModified,
+      representation.lastModifiedMs > nowMs ? httpDate(nowMs) : representation.lastModified,
     ],
     ["Cache-Control", cacheControl(representation.maxAge)],
     // The answer depends on Accept-Encoding, so shared caches must key on it.

@@ -4,7 +4,7 @@
  */
 
 /** Host names served over plain http: local development only. */
-export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /**
  * Where to send a plain-http request: the same path and query over https on the default port, or

@@ -52,12 +52,12 @@ export type BodySource = StoredBody | MadeBody | GoneBody;
  * than those kept): 410 after admission, so it counts against the quota like the 200 would
  * (RFC 9110 section 15.5.11).
  */
-export interface GoneBody {
+interface GoneBody {
   readonly kind: "gone";
 }
 
 /** Variants the build stored, read through the ASSETS binding: one per content coding. */
-export interface StoredBody {
+interface StoredBody {
   readonly kind: "stored";
   readonly variants: ServedFile["variants"];
   /** The codings stored, in CODING_PREFERENCE order (encoding.ts). */

@@ -22,7 +22,7 @@ import type { Representation } from "./representation.js";
 import type { ContentCoding } from "../../contract/manifest.js";
 
 /** Retry-After of a 503 caused by the assets binding failing (transient by nature). */
-export const TRANSIENT_RETRY_AFTER_SECONDS = 10;
+const TRANSIENT_RETRY_AFTER_SECONDS = 10;
 
 /**
  * The answer to `request` for `representation`. Records the coding and the body's length in

@@ -30,7 +30,7 @@ const BAND_MARGIN_DEGREES = 1e-9;
  * The records within `radius` miles of the point, nearest first (equal distances in publication
  * order). Only the band of latitudes the radius can reach is scanned, found by binary search.
  */
-export function withinRadius(
+function withinRadius(
   loaded: LoadedIndex,
   latitude: number,
   longitude: number,
@@ -58,7 +58,7 @@ export function withinRadius(
 }
 
 /** Where a postcode is: its unit, else its sector, else its district; undefined if unknown. */
-export function placePostcode(
+function placePostcode(
   index: NearIndex,
   keys: { readonly unit: string; readonly sector: string; readonly district: string },
 ): readonly [number, number] | undefined {

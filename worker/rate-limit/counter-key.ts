@@ -15,10 +15,10 @@ import { LOG_EVENTS } from "../log.js";
 import type { Log } from "../runtime.js";
 
 /** Prefix of counter keys in KV: `rl:<plan>:<window>:<client hash>` (counter-key.ts). */
-export const COUNTER_KEY_PREFIX = "rl:";
+const COUNTER_KEY_PREFIX = "rl:";
 
 /** The Worker secret holding the HMAC key of counter keys (`wrangler secret put RATE_LIMIT_KEY`). */
-export const RATE_LIMIT_KEY_SECRET = "RATE_LIMIT_KEY";
+const RATE_LIMIT_KEY_SECRET = "RATE_LIMIT_KEY";
 
 /**
  * Bytes of HMAC-SHA-256 kept in a counter key: 16 (128 bits, 32 hex digits). Two clients whose
@@ -29,10 +29,10 @@ export const RATE_LIMIT_KEY_SECRET = "RATE_LIMIT_KEY";
  * 2^-37. 64 bits would give 2^66 / 2^65: a collision almost surely. 96 bits would do (2^-31 per
  * window); 128 cost nothing more, since KV keys may be 512 bytes.
  */
-export const COUNTER_KEY_HASH_BYTES = 16;
+const COUNTER_KEY_HASH_BYTES = 16;
 
 /** Bytes of the random key an isolate makes for itself when RATE_LIMIT_KEY is not set. */
-export const FALLBACK_KEY_BYTES = 32;
+const FALLBACK_KEY_BYTES = 32;
 
 /** The part of Web Crypto used here; tests pass a wrapper that counts the calls. */
 export type HmacCrypto = Pick<SubtleCrypto, "importKey" | "sign">;

@@ -20,16 +20,16 @@ import { LOG_EVENTS } from "../log.js";
 import { withTimeout, type Platform } from "../runtime.js";
 
 /** KV keeps a window's counter a window longer than the window (KV's minimum TTL is 60 s). */
-export const COUNTER_TTL_SECONDS = 2 * RATE_LIMIT_WINDOW_SECONDS;
+const COUNTER_TTL_SECONDS = 2 * RATE_LIMIT_WINDOW_SECONDS;
 
 /**
  * An isolate shares a client's count through KV once the requests it holds back reach this
  * fraction of the quota it believes is left (see limiter.ts).
  */
-export const SHARE_FRACTION = 0.25;
+const SHARE_FRACTION = 0.25;
 
 /** Client buckets one isolate tracks at most; the oldest is forgotten first past this. */
-export const MAX_TRACKED_COUNTERS = 20_000;
+const MAX_TRACKED_COUNTERS = 20_000;
 
 const WINDOW_MS = RATE_LIMIT_WINDOW_SECONDS * 1000;
 

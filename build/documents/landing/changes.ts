@@ -13,7 +13,7 @@ import { ORIGIN, shellExample } from "./origin.js";
 import type { Site } from "../../read/site.js";
 
 /** How many publications the page shows. */
-export const LANDING_PUBLICATIONS = 5;
+const LANDING_PUBLICATIONS = 5;
 
 /** The `<link>` in the page's head that lets a browser or reader find the feed. */
 export const FEED_LINK = `<link rel="alternate" type="application/atom+xml" title="Changes to the published data" href="${CHANGES_FEED_PATH}">`;

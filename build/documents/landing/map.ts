@@ -22,8 +22,8 @@ const UNITED_KINGDOM = "826";
 const IRELAND = "372";
 
 /** Size of the drawing, in SVG user units. */
-export const MAP_WIDTH = 360;
-export const MAP_HEIGHT = 560;
+const MAP_WIDTH = 360;
+const MAP_HEIGHT = 560;
 const PADDING = 12;
 /** Decimal places kept in coordinates: a tenth of a unit is well below a screen pixel. */
 const DIGITS = 1;
@@ -116,7 +116,7 @@ const round = (n: number) => Number(n.toFixed(DIGITS));
 export const isMapKind = (title: string): boolean => title in SHAPES;
 
 /** Colours the stylesheet defines (style.css, `.brand-0` to `.brand-7`); two brands may share one. */
-export const BRAND_COLOURS = 8;
+const BRAND_COLOURS = 8;
 
 /**
  * The class that colours `brand`: one of BRAND_COLOURS, from a hash of the brand's name (32-bit
@@ -146,7 +146,7 @@ export function markName(record: LocatedRecord): { readonly where: string; reado
 }
 
 /** A mark's name on one line: "Ottersey Quay (Pennyfold Building Society branch PBS-0102)". */
-export function markTitle(record: LocatedRecord): string {
+function markTitle(record: LocatedRecord): string {
   const { where, what } = markName(record);
   return where ? `${where} (${what})` : what;
 }
@@ -162,7 +162,7 @@ const SPACING = MARK_SIZE + 3;
  * branch and its ATMs, or a shopping centre's ATMs. Drawn where they are, each would hide the
  * others, so a site's marks are set around its position instead, with a dot at the position.
  */
-export const SITE_UNITS = 1;
+const SITE_UNITS = 1;
 /** Up to this many marks at one site stand on a ring; more fill a sunflower spiral. */
 const RING_MAX = 6;
 const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
@@ -171,7 +171,7 @@ const GOLDEN_ANGLE = Math.PI * (3 - Math.sqrt(5));
 const SPIRAL = SPACING / 1.5;
 
 /** A record's mark where it is drawn. */
-export interface PlacedMark {
+interface PlacedMark {
   readonly record: LocatedRecord;
   readonly x: number;
   readonly y: number;

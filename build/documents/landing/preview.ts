@@ -20,7 +20,7 @@ export const PREVIEW_VERSION_PATH = "/_preview/version";
 /** Where the preview serves its script (same origin, so the policy can say 'self'). */
 export const PREVIEW_SCRIPT_PATH = "/_preview/reload.js";
 /** How often the page asks for the version, in milliseconds. */
-export const PREVIEW_POLL_MS = 300;
+const PREVIEW_POLL_MS = 300;
 
 // The meta element the script reads the version the page was made with from.
 const VERSION_META = "preview-version";
@@ -50,7 +50,7 @@ export function previewScript(): string {
 }
 
 /** Up to this many warnings are listed open; more wait behind their one-line summary. */
-export const OPEN_WARNINGS = 3;
+const OPEN_WARNINGS = 3;
 
 /**
  * The list items of `diagnostics`, each made by `item`, grouped as the terminal groups them
@@ -100,7 +100,7 @@ export function problemsPanel(problems: readonly Diagnostic[], built = true): st
  * The data-quality warnings, lighter than the problems and folded away behind one line when
  * there are more than OPEN_WARNINGS: each with its file:line:column, message and rule.
  */
-export function warningsPanel(warnings: readonly Diagnostic[]): string {
+function warningsPanel(warnings: readonly Diagnostic[]): string {
   const items = groupedItems(
     warnings,
     (d) =>
@@ -125,7 +125,7 @@ export function warningsPanel(warnings: readonly Diagnostic[]): string {
  * takes its own place after the footer, covering nothing, once the reader reaches the end. Being
  * last, it moves nothing above it: the reload keeps the reader's place.
  */
-export function previewDock(
+function previewDock(
   problems: readonly Diagnostic[],
   warnings: readonly Diagnostic[],
   built = true,

@@ -57,7 +57,7 @@ export interface ChangesPath {
 }
 
 /** The component name of a data set's change answer: `atms-changes`. */
-export function changesComponent(dataset: DatasetDefinition): string {
+function changesComponent(dataset: DatasetDefinition): string {
   return `${componentName(dataset.envelopeSchema)}-changes`;
 }
 

@@ -51,15 +51,15 @@ import {
  */
 export const OPENAPI_MEDIA_TYPE = "application/vnd.oai.openapi+json;version=3.1";
 /** The version of the OpenAPI Specification the document follows. */
-export const OPENAPI_VERSION = "3.1.0";
+const OPENAPI_VERSION = "3.1.0";
 /** Where the document is served. */
 export const OPENAPI_PATH = "/openapi.json";
 
 /** Error statuses a data path can answer (docs/consumers.md#the-apis), each documented with its text. */
-export const DOCUMENTED_ERRORS: readonly ErrorStatus[] = [400, 404, 405, 412, 429, 500, 503];
+const DOCUMENTED_ERRORS: readonly ErrorStatus[] = [400, 404, 405, 412, 429, 500, 503];
 
 /** The tag of the directory entry, which belongs to neither API. */
-export const DIRECTORY_TAG = "Participant directory";
+const DIRECTORY_TAG = "Participant directory";
 
 export interface OpenApiInput {
   readonly datasets: readonly {

@@ -24,7 +24,7 @@ import { withinSync } from "../../core/internal-error.js";
 import { servedPaths } from "../served-paths.js";
 
 /** What a published path answers, as the reference shows it. */
-export interface ExampleAnswer {
+interface ExampleAnswer {
   readonly status: number;
   readonly mediaType: string;
   /** The body as shown: JSON with long lists and texts cut (abbreviate), or the first lines of text. */
@@ -57,13 +57,13 @@ export interface ExampleInput {
 }
 
 /** A data set's near-me index, and the segment codes its schema allows (contract/near.ts). */
-export interface NearData {
+interface NearData {
   readonly index: NearIndex;
   readonly segments: readonly string[];
 }
 
 /** Cut from a list: every item after the first stands as this one mark. */
-export const MORE = "…";
+const MORE = "…";
 // A text longer than this is cut, with MORE after what is kept.
 const LONGEST_TEXT = 80;
 // Lines of a text body shown, and the longest line.

@@ -42,7 +42,7 @@ const scalar = (value: unknown): string =>
   typeof value === "string" ? value : (JSON.stringify(value) ?? "");
 
 /** Every operation of the document, in the order of its paths, GET before HEAD. */
-export function operationsOf(openapi: Json): Operation[] {
+function operationsOf(openapi: Json): Operation[] {
   return Object.entries(asJson(openapi.paths)).flatMap(([path, item]) =>
     METHODS.filter((m) => asJson(item)[m] !== undefined).map((method) => ({
       method,
@@ -69,7 +69,7 @@ const refName = (value: unknown) => asString(asJson(value).$ref).split("/").at(-
  * The little Markdown the document's descriptions use (CommonMark's subset): paragraphs, lists
  * of "- " lines, `code` and **strong**; everything else is text.
  */
-export function markdown(source: string): string {
+function markdown(source: string): string {
   const inline = (s: string) =>
     text(s)
       .replace(/`([^`]+)`/g, "<code>$1</code>")

@@ -18,7 +18,7 @@ import { Background, ManualClock, MemoryAssets, MemoryKv } from "../../fakes/pla
 /** Origin of test requests (https, so nothing is redirected). */
 export const ORIGIN = "https://opendata.example";
 /** meta.LastUpdated of every fixture data set. */
-export const LAST_UPDATED = "2026-11-20T10:00:00Z";
+const LAST_UPDATED = "2026-11-20T10:00:00Z";
 /** The RATE_LIMIT_KEY secret of test isolates (made up for the tests). */
 export const TEST_RATE_LIMIT_KEY = "test secret: not used by any deployment";
 /** A moment well inside a rate-limit window: 10 s after a minute starts. */
