@@ -9,6 +9,7 @@
  * (saves close together may be built as one: the later one's content is then what is served).
  */
 import { readFile, writeFile } from "node:fs/promises";
+import { request } from "node:http";
 
 /** One save of a file, and when each host asked for it first served it. */
 export interface SaveServed {
@@ -66,19 +67,29 @@ export function latestSave(body: string, tag: string): number {
  */
 export async function driveSaves(run: SaveRun): Promise<SaveServed[]> {
   let client = 0;
-  const ask = async (host: string, etag: string | undefined) => {
-    const response = await fetch(new URL(run.path, run.base), {
-      headers: {
+  // node:http, not fetch: fetch sends the URL's host whatever Host header it is given.
+  const ask = (host: string, etag: string | undefined) =>
+    new Promise<{ etag: string | undefined; body: string | undefined }>((resolve, reject) => {
+      const headers: Record<string, string> = {
         Host: host,
         "Accept-Encoding": "identity",
         "CF-Connecting-IP": `198.19.${(client >> 8) & 255}.${client++ & 255}`,
-        ...(etag ? { "If-None-Match": etag } : {}),
-      },
+      };
+      if (etag) headers["If-None-Match"] = etag;
+      const req = request(new URL(run.path, run.base), { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () =>
+          resolve({
+            etag: res.headers.etag,
+            body: res.statusCode === 200 ? Buffer.concat(chunks).toString("utf8") : undefined,
+          }),
+        );
+      });
+      req.on("error", reject);
+      req.end();
     });
-    const body = response.status === 200 ? await response.text() : undefined;
-    if (response.status !== 200) await response.body?.cancel();
-    return { etag: response.headers.get("etag") ?? undefined, body, status: response.status };
-  };
   const watch = async (host: string, tag: string, n: number, written: number) => {
     let etag: string | undefined;
     while (performance.now() - written < run.timeoutMs) {
