@@ -97,7 +97,7 @@ export interface Day {
   readonly changes: DayChanges;
 }
 
-function brandOf(feed: Envelope): Brand {
+export function brandOf(feed: Envelope): Brand {
   const brands = feed.data.flatMap((item) => item.Brand);
   if (brands.length !== 1) throw new Error(`the start feed has ${brands.length} brands, not one`);
   return brands[0]!;
@@ -231,9 +231,11 @@ export function* dailyFeeds(options: DailyOptions): Generator<Day, void> {
 export class DailyWriter {
   private readonly texts = new Map<string, { text: string; repairs: number }>();
   private readonly validate;
-  readonly dataset: DatasetDefinition = datasetById("atms");
+  readonly dataset: DatasetDefinition;
 
-  constructor() {
+  /** For the data set `datasetId` (ATMs unless given: the daily feeds are ATM feeds). */
+  constructor(datasetId = "atms") {
+    this.dataset = datasetById(datasetId);
     this.validate = validatorFor(createAjv(readSchemas(SCHEMA_DIR)), this.dataset.brandSchema);
   }
 
@@ -320,7 +322,7 @@ function siteYaml(feed: Envelope): string {
   ].join("\n");
 }
 
-function git(cwd: string, args: string[], input?: Buffer): string {
+export function git(cwd: string, args: string[], input?: Buffer): string {
   const result = spawnSync("git", args, { cwd, env: GIT_ENV, input, maxBuffer: 1 << 30 });
   if (result.status !== 0) {
     throw new Error(`git ${args[0]} in ${cwd}: ${result.stderr?.toString() ?? result.error}`);
@@ -328,8 +330,11 @@ function git(cwd: string, args: string[], input?: Buffer): string {
   return result.stdout.toString();
 }
 
-/** Writes the days as commits of `repo` (a new repository) with one fast-import stream. */
-async function fastImport(
+/**
+ * Writes the days as commits of `repo` (a new repository) with one fast-import stream, each
+ * day's files at their paths under content/.
+ */
+export async function fastImport(
   repo: string,
   commits: Iterable<[Day, [string, string][]]>,
 ): Promise<void> {

@@ -22,6 +22,12 @@ if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
   process.exit(2);
 }
 
+// workerd's report of a browser dropping a connection (a kj `Broken pipe` ERROR with a native
+// stack) is no error of the preview's: left out of the terminal (build/preview/workerd-noise.ts).
+const noise = new URL("../.out/build/preview/workerd-noise.js", import.meta.url);
+const { withoutDisconnectNoise } = await import(noise.href);
+console.error = withoutDisconnectNoise(console.error.bind(console));
+
 const serve = new URL("../.out/build/preview/serve.js", import.meta.url);
 const { startPreview } = await import(serve.href);
 const preview = await startPreview({

@@ -39,6 +39,19 @@ export interface GoodBuild {
 export interface PreviewOutput {
   readonly files: OutputFile[];
   readonly manifest: Manifest;
+  /** Of everything served: changes when any site's page would reload. */
+  readonly version: string;
+  /**
+   * What PREVIEW_VERSION_PATH answers, by host: with Sites each site's own version at its host
+   * (a site's page reloads on its own version, and `version` is none of them); without Sites one
+   * entry, at any host.
+   */
+  readonly versions: readonly HostVersion[];
+}
+
+/** The version a host serves at PREVIEW_VERSION_PATH; host undefined: any host. */
+export interface HostVersion {
+  readonly host: string | undefined;
   readonly version: string;
 }
 
@@ -82,6 +95,7 @@ export function previewOutput(
       ],
       manifest: one.manifest,
       version: one.version,
+      versions: [{ host: undefined, version: one.version }],
     };
   }
   // With site.yaml's Sites: each site's page made into the preview's, under its own folder.
@@ -112,6 +126,7 @@ export function previewOutput(
     ],
     manifest,
     version,
+    versions: sites.map(({ site, preview }) => ({ host: site.host, version: preview.version })),
   };
 }
 

@@ -11,12 +11,14 @@
  * process-wide state.
  */
 import { randomBytes } from "node:crypto";
+import { request } from "node:http";
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { CONTENT_DIR, DIST_DIR, PROJECT_ROOT } from "../core/paths.js";
 import { coalesce, watchContent, watchHead, type Coalescer, type ContentWatcher } from "./watch.js";
 import { PreviewSession, type PreviewBuildOptions, type Rebuilt } from "./session.js";
+import type { HostVersion } from "./output.js";
 import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
 import { PREVIEW_BINDING } from "../../contract/preview.js";
 import { startFrontLine, type FrontLine } from "./front-line.js";
@@ -94,12 +96,17 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
   const rebuild = async () => {
     // A failed build is left unreported when a newer save already waits (session.ts).
     const rebuilt = await session.rebuild(() => runs.pending());
-    // Served from the Worker's next request on; asked once, so what onRebuilt reports is served.
-    if (rebuilt.published) await servedVersion(url, rebuilt.version);
+    // Served from the Worker's next request on; asked at each site's host, so what onRebuilt
+    // reports is served. A newer save waiting ends the wait: its rebuild publishes anew, and
+    // waiting for what it supersedes would only hold it back.
+    if (rebuilt.published) await servedVersions(url, rebuilt.versions, () => runs.pending());
     options.onRebuilt?.(rebuilt);
   };
   const runs: Coalescer = coalesce(
-    () => rebuild().catch((error: unknown) => log(`preview: ${String(error)}`)),
+    () =>
+      rebuild().catch((error: unknown) =>
+        log(`preview: after a rebuild: ${error instanceof Error ? error.message : String(error)}`),
+      ),
     options.quietMs ?? 30,
   );
   onSave = () => runs.poke();
@@ -165,19 +172,53 @@ async function startWorker(
   });
 }
 
-/** Waits until the Worker at `url` serves `version`, bounded by SERVE_TIMEOUT_MS. */
-async function servedVersion(url: URL, version: string): Promise<void> {
+/**
+ * Waits until the Worker at `url` serves each of `versions` at its host (with Sites, each site's
+ * version at the site's host: the default address is no site's), bounded by SERVE_TIMEOUT_MS; or
+ * until `superseded()`, when a newer rebuild will publish anew.
+ */
+async function servedVersions(
+  url: URL,
+  versions: readonly HostVersion[],
+  superseded: () => boolean,
+): Promise<void> {
   const until = Date.now() + SERVE_TIMEOUT_MS;
-  while (Date.now() < until) {
-    try {
-      const response = await fetch(new URL(PREVIEW_VERSION_PATH, url));
-      if ((await response.text()) === version) return;
-    } catch {
-      // The Worker is starting; ask again.
+  const waiting = [...versions];
+  while (waiting.length > 0) {
+    const { host, version } = waiting[0]!;
+    if ((await versionAt(url, host).catch(() => undefined)) === version) {
+      waiting.shift();
+      continue;
+    }
+    if (superseded()) return;
+    if (Date.now() >= until) {
+      throw new Error(
+        `the Worker at ${url.origin} did not serve version ${version}${host ? ` at host ${host}` : ""} within ${SERVE_TIMEOUT_MS} ms`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`the Worker did not serve version ${version} within ${SERVE_TIMEOUT_MS} ms`);
+}
+
+/**
+ * The preview version the Worker at `url` serves at `host` (the URL's own when undefined). With
+ * node:http, not fetch: fetch sends the URL's host whatever Host header it is given.
+ */
+function versionAt(url: URL, host: string | undefined): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL(PREVIEW_VERSION_PATH, url),
+      { headers: host ? { Host: host } : {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 /**

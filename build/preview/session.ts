@@ -12,8 +12,8 @@
  */
 import { readdir, readFile, realpath } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { formatDiagnostic, type Diagnostic } from "../core/diagnostics.js";
-import { DIST_DIR } from "../core/paths.js";
+import { atFileStart, formatDiagnostic, type Diagnostic } from "../core/diagnostics.js";
+import { CONTENT_DIR, DIST_DIR } from "../core/paths.js";
 import { runBuild, type BuildOptions } from "../pipeline.js";
 import { BuildMemory } from "../core/memory.js";
 import { previewProfile } from "../profiles.js";
@@ -22,7 +22,7 @@ import { cacheMissLine } from "../cli/cache-note.js";
 import { writesBehindDone } from "../core/cache.js";
 import { MANIFEST_FILE, type Manifest } from "../../contract/manifest.js";
 import { PREVIEW_VERSION_PATH } from "../documents/landing/preview.js";
-import { previewOutput, previewWithoutBuild, type GoodBuild } from "./output.js";
+import { previewOutput, previewWithoutBuild, type GoodBuild, type HostVersion } from "./output.js";
 import { Generations } from "./generations.js";
 
 /** What one rebuild did. */
@@ -32,6 +32,8 @@ export interface Rebuilt {
   readonly problems: readonly Diagnostic[];
   /** The preview's version now served. */
   readonly version: string;
+  /** What each host serves at PREVIEW_VERSION_PATH now (output.ts, PreviewOutput.versions). */
+  readonly versions: readonly HostVersion[];
   /** Whether a new generation was published (false when nothing served changed). */
   readonly published: boolean;
   /** From the start of the build to the new generation being served. */
@@ -50,6 +52,7 @@ export class PreviewSession {
   private good: GoodBuild | undefined;
   private outputRead = false;
   private version: string | undefined;
+  private versions: readonly HostVersion[] = [];
   // What one rebuild keeps for the next (core/memory.ts): the check results of the files it did
   // not change, the cache entries it used (written behind), what git said, each record's bytes…
   private readonly profile = previewProfile(new BuildMemory());
@@ -70,12 +73,18 @@ export class PreviewSession {
    */
   async rebuild(superseded: () => boolean = () => false): Promise<Rebuilt> {
     const started = performance.now();
+    // A build that throws (a fault of the build, not of the content) is shown as one problem, on
+    // the page and in one line here, over the last good build, like a content problem.
+    let internal: Error | undefined;
     const result = await runBuild({
       ...this.options,
       write: false,
       // Nothing of a rebuild waits for the cache's writes (written() does), and what the last
       // build used is read from memory.
       profile: this.profile,
+    }).catch((error: unknown) => {
+      internal = error instanceof Error ? error : new Error(String(error));
+      return internalFailure(internal, this.options.cwd ?? process.cwd(), this.contentDir());
     });
     if (!result.ok && this.version !== undefined && superseded()) {
       const ms = performance.now() - started;
@@ -83,6 +92,7 @@ export class PreviewSession {
         ok: false,
         problems: result.diagnostics,
         version: this.version,
+        versions: this.versions,
         published: false,
         ms,
       };
@@ -104,6 +114,7 @@ export class PreviewSession {
     if (published) {
       this.generations.publish({ ...output, built: this.good !== undefined });
       this.version = output.version;
+      this.versions = output.versions;
     }
     const ms = performance.now() - started;
     if (result.ok) {
@@ -114,6 +125,10 @@ export class PreviewSession {
             ? `; ${warnings} data-quality ${warnings === 1 ? "warning" : "warnings"}, listed on the landing page`
             : ""),
       );
+    } else if (internal) {
+      this.log(
+        `preview: ${problems[0]!.message}; ${this.good ? "still serving the last good build" : "nothing built to serve"}, with the error on the landing page.`,
+      );
     } else {
       for (const problem of problems) this.log(formatDiagnostic(problem));
       const count = `${problems.length} ${problems.length === 1 ? "problem" : "problems"}`;
@@ -123,7 +138,18 @@ export class PreviewSession {
           : `${count}, and no earlier build to serve: the landing page shows the problems and the APIs answer 503 until a save builds.`,
       );
     }
-    return { ok: result.ok, problems, version: output.version, published, ms };
+    return {
+      ok: result.ok,
+      problems,
+      version: output.version,
+      versions: output.versions,
+      published,
+      ms,
+    };
+  }
+
+  private contentDir(): string {
+    return this.options.contentDir ?? CONTENT_DIR;
   }
 
   /** Settles once every good build so far is written to the output folder, and its cache entries to the cache. */
@@ -164,6 +190,32 @@ export class PreviewSession {
       return undefined;
     }
   }
+}
+
+/**
+ * A build that threw, as a failed build with one problem at the content folder: what failed and
+ * where in the build (the first frame of its stack, relative to `cwd`), on one line.
+ */
+function internalFailure(error: Error, cwd: string, contentDir: string) {
+  const frame = error.stack
+    ?.split("\n")
+    .find((line) => /^\s+at /.test(line))
+    ?.trim()
+    .replace(/^at /, "")
+    .replace(/file:\/\//, "");
+  const where = frame ? ` (at ${frame.split(cwd + sep).join("")})` : "";
+  const message = error.message.split("\n")[0] || error.name;
+  const problem = atFileStart(
+    relative(cwd, contentDir).split(sep).join("/") || ".",
+    "internal",
+    `internal error in the build, not a problem in the content: ${message}${where}`,
+  );
+  return {
+    ok: false as const,
+    diagnostics: [problem],
+    quality: { warnings: [] as Diagnostic[] },
+    cacheMiss: undefined,
+  };
 }
 
 /** A build already written to `outDir` (by `npm run build` or a preview), read back. */

@@ -2,7 +2,9 @@
  * The live preview (npm start's code path) with site.yaml's Sites (issue 46, item 5): over plain
  * http, with no redirect, a request whose Host is a site's host gets that site, and so does
  * `<Name>.localhost` (RFC 6761 section 6.3: loopback); the default address lists the sites with
- * links; a save rebuilds the sites that publish the brand it touched.
+ * links; a save rebuilds the sites that publish the brand it touched; and no save is lost
+ * (issue 51, item 2): saves in a row, 1.5 s apart and close together, are each served at every
+ * host that publishes the brand saved.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScratchPreview, type ScratchPreview } from "../helpers/preview.js";
 import { arrayAt, parseJson, stringAt } from "../helpers/json.js";
 import { newClients, request, type RawResponse } from "./http.js";
+import { driveSaves, type SaveServed } from "../../bench/preview-saves.js";
 
 const SITE_YAML = [
   'License: "https://www.openbanking.org.uk/open-licence"',
@@ -97,4 +100,57 @@ describe("the live preview with a site per brand and a group site", () => {
       group: after.group === before.group,
     }).toEqual({ thistlecombe: true, pennyfold: false, group: false });
   });
+});
+
+describe("the live preview with Sites, saves in a row", () => {
+  // Each save goes round the two brands' ATM files; each is asked for at its site's host, its
+  // site's <Name>.localhost and the group's host, all of which publish it.
+  const files = () => [
+    {
+      file: join(scratch.content.content, "atms", "pennyfold-building-society.yaml"),
+      tag: "pbs",
+      hosts: [
+        "api.pennyfold.example",
+        "pennyfold.localhost",
+        "opendata.thistlecombe-group.example",
+      ],
+    },
+    {
+      file: join(scratch.content.content, "atms", "thistlecombe-bank", "north.yaml"),
+      tag: "tb",
+      hosts: ["api.thistlecombe.example", "thistlecombe.localhost", "group.localhost"],
+    },
+  ];
+  // The hosts that never served a save (none, when every save is served at every host).
+  const unserved = (results: readonly SaveServed[]) =>
+    results.flatMap(({ save, servedMs }) =>
+      [...servedMs].filter(([, ms]) => ms === undefined).map(([host]) => `save ${save} at ${host}`),
+    );
+
+  it("serves each of 7 saves 1.5 s apart at every host that publishes the brand saved", async () => {
+    const results = await driveSaves({
+      base,
+      files: files(),
+      path: "/std/v2.2/atms",
+      saves: 7,
+      apartMs: 1500,
+      // A bound on a wait for what takes well under a second, not a measure of it.
+      timeoutMs: 12_000,
+    });
+    expect(results.map(({ servedMs }) => servedMs.size)).toEqual([3, 3, 3, 3, 3, 3, 3]);
+    expect(unserved(results)).toEqual([]);
+  }, 60_000);
+
+  it("serves each of 12 saves 100 ms apart, or a later one, at every host that publishes the brand saved", async () => {
+    const results = await driveSaves({
+      base,
+      files: files(),
+      path: "/std/v2.2/atms",
+      saves: 12,
+      apartMs: 100,
+      timeoutMs: 12_000,
+    });
+    expect(results).toHaveLength(12);
+    expect(unserved(results)).toEqual([]);
+  }, 60_000);
 });
