@@ -109,7 +109,7 @@ async function editSampleBranch(content: string, n: number): Promise<void> {
 }
 
 /** The sample's site.yaml with a site per brand and the group's, as docs/editing.md sets them up. */
-export const SAMPLE_SITES_YAML = [
+const SAMPLE_SITES_YAML = [
   'License: "https://www.openbanking.org.uk/open-licence"',
   'TermsOfUse: "https://www.openbanking.org.uk/terms"',
   "Sites:",
@@ -131,7 +131,7 @@ const SAVES_APART_MS = 1500;
 const SAVE_TIMEOUT_MS = 12_000;
 
 /** One row: saves served at a host, and from write to served. */
-export interface SavesRow {
+interface SavesRow {
   readonly content: string;
   readonly host: string;
   readonly served: number;
@@ -195,7 +195,7 @@ async function savesAt(
 }
 
 /** Saves 1.5 s apart asked for at the brand's host, with Sites and (the sample) without. */
-export async function sitesSavesBenchmarks(): Promise<SavesRow[]> {
+async function sitesSavesBenchmarks(): Promise<SavesRow[]> {
   const rows: SavesRow[] = [];
   const sample = async (sites: boolean) => {
     const scratch = await mkdtemp(join(tmpdir(), "opendata-edge-sample-sites-"));
@@ -223,7 +223,7 @@ export async function sitesSavesBenchmarks(): Promise<SavesRow[]> {
 }
 
 /** Saves 1.5 s apart of the first brand's ATM file in the group's repository, at two hosts. */
-export async function groupSaves(): Promise<SavesRow[]> {
+async function groupSaves(): Promise<SavesRow[]> {
   const missing = missingGroupFeeds();
   if (missing.length > 0) {
     process.stderr.write(`  preview: no group repository (missing ${missing.join(", ")})\n`);
@@ -247,7 +247,7 @@ export async function groupSaves(): Promise<SavesRow[]> {
 }
 
 /** The rows as a Markdown table. */
-export function savesTable(rows: readonly SavesRow[]): string {
+function savesTable(rows: readonly SavesRow[]): string {
   const ms = (values: readonly number[]) =>
     values.length === 0 ? "–" : `${Math.round(median(values))} ms`;
   return table(

@@ -32,7 +32,7 @@ export interface SaveRun {
   readonly timeoutMs: number;
 }
 
-export interface SavedFile {
+interface SavedFile {
   readonly file: string;
   /** Distinguishes this file's marker from another's in a body holding both brands. */
   readonly tag: string;
@@ -42,7 +42,7 @@ export interface SavedFile {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Writes save `n`'s marker into the first StreetName of `file` (the previous marker replaced). */
-export async function writeSave(file: string, tag: string, n: number): Promise<void> {
+async function writeSave(file: string, tag: string, n: number): Promise<void> {
   const text = await readFile(file, "utf8");
   const street = /^(\s+StreetName: )(.*)$/m;
   const found = street.exec(text);
@@ -52,7 +52,7 @@ export async function writeSave(file: string, tag: string, n: number): Promise<v
 }
 
 /** The latest save of `tag` that `body` carries, or -1. */
-export function latestSave(body: string, tag: string): number {
+function latestSave(body: string, tag: string): number {
   let latest = -1;
   for (const m of body.matchAll(new RegExp(` ${tag} edit (\\d+)"`, "g"))) {
     latest = Math.max(latest, Number(m[1]));
