@@ -16,7 +16,7 @@ import { generateContent } from "./generate.js";
 import { setOfflineEnvironment } from "./workerd-harness.js";
 import { median, table } from "./report.js";
 import { GIT_ENV } from "./git-env.js";
-import { driveSaves } from "./preview-saves.js";
+import { driveSaves, SAMPLE_SITES_YAML } from "./preview-saves.js";
 import { GROUP_SITE, groupRepository, missingGroupFeeds } from "./group-repo.js";
 
 // Bound: no wait for one served ETag longer than this.
@@ -107,22 +107,6 @@ async function editSampleBranch(content: string, n: number): Promise<void> {
   const text = await readFile(file, "utf8");
   await writeFile(file, text.replace(/^( {4}Name: "[^"]*?)( edit \d+)?"$/m, `$1 edit ${n}"`));
 }
-
-/** The sample's site.yaml with a site per brand and the group's, as docs/editing.md sets them up. */
-const SAMPLE_SITES_YAML = [
-  'License: "https://www.openbanking.org.uk/open-licence"',
-  'TermsOfUse: "https://www.openbanking.org.uk/terms"',
-  "Sites:",
-  "  - Name: thistlecombe",
-  "    Host: api.thistlecombe.example",
-  "    Brands: [Thistlecombe Bank]",
-  "  - Name: pennyfold",
-  "    Host: api.pennyfold.example",
-  "    Brands: [Pennyfold Building Society]",
-  "  - Name: group",
-  "    Host: opendata.thistlecombe-group.example",
-  "",
-].join("\n");
 
 // Saves as the issue reported them lost (issue 51): 7, 1.5 s apart, each asked for at the
 // brand's host for 12 s.

@@ -11,6 +11,22 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 
+/** The sample's site.yaml with a site per brand and the group's, as docs/editing.md sets them up. */
+export const SAMPLE_SITES_YAML = [
+  'License: "https://www.openbanking.org.uk/open-licence"',
+  'TermsOfUse: "https://www.openbanking.org.uk/terms"',
+  "Sites:",
+  "  - Name: thistlecombe",
+  "    Host: api.thistlecombe.example",
+  "    Brands: [Thistlecombe Bank]",
+  "  - Name: pennyfold",
+  "    Host: api.pennyfold.example",
+  "    Brands: [Pennyfold Building Society]",
+  "  - Name: group",
+  "    Host: opendata.thistlecombe-group.example",
+  "",
+].join("\n");
+
 /** One save of a file, and when each host asked for it first served it. */
 export interface SaveServed {
   readonly save: number;

@@ -12,22 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startScratchPreview, type ScratchPreview } from "../helpers/preview.js";
 import { arrayAt, parseJson, stringAt } from "../helpers/json.js";
 import { newClients, request, type RawResponse } from "./http.js";
-import { driveSaves, type SaveServed } from "../../bench/preview-saves.js";
-
-const SITE_YAML = [
-  'License: "https://www.openbanking.org.uk/open-licence"',
-  'TermsOfUse: "https://www.openbanking.org.uk/terms"',
-  "Sites:",
-  "  - Name: thistlecombe",
-  "    Host: api.thistlecombe.example",
-  "    Brands: [Thistlecombe Bank]",
-  "  - Name: pennyfold",
-  "    Host: api.pennyfold.example",
-  "    Brands: [Pennyfold Building Society]",
-  "  - Name: group",
-  "    Host: opendata.thistlecombe-group.example",
-  "",
-].join("\n");
+import {
+  driveSaves,
+  SAMPLE_SITES_YAML as SITE_YAML,
+  type SaveServed,
+} from "../../bench/preview-saves.js";
 
 let scratch: ScratchPreview;
 let base: URL;
