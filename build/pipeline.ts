@@ -58,7 +58,7 @@ import {
   readPostcodeCentroids,
   type PostcodePoint,
 } from "./near/postcodes.js";
-import { buildHistory, type HistoryResult } from "./history/index.js";
+import { buildHistory, type HistoryResult, type SiteHistory } from "./history/index.js";
 import { within } from "./core/internal-error.js";
 
 export type { DatasetResult } from "./encode/manifest-entry.js";
@@ -186,14 +186,41 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   const run = await checkAndAssemble(options, profile);
   if (!run.ok) return run.failure;
   const encode = createEncoder(run.cache, run.timings.parts, profile);
-  // Steps 6 to 9 for each site, over its own bodies (one site, every brand, without Sites).
-  const built: SitePublication[] = [];
+  // A fault of the build's own says which site's steps it was in (core/internal-error.ts).
+  const inSite = <T>(part: SiteBodies, work: () => Promise<T>) =>
+    part.site ? within(`site ${part.site.name}`, work) : work();
+  // 6. encode each data set's body and 7. index the near-me data sets, each site's.
+  const encoded: EncodedSite[] = [];
   for (const part of run.sites) {
-    // A fault of the build's own says which site's steps it was in (core/internal-error.ts).
-    const publish = () => publishSite(run, part, options, encode);
-    const made = part.site ? await within(`site ${part.site.name}`, publish) : await publish();
+    const made = await inSite(part, () => encodeAndIndex(run, part, encode));
     if (!made.ok) return run.failed(made.problems);
-    built.push(made);
+    encoded.push({ part, ...made });
+  }
+  // 8. the changes endpoints' answers since each kept past version, and the publications: every
+  // site's from one reading of git, so a brand's past files are parsed once for all its sites.
+  const limits = options.limits ?? PLATFORM_LIMITS;
+  const history = await timeAsync(run.timings, "history", () =>
+    within("step 8 (history)", () =>
+      buildHistory({
+        contentDir: run.contentDir,
+        git: run.git,
+        profile,
+        memory: run.memory,
+        sites: encoded.map(({ part, results }) => ({
+          name: part.site?.name,
+          site: part.settings,
+          datasets: results,
+          brands: part.site?.brands,
+        })),
+        cache: run.cache,
+        maxFileBytes: limits.maxFileBytes,
+      }),
+    ),
+  );
+  // 9. the documents about the APIs, and the site's manifest and files.
+  const built: SitePublication[] = [];
+  for (const [i, site] of encoded.entries()) {
+    built.push(await inSite(site.part, () => publishSite(run, site, history.sites[i]!, encode)));
   }
   // 10. check the platform's limits, then write, unless a last check objects
   const only = built.length === 1 && run.sites[0]!.site === undefined ? built[0] : undefined;
@@ -213,71 +240,46 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       : { sites: built.map(({ name, host, results }) => ({ name, host, datasets: results })) }),
     manifest: output.manifest,
     files: output.files,
-    historyNote: built.find((b) => b.historyNote)?.historyNote,
-    // Summed over the sites: each site's history is its own.
-    historyWork: {
-      datasets: built.reduce((n, b) => n + b.historyWork.datasets, 0),
-      parsed: built.reduce((n, b) => n + b.historyWork.parsed, 0),
-      rebuilt: built.reduce((n, b) => n + b.historyWork.rebuilt, 0),
-    },
+    historyNote: history.note,
+    historyWork: history.work,
   };
+}
+
+/** A site's bodies as steps 6 and 7 made them. */
+interface EncodedSite {
+  readonly part: SiteBodies;
+  readonly results: DatasetResult[];
+  readonly near: BuiltNearIndex[];
 }
 
 /** One site as steps 6 to 9 made it, with the files step 10 writes for it. */
 interface SitePublication extends BuiltSite {
-  readonly ok: true;
   readonly results: readonly DatasetResult[];
-  readonly historyNote: string | undefined;
-  readonly historyWork: HistoryResult["work"];
 }
 
-/** Steps 6 to 9 for one site (the whole content without Sites): its manifest and its files. */
+/** Step 9 for one site (the whole content without Sites), and its manifest and files. */
 async function publishSite(
   run: Assembled,
-  part: SiteBodies,
-  options: BuildOptions,
+  { part, results, near }: EncodedSite,
+  history: SiteHistory,
   encode: EncodeBytes,
-): Promise<SitePublication | { ok: false; problems: Diagnostic[] }> {
-  const { contentDir, schemas, cache, timings, profile } = run;
+): Promise<SitePublication> {
   const settings = part.settings;
-  const timed = <T>(step: TimedStep, work: () => Promise<T> | T) => timeAsync(timings, step, work);
-
-  // 6. encode each data set's body and 7. index the near-me data sets, side by side.
-  const encoded = await encodeAndIndex(run, part, encode);
-  if (!encoded.ok) return encoded;
-  const { results, near } = encoded;
-  // 8. the changes endpoints' answers since each kept past version, and the publications
-  const limits = options.limits ?? PLATFORM_LIMITS;
-  const history = await timed("history", () =>
-    within("step 8 (history)", () =>
-      buildHistory({
-        contentDir,
-        git: run.git,
-        profile,
-        memory: run.memory,
-        site: settings,
-        datasets: results,
-        cache,
-        maxFileBytes: limits.maxFileBytes,
-        brands: part.site?.brands,
-      }),
-    ),
-  );
   // 9. the documents about the APIs (landing page, /openapi.json), from what was just made.
-  const documents = await timed("documents", () =>
+  const documents = await timeAsync(run.timings, "documents", () =>
     within("step 9 (documents)", () =>
       makeDocuments({
         datasets: results,
-        schemas,
+        schemas: run.schemas,
         site: settings,
-        cache,
+        cache: run.cache,
         encode,
         near: near.map((n) => n.entry),
         nearIndexes: near,
         changes: history.changes,
         changeAnswers: history.answers,
         publications: history.publications,
-        profile,
+        profile: run.profile,
         memory: run.memory,
         host: part.site?.host,
       }),
@@ -297,20 +299,14 @@ async function publishSite(
   const files = outputFiles([...results, ...documents, ...history.answers], manifest);
   for (const { entry, bytes } of near) files.push({ path: entry.index.asset.slice(1), bytes });
   return {
-    ok: true,
     name: part.site?.name ?? "",
     host: part.site?.host ?? "",
     manifest,
     files,
     assets: assetFiles(files, results),
     results,
-    historyNote: history.note,
-    historyWork: history.work,
   };
 }
-
-/** A step the pipeline times by its name (core/timings.ts). */
-type TimedStep = keyof Omit<StepTimings, "parts">;
 
 type Assembled = Extract<CheckedAndAssembled, { ok: true }>;
 

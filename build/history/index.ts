@@ -35,15 +35,28 @@ import { VersionReader, type VersionCommit, type VersionRef } from "./version.js
 export type { Publication } from "./dataset.js";
 
 /** Past versions each data set's changes endpoint answers from, unless site.yaml says otherwise. */
-const DEFAULT_CHANGE_HISTORY_VERSIONS = 100;
+const DEFAULT_KEEP = 100;
+
+/** One site's part of the history: its settings, its bodies and the brands it publishes. */
+interface SiteHistoryInput {
+  /** Its name in site.yaml's Sites, for an internal error's place; none without Sites. */
+  readonly name?: string | undefined;
+  readonly site: Site;
+  /** The site's data sets, in DATASETS order. */
+  readonly datasets: readonly DatasetResult[];
+  /**
+   * Only these brands, by BrandName: a site's (docs/decisions.md#sites), whose past versions
+   * hold only its brands; undefined: every brand.
+   */
+  readonly brands?: ReadonlySet<string> | undefined;
+}
 
 export interface HistoryInput {
   readonly contentDir: string;
   /** What the build read of git for all its steps (core/git.ts); read here when not given. */
   readonly git?: Promise<ContentGit> | undefined;
-  readonly site: Site;
-  /** This build's data sets, in DATASETS order. */
-  readonly datasets: readonly DatasetResult[];
+  /** Each site (one, every brand, without Sites): the same history over its own brands. */
+  readonly sites: readonly SiteHistoryInput[];
   readonly cache: BuildCache | undefined;
   /** The largest asset file the platform takes (build/write/asset-limits.ts). */
   readonly maxFileBytes: number;
@@ -54,46 +67,39 @@ export interface HistoryInput {
   readonly profile: Pick<BuildProfile, "history" | "compression" | "memory">;
   /** The build's memory (core/memory.ts), where git's object hashes are kept; none: not kept. */
   readonly memory?: BuildMemory | undefined;
-  /**
-   * Only these brands, by BrandName: a site's (docs/decisions.md#sites), whose past versions
-   * hold only its brands; undefined: every brand.
-   */
-  readonly brands?: ReadonlySet<string> | undefined;
 }
 
-export interface HistoryResult {
+/** One site's changes endpoints. */
+export interface SiteHistory {
   /** The manifest's `changes`, one per data set, in DATASETS order. */
   readonly changes: ChangesEntry[];
   /** Every stored answer, each asset once. */
   readonly answers: StoredAnswer[];
   /** Every data set's publications, newest first (by DATASETS order within one instant). */
   readonly publications: Publication[];
+}
+
+export interface HistoryResult {
+  /** Each site's, in the order of `sites`. */
+  readonly sites: readonly SiteHistory[];
   /** The one line the build prints about the history, when it could not read all of it. */
   readonly note: string | undefined;
   /**
-   * What this build did beyond reading the cache: data sets whose answers it made, past files
-   * it parsed, past bodies it rebuilt (each compressed to learn its ETags). All 0 when nothing
-   * moved since the build before.
+   * What this build did beyond reading the cache: data sets whose answers it made (each site's
+   * counted), past files it parsed, past bodies it rebuilt (each hashed to learn its ETags). All 0
+   * when nothing moved since the build before.
    */
   readonly work: { readonly datasets: number; readonly parsed: number; readonly rebuilt: number };
 }
 
 /**
- * The data sets with changes endpoints: every one. A record is identified by its Identification,
- * or, in the service metrics, where the brand object is the record, by its BrandName.
+ * Every site's changes endpoints, from one reading of git: the sites share the store, so a past
+ * file two sites publish (a brand's, in its own site and the group's) is read and parsed once.
  */
-function changesDatasets(): readonly DatasetDefinition[] {
-  return DATASETS;
-}
-
 export async function buildHistory(input: HistoryInput): Promise<HistoryResult> {
-  const keep = input.site.ChangeHistoryVersions ?? DEFAULT_CHANGE_HISTORY_VERSIONS;
-  const results = changesDatasets().flatMap((dataset) => {
-    const result = input.datasets.find((r) => r.dataset.id === dataset.id);
-    return result ? [result] : [];
-  });
+  const wanted = input.sites.some((s) => (s.site.ChangeHistoryVersions ?? DEFAULT_KEEP) > 0);
   const read =
-    input.profile.history && keep > 0
+    input.profile.history && wanted
       ? await readHistory(input.contentDir, { log: true }, await input.git)
       : undefined;
   const repo = read && "top" in read.repo ? read.repo : undefined;
@@ -104,55 +110,88 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
     note =
       "Changes: this is a shallow clone, so the changes endpoints know only the versions in the history fetched (check out with full history: fetch-depth: 0).";
   }
-  const hashes = input.memory?.part("object-hashes", (): ObjectHashes => new Map());
   const objects = input.memory?.part("history-objects", historyObjects);
   const store = repo ? new HistoryStore(repo, input.cache, objects) : undefined;
-  const state = repo ? await input.git : undefined;
-  const versions = repo
-    ? await versionsOf(repo, read!, results, keep, input.cache, store!, hashes, state, input.brands)
-    : undefined;
+  const git = repo ? { repo, read: read!, store: store!, state: await input.git } : undefined;
+  const sites: SiteHistory[] = [];
+  let computed = 0;
+  try {
+    for (const part of input.sites) {
+      const one = () => siteHistory(input, part, git);
+      const made = part.name ? await within(`site ${part.name}`, one) : await one();
+      computed += made.computed;
+      sites.push(made.history);
+    }
+  } finally {
+    store?.close();
+  }
+  const work = {
+    datasets: computed,
+    parsed: store?.counts.parsed ?? 0,
+    rebuilt: store?.counts.rebuilt ?? 0,
+  };
+  return { sites, note, work };
+}
+
+/** Git as the history reads it, for every site: the repository, its log and the one store. */
+interface HistoryGit {
+  readonly repo: Repository;
+  readonly read: History;
+  readonly store: HistoryStore;
+  readonly state: ContentGit | undefined;
+}
+
+/** One site's changes endpoints; `git` undefined: each knows only the current version. */
+async function siteHistory(
+  input: HistoryInput,
+  part: SiteHistoryInput,
+  git: HistoryGit | undefined,
+): Promise<{ history: SiteHistory; computed: number }> {
+  const keep = part.site.ChangeHistoryVersions ?? DEFAULT_KEEP;
+  const results = part.datasets;
+  const hashes = input.memory?.part("object-hashes", (): ObjectHashes => new Map());
+  const store = git?.store;
+  const versions =
+    git && keep > 0
+      ? await versionsOf(git, results, keep, input.cache, hashes, part.brands)
+      : undefined;
 
   const changes: ChangesEntry[] = [];
   const answers = new Map<string, StoredAnswer>();
   const publications: Publication[] = [];
   let computed = 0;
-  try {
-    for (const result of results) {
-      const found = versions?.get(result.dataset.id);
-      const history = await within(`the changes of ${result.dataset.path}`, () =>
-        datasetHistory({
-          dataset: result.dataset,
-          current: { entry: result.entry, body: result.body },
-          past: found?.past ?? [],
-          complete: found?.complete ?? false,
-          seed: found?.seed,
-          beyond: found?.beyond,
-          resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
-          maxFileBytes: input.maxFileBytes,
-          cache: input.cache,
-          compression: input.profile.compression,
-          store,
-          brands: input.brands,
-        }),
-      );
-      changes.push(history.entry);
-      if (history.computed) computed++;
-      for (const answer of history.answers)
-        answers.set(answer.entry.variants.identity.asset, answer);
-      publications.push(...history.publications);
+  for (const result of results) {
+    const found = versions?.get(result.dataset.id);
+    const history = await within(`the changes of ${result.dataset.path}`, () =>
+      datasetHistory({
+        dataset: result.dataset,
+        current: { entry: result.entry, body: result.body },
+        past: found?.past ?? [],
+        complete: found?.complete ?? false,
+        seed: found?.seed,
+        beyond: found?.beyond,
+        resolve: async (wanted) => (versions ? versions.resolve(result.dataset, wanted) : []),
+        maxFileBytes: input.maxFileBytes,
+        cache: input.cache,
+        compression: input.profile.compression,
+        store: versions && store,
+        brands: part.brands,
+      }),
+    );
+    changes.push(history.entry);
+    if (history.computed) computed++;
+    for (const answer of history.answers) answers.set(answer.entry.variants.identity.asset, answer);
+    publications.push(...history.publications);
+  }
+  // In a session (the live preview), the commit the work tree holds is read now, while nobody
+  // waits: the first save makes it a past version, whose facts are then in memory already.
+  if (input.profile.memory && versions && store) {
+    for (const { dataset } of results) {
+      const seed = versions.get(dataset.id)?.seed;
+      if (!seed) continue;
+      const [ref] = await versions.resolve(dataset, [seed]);
+      if (ref) await new VersionReader(store, dataset, part.brands).facts(ref);
     }
-    // In a session (the live preview), the commit the work tree holds is read now, while nobody
-    // waits: the first save makes it a past version, whose facts are then in memory already.
-    if (input.profile.memory && versions && store) {
-      for (const { dataset } of results) {
-        const seed = versions.get(dataset.id)?.seed;
-        if (!seed) continue;
-        const [ref] = await versions.resolve(dataset, [seed]);
-        if (ref) await new VersionReader(store, dataset, input.brands).facts(ref);
-      }
-    }
-  } finally {
-    store?.close();
   }
   const order = new Map(DATASETS.map((d, i) => [d.id, i]));
   publications.sort(
@@ -160,12 +199,7 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
       (a.lastUpdated < b.lastUpdated ? 1 : a.lastUpdated > b.lastUpdated ? -1 : 0) ||
       order.get(a.dataset)! - order.get(b.dataset)!,
   );
-  const work = {
-    datasets: computed,
-    parsed: store?.counts.parsed ?? 0,
-    rebuilt: store?.counts.rebuilt ?? 0,
-  };
-  return { changes, answers: [...answers.values()], publications, note, work };
+  return { history: { changes, answers: [...answers.values()], publications }, computed };
 }
 
 /** A data set's versions, as found in git. */
@@ -193,14 +227,11 @@ interface Versions {
  * body this build made has its Data.
  */
 async function versionsOf(
-  repo: Repository,
-  { log }: History,
+  { repo, read: { log }, store, state }: HistoryGit,
   results: readonly DatasetResult[],
   keep: number,
   cache: BuildCache | undefined,
-  store: HistoryStore,
   hashes: ObjectHashes | undefined,
-  state: ContentGit | undefined,
   brands: ReadonlySet<string> | undefined,
 ): Promise<Versions> {
   const site = repoPath(repo, SITE_FILE);

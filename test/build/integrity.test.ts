@@ -244,6 +244,9 @@ async function apply(content: string, e: Edit): Promise<void> {
     }
     case "restore": {
       const file = chosen(sampleFiles, e.pick)!;
+      // A file may stand where its folder was (a data set's folder made a file): nothing to restore.
+      const folder = await stat(dirname(target(file))).catch(() => undefined);
+      if (folder && !folder.isDirectory()) return;
       await mkdir(dirname(target(file)), { recursive: true });
       // A folder may stand where the file was (a brand made a folder): the file goes beside it.
       if ((await stat(target(file)).catch(() => undefined))?.isDirectory()) return;

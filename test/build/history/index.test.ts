@@ -411,8 +411,7 @@ describe("the history through the cache", () => {
       const openCacheForHistory = openCache(own, readSchemas(SCHEMA_DIR));
       return buildHistory({
         contentDir: repo.content,
-        site,
-        datasets: built.datasets,
+        sites: [{ site, datasets: built.datasets }],
         cache: openCacheForHistory,
         maxFileBytes: 25 * 1024 * 1024,
         profile: testProfile(PUBLISHED_COMPRESSION, true),
@@ -430,14 +429,14 @@ describe("the history through the cache", () => {
 
     const again = await history();
     expect(again.work).toEqual({ datasets: 0, parsed: 0, rebuilt: 0 });
-    expect(again.changes).toEqual(first.changes);
+    expect(again.sites[0]!.changes).toEqual(first.sites[0]!.changes);
 
     await repo.commit({ "atms/brand/one.yaml": atmBrandFile("Brand", [a(1)]) }, 1_790_010_800);
     const next = await history();
     // Only ATMs changed; the version the commit replaced was this build's current one, whose
     // ETags were kept, and its one new file (two.yaml as the third commit left it) is parsed.
     expect(next.work).toEqual({ datasets: 1, parsed: 1, rebuilt: 0 });
-    expect(next.changes.find((c) => c.dataset === "atms")!.answers).toHaveLength(4);
+    expect(next.sites[0]!.changes.find((c) => c.dataset === "atms")!.answers).toHaveLength(4);
   });
 });
 
