@@ -28,52 +28,114 @@ export interface ThreadPoolOptions {
 }
 
 /** Runs `tasks` in their order across the threads; replies come back in the order of `tasks`. */
-export function runOnThreads<Task, Reply>(
+export async function runOnThreads<Task, Reply>(
   tasks: readonly Task[],
   options: ThreadPoolOptions,
 ): Promise<Reply[]> {
-  const replies = new Array<Reply>(tasks.length);
-  if (tasks.length === 0) return Promise.resolve(replies);
-  let next = 0;
-  let answered = 0;
-  let settled = false;
-  return new Promise((resolve, reject) => {
-    const threads = Array.from(
-      { length: Math.min(options.threads, tasks.length) },
-      () => new Worker(options.script, { resourceLimits: options.resourceLimits }),
-    );
-    const settle = (error?: Error) => {
-      if (settled) return;
-      settled = true;
-      for (const thread of threads) void thread.terminate();
-      if (error) reject(error);
-      else resolve(replies);
-    };
-    const feed = (thread: Worker) => {
-      if (next >= tasks.length) return;
-      const index = next++;
-      const message: TaskMessage<Task> = { index, task: tasks[index]! };
-      thread.postMessage(message);
-    };
-    for (const thread of threads) {
-      thread.on("message", ({ index, reply }: ReplyMessage<Reply>) => {
-        replies[index] = reply;
-        if (++answered === tasks.length) settle();
-        else feed(thread);
-      });
-      thread.on("error", (error) => settle(error));
-      thread.on("messageerror", (error) => settle(error));
-      thread.on("exit", (code) => {
-        const left = tasks.length - answered;
-        settle(
-          new Error(
-            `a worker thread exited (code ${code}) with ${left} of ${tasks.length} tasks unanswered`,
-          ),
-        );
-      });
-      feed(thread);
-    }
-  });
+  const pool = new ThreadPool<Task, Reply>(options);
+  try {
+    return await pool.run(tasks);
+  } finally {
+    pool.close();
+  }
+}
+
+/** One run's tasks, and where its replies go. */
+interface Run<Task, Reply> {
+  readonly tasks: readonly Task[];
+  readonly replies: Reply[];
+  next: number;
+  answered: number;
+  readonly resolve: (replies: Reply[]) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * Threads started when first wanted and kept for many runs, one run at a time, until close():
+ * for work that comes in batches (the history reads past files a few megabytes at a time), so
+ * each batch does not pay for starting threads again. A thread that fails or exits fails the run
+ * it was in, and the pool: later runs fail at once rather than wait on a thread that is gone.
+ */
+export class ThreadPool<Task, Reply> {
+  #threads: Worker[] | undefined;
+  #run: Run<Task, Reply> | undefined;
+  #failed: Error | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: ThreadPoolOptions) {}
+
+  /** Runs `tasks` in their order across the threads; replies come back in the order of `tasks`. */
+  run(tasks: readonly Task[]): Promise<Reply[]> {
+    const done = this.#queue.then(() => this.#start(tasks));
+    this.#queue = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Ends the threads; a run after this starts them again. */
+  close(): void {
+    for (const thread of this.#threads ?? []) void thread.terminate();
+    this.#threads = undefined;
+  }
+
+  #start(tasks: readonly Task[]): Promise<Reply[]> {
+    if (this.#failed) return Promise.reject(this.#failed);
+    if (tasks.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.#run = {
+        tasks,
+        replies: new Array<Reply>(tasks.length),
+        next: 0,
+        answered: 0,
+        resolve,
+        reject,
+      };
+      for (const thread of this.#pool()) this.#feed(thread);
+    });
+  }
+
+  #pool(): Worker[] {
+    this.#threads ??= Array.from({ length: this.options.threads }, () => this.#thread());
+    return this.#threads;
+  }
+
+  #thread(): Worker {
+    const thread = new Worker(this.options.script, { resourceLimits: this.options.resourceLimits });
+    thread.on("message", ({ index, reply }: ReplyMessage<Reply>) => {
+      const run = this.#run;
+      if (!run) return;
+      run.replies[index] = reply;
+      if (++run.answered === run.tasks.length) {
+        this.#run = undefined;
+        run.resolve(run.replies);
+      } else this.#feed(thread);
+    });
+    thread.on("error", (error) => this.#fail(error));
+    thread.on("messageerror", (error) => this.#fail(error));
+    thread.on("exit", (code) => {
+      // Threads end when the pool is closed, with nothing asked of them.
+      if (!this.#threads?.includes(thread)) return;
+      const run = this.#run;
+      const left = run ? `${run.tasks.length - run.answered} of ${run.tasks.length}` : "no";
+      this.#fail(new Error(`a worker thread exited (code ${code}) with ${left} tasks unanswered`));
+    });
+    return thread;
+  }
+
+  #feed(thread: Worker): void {
+    const run = this.#run;
+    if (!run || run.next >= run.tasks.length) return;
+    const index = run.next++;
+    const message: TaskMessage<Task> = { index, task: run.tasks[index]! };
+    thread.postMessage(message);
+  }
+
+  #fail(error: Error): void {
+    this.#failed ??= error;
+    const run = this.#run;
+    this.#run = undefined;
+    this.close();
+    run?.reject(error);
+  }
 }
 
 /** In a thread's script: answers every task the pool sends with `handle`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { runOnThreads } from "../../../build/core/thread-pool.js";
+import { runOnThreads, ThreadPool } from "../../../build/core/thread-pool.js";
 
 const script = (name: string) => new URL(`../../fixtures/threads/${name}.mjs`, import.meta.url);
 
@@ -15,6 +15,31 @@ describe("the worker thread pool", () => {
 
   it("answers no tasks without starting a thread", async () => {
     await expect(runOnThreads([], { script: script("silent"), threads: 2 })).resolves.toEqual([]);
+  });
+
+  it("keeps its threads from one run to the next until it is closed", async () => {
+    const pool = new ThreadPool<number, number>({ script: script("whoami"), threads: 2 });
+    try {
+      const first = await pool.run([1, 2, 3, 4, 5, 6]);
+      const second = await pool.run([1, 2, 3, 4, 5, 6]);
+      expect(new Set([...first, ...second]).size).toBeLessThanOrEqual(2);
+      pool.close();
+      // Closed, a run starts new threads: none of the ids before.
+      const third = await pool.run([1, 2, 3]);
+      expect(third.some((id) => first.includes(id) || second.includes(id))).toBe(false);
+    } finally {
+      pool.close();
+    }
+  });
+
+  it("fails every later run once a thread has failed, rather than wait on a thread that is gone", async () => {
+    const pool = new ThreadPool<number, number>({ script: script("throws"), threads: 1 });
+    try {
+      await expect(pool.run([1, 0])).rejects.toThrow("cannot take zero");
+      await expect(pool.run([1])).rejects.toThrow("cannot take zero");
+    } finally {
+      pool.close();
+    }
   });
 
   describe("settles with an error on every way a thread can end early", () => {
