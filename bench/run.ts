@@ -11,9 +11,12 @@
  * the Worker's (edge, near me, request metrics); --repository: only the publisher's repository
  * (bench/daily-bench.ts: a git repository of --days daily commits, 200 by default and 150 with
  * --quick, from the real feed at --feed, by default ../shared/feeds/hsbc_atm_v2.2_2024-01-21.json
- * beside the project, or a generated one when that is absent; --seed chooses the daily changes).
+ * beside the project, or a generated one when that is absent; --seed chooses the daily changes),
+ * then a banking group's repository beside it (bench/group-bench.ts: three brands' real feeds,
+ * each its own site and the group's, 200 daily commits), against the group's targets and floors.
  */
 import { buildBenchmarks } from "./build-bench.js";
+import { groupBenchmarks } from "./group-bench.js";
 import { dailyBenchmarks } from "./daily-bench.js";
 import { edgeBenchmarks } from "./edge-bench.js";
 import { importBenchmarks } from "./import-bench.js";
@@ -72,6 +75,8 @@ if (onlyPreview) {
   out("## A publisher's repository\n");
   process.stderr.write("publisher's repository benchmarks...\n");
   out(await dailyBenchmarks({ quick, runs, ...repository }));
+  process.stderr.write("a banking group's repository...\n");
+  out(`\n${await groupBenchmarks({ runs })}`);
 } else if (onlyEdge) {
   out("## Edge\n");
   out(await edgeBenchmarks({ quick }));
@@ -90,6 +95,8 @@ if (onlyPreview) {
   out("\n## A publisher's repository\n");
   process.stderr.write("publisher's repository benchmarks...\n");
   out(await dailyBenchmarks({ quick, runs, ...repository }));
+  process.stderr.write("a banking group's repository...\n");
+  out(`\n${await groupBenchmarks({ runs })}`);
   out("\n## Import of a published feed\n");
   process.stderr.write("import benchmarks...\n");
   out(await importBenchmarks({ quick, runs }));
