@@ -49,13 +49,18 @@ export function envelope(
   lastUpdated: string,
 ): Envelope {
   return {
-    meta: {
-      LastUpdated: lastUpdated,
-      TotalResults: countRecords(dataset, brands),
-      Agreement: AGREEMENT,
-      License: site.License,
-      TermsOfUse: site.TermsOfUse,
-    },
+    meta: envelopeMeta(countRecords(dataset, brands), site, lastUpdated),
     data: brands.length === 0 ? [] : [{ Brand: [...brands] }],
+  };
+}
+
+/** The body's meta, for `count` records: the one place its fields and their order are set. */
+export function envelopeMeta(count: number, site: Site, lastUpdated: string): Envelope["meta"] {
+  return {
+    LastUpdated: lastUpdated,
+    TotalResults: count,
+    Agreement: AGREEMENT,
+    License: site.License,
+    TermsOfUse: site.TermsOfUse,
   };
 }

@@ -34,14 +34,14 @@ export const CACHE_KINDS = {
   historyPack: "history-pack",
   /**
    * 8 history: a past version's body ETags in each coding, by its content's hashes, its date, the
-   * published form and the compression, not the code (history/dataset.ts).
+   * code that writes it (history/facts.ts, pastForm) and the compression (history/dataset.ts).
    */
   historyVersion: "history-version",
   /** 8 history: a git tree's files under a data set's folder (history/store.ts). */
   historyTree: "history-tree",
   /**
    * 8 history: what is kept of a git blob, a brand file's records' facts or site.yaml's settings,
-   * by the blob's hash and the published form, not the code (history/store.ts, history/facts.ts).
+   * by the blob's hash and the code that reads it (history/store.ts, history/facts.ts, pastForm).
    */
   historyFacts: "history-facts",
   /** 9 documents: the landing page's map section, by what it is drawn from (documents/index.ts). */

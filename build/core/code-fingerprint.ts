@@ -4,8 +4,9 @@
  * imports (type-only ones are erased), so the set is exactly the code that can change a result,
  * and a moved or new module is covered without a list to keep up to date.
  */
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { extname } from "node:path";
+import { basename, extname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 // Relative specifiers of static imports and re-exports, each statement starting a line (as the
@@ -34,4 +35,27 @@ export function moduleClosure(entry: URL): [path: string, text: string][] {
   };
   visit(entry);
   return [...seen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+// Per process, not per build (core/memory.ts): the code running cannot change while it runs.
+const closureHashes = new Map<string, string>();
+
+/**
+ * The SHA-256 of the code `entries` run, their modules and every module they import: what a
+ * result kept across upgrades of the build (the history's facts of past files) is keyed by, so
+ * a change to that code, and only to it, makes it again. Read once per process.
+ */
+export function codeHash(entries: readonly URL[]): string {
+  const name = entries.map((url) => url.href).join("\n");
+  let found = closureHashes.get(name);
+  if (found === undefined) {
+    const modules = new Map(entries.flatMap((entry) => moduleClosure(entry)));
+    const sum = createHash("sha256");
+    for (const [path, text] of [...modules].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      sum.update(basename(path)).update("\0").update(text).update("\0");
+    }
+    found = sum.digest("hex");
+    closureHashes.set(name, found);
+  }
+  return found;
 }

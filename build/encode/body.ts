@@ -8,6 +8,7 @@
  */
 import type { ByteRange } from "../../contract/near.js";
 import type { Brand, Envelope } from "../assemble/envelope.js";
+import { brandShell } from "./data-digest.js";
 
 /** The byte ranges of one body (see NearIndex in contract/near.ts). */
 export interface BodySlices {
@@ -65,15 +66,65 @@ function recordBytes(record: unknown, kept: RecordBytes | undefined): Buffer | u
 const COMMA = Buffer.from(",");
 
 /**
- * The pieces of `body`, each the JSON.stringify of a part of it (so together exactly the whole's),
- * with their byte ranges; undefined when the body is not one envelope of brands each listing
- * records under `recordsKey`, with a whole-number count.
+ * A body in the parts it is written from: its meta (TotalResults among it), and each brand as its
+ * shell, the JSON text of the brand with its records' list empty (brandShell in
+ * encode/data-digest.ts), and its records' JSON texts in order. A data set without a records list
+ * (the service metrics, where the brand is the record) has each brand whole as its shell and no
+ * records. The build makes these from the values it assembled (piecewise, below); the history
+ * from what it keeps of past files (history/version.ts): one writer makes the bytes of both.
  */
+export interface BodyParts {
+  readonly meta: Readonly<Record<string, unknown>>;
+  readonly brands: readonly {
+    readonly shell: string;
+    readonly records: readonly (string | Buffer)[];
+  }[];
+}
+
+/**
+ * The body of `body`'s values in parts, with each record's bytes (kept ones copied); undefined
+ * when it is not one envelope of brands each listing records under `recordsKey`.
+ */
+function partsOf(body: Envelope, recordsKey: string, kept?: RecordBytes): BodyParts | undefined {
+  // The envelope is {meta, data} in that order (assemble/envelope.ts), and nothing else.
+  const keys = Object.keys(body);
+  if (keys.length !== 2 || keys[0] !== "meta" || keys[1] !== "data") return undefined;
+  if (body.data.length > 1) return undefined;
+  const item = body.data[0];
+  // One item of one or more brands; `data: []` is how an empty data set is written.
+  if (item && (Object.keys(item).length !== 1 || !Array.isArray(item.Brand))) return undefined;
+  if (item?.Brand.length === 0) return undefined;
+  const brands: BodyParts["brands"][number][] = [];
+  for (const brand of item?.Brand ?? []) {
+    const list: unknown = brand[recordsKey];
+    if (!Array.isArray(list)) return undefined;
+    const records: Buffer[] = [];
+    for (const record of list) {
+      const text = recordBytes(record, kept);
+      // undefined (or a function) is written null inside a list, but is no record.
+      if (text === undefined) return undefined;
+      records.push(text);
+    }
+    brands.push({ shell: brandShell(brand, recordsKey), records });
+  }
+  return { meta: body.meta, brands };
+}
+
 function piecewise(
   body: Envelope,
   recordsKey: string,
   kept?: RecordBytes,
 ): SerializedBody | undefined {
+  const parts = partsOf(body, recordsKey, kept);
+  return parts && writeBody(parts, recordsKey);
+}
+
+/**
+ * The exact bytes of the body `parts` make (what JSON.stringify of its envelope gives), with their
+ * byte ranges when it has records under `recordsKey`; undefined when a count or a shell is not
+ * one the pieces can be cut from.
+ */
+export function writeBody(parts: BodyParts, recordsKey: string | null): SerializedBody | undefined {
   const pieces: (string | Buffer)[] = [];
   // Byte offsets as pieces are put: each piece's UTF-8 length is counted as it is put, and the
   // pieces are written into one buffer of the total length at the end. Joining them into one
@@ -87,11 +138,8 @@ function piecewise(
     at += typeof piece === "string" ? Buffer.byteLength(piece, "utf8") : piece.length;
     return [start, at];
   };
-  // The envelope is {meta, data} in that order (assemble/envelope.ts), and nothing else.
-  const keys = Object.keys(body);
-  if (keys.length !== 2 || keys[0] !== "meta" || keys[1] !== "data") return undefined;
-  const meta = JSON.stringify(body.meta);
-  const total = JSON.stringify(body.meta.TotalResults);
+  const meta = JSON.stringify(parts.meta);
+  const total = JSON.stringify(parts.meta.TotalResults);
   if (total === undefined) return undefined;
   const countKey = `"TotalResults":${total}`;
   const countAt = meta.indexOf(countKey);
@@ -101,32 +149,26 @@ function piecewise(
   const metaTail = put(`${meta.slice(countAt + countKey.length)},"data":`);
   const brands: BodySlices["brands"] = [];
   const records: BodySlices["records"] = [];
-  if (body.data.length > 1) return undefined;
-  if (body.data.length === 0) put("[]");
+  if (parts.brands.length === 0) put("[]");
   else {
-    const item = body.data[0]!;
-    const brandList: readonly Brand[] = item.Brand;
-    if (Object.keys(item).length !== 1) return undefined;
     put(`[{"Brand":[`);
-    const marker = `${JSON.stringify(recordsKey)}:[`;
-    for (const [b, brand] of brandList.entries()) {
-      const list: unknown = brand[recordsKey];
-      if (!Array.isArray(list)) return undefined;
+    const marker = recordsKey === null ? "" : `${JSON.stringify(recordsKey)}:[`;
+    for (const [b, brand] of parts.brands.entries()) {
       if (b > 0) put(",");
-      // The brand with an empty list, cut where the list's items go: at the one place the list's
-      // key is written with an empty list (a string's quotes are escaped, so none is in a value).
-      const empty = JSON.stringify({ ...brand, [recordsKey]: [] });
-      const cut = empty.indexOf(`${marker}]`);
-      if (cut < 0 || cut !== empty.lastIndexOf(`${marker}]`)) return undefined;
-      const prefix = put(empty.slice(0, cut + marker.length));
-      for (const [r, record] of list.entries()) {
-        const text = recordBytes(record, kept);
-        // undefined (or a function) is written null inside a list, but is no record.
-        if (text === undefined) return undefined;
+      if (recordsKey === null) {
+        put(brand.shell);
+        continue;
+      }
+      // The shell is cut where the list's items go: at the one place the list's key is written
+      // with an empty list (a string's quotes are escaped, so none is in a value).
+      const cut = brand.shell.indexOf(`${marker}]`);
+      if (cut < 0 || cut !== brand.shell.lastIndexOf(`${marker}]`)) return undefined;
+      const prefix = put(brand.shell.slice(0, cut + marker.length));
+      for (const [r, text] of brand.records.entries()) {
         if (r > 0) put(COMMA);
         records.push({ brand: b, range: put(text) });
       }
-      const suffix = put(empty.slice(cut + marker.length));
+      const suffix = put(brand.shell.slice(cut + marker.length));
       brands.push([...prefix, ...suffix]);
     }
     put("]}]");
@@ -143,7 +185,8 @@ function piecewise(
     }
   }
   if (written !== at) throw new Error(`serialised ${written} bytes where ${at} were counted`);
-  return { bytes, slices: { head, metaTail, brands, records } };
+  const slices = recordsKey === null ? undefined : { head, metaTail, brands, records };
+  return { bytes, slices };
 }
 
 /**

@@ -11,15 +11,6 @@
 import { createHash, hash } from "node:crypto";
 
 /**
- * How a record's, a brand's and a body's bytes are made from their values (encode/body.ts,
- * assemble/envelope.ts). What is kept of past versions by the hash of their git objects (their
- * records' hashes, their bodies' ETags: history/store.ts) is kept under this: bump it when the
- * bytes a value is published as change. test/build/encode/data-digest.test.ts pins the bytes of
- * one body and fails until it is bumped.
- */
-export const PUBLISHED_FORM = "1";
-
-/**
  * A record's hash: the first 128 bits of the SHA-256 of its exact JSON text, in base64url (22
  * characters). Equal hashes are equal texts: no two records a publisher will ever have collide.
  */

@@ -16,7 +16,6 @@ import {
   type Compression,
   type EncodedBody,
 } from "../encode/variants.js";
-import { PUBLISHED_FORM } from "../encode/data-digest.js";
 import { planForPath } from "../../contract/rate-limits.js";
 import { changesPathOf } from "../../contract/changes.js";
 import type { ChangeAnswer, ChangesEntry, ManifestEntry } from "../../contract/manifest.js";
@@ -37,6 +36,7 @@ import {
   type VersionRef,
 } from "./version.js";
 import type { HistoryStore } from "./store.js";
+import { pastForm } from "./facts.js";
 import { mapLimit } from "../core/map-limit.js";
 import {
   answerVariants,
@@ -389,7 +389,8 @@ interface KeptVersion {
 }
 
 // A version's entry in the cache (key and kind): its body's identity ETag and length, by its
-// content's hashes and date and the published form (not the code: see BuildCache.objectKey).
+// content's hashes and date and the code that writes it (facts.ts, pastForm; not the whole build's:
+// see BuildCache.objectKey).
 function versionEntry(
   cache: BuildCache,
   input: Pick<DatasetHistoryInput, "dataset" | "brands">,
@@ -397,7 +398,7 @@ function versionEntry(
 ): [key: string, kind: string] {
   const key = cache.objectKey(
     VERSION_KIND,
-    PUBLISHED_FORM,
+    pastForm(),
     input.dataset.id,
     versionKey(ref),
     ...brandsKey(input.brands),

@@ -5,9 +5,12 @@
  * (history/store.ts), so a version is known by its files' facts: what changed since it, its Data
  * digest, the publications between versions, all without parsing it again or rebuilding its body.
  */
+import { extname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { codeHash } from "../core/code-fingerprint.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { isObject } from "../core/json-value.js";
-import { envelope } from "../assemble/envelope.js";
+import { envelopeMeta } from "../assemble/envelope.js";
 import { parseYaml } from "../read/yaml-source.js";
 import type { Site } from "../read/site.js";
 import { brandShell, metaText, recordHash, type DataParts } from "../encode/data-digest.js";
@@ -122,7 +125,7 @@ export function versionFacts(
     shells.push(first.shell);
   }
   const count = records.reduce((n, b) => n + b.records.length, 0);
-  const meta = { ...envelope(dataset, [], site, "").meta, TotalResults: count };
+  const meta = envelopeMeta(count, site, "");
   return {
     data: {
       meta: metaText(meta),
@@ -132,46 +135,18 @@ export function versionFacts(
   };
 }
 
-/** One brand of a past version as its bytes are made: its shell, its records' texts in order. */
-export interface BrandTexts {
-  readonly shell: string;
-  readonly texts: readonly string[];
-}
+// This module's extension: .js compiled, .ts under vitest.
+const OWN = extname(fileURLToPath(import.meta.url));
 
 /**
- * A past version's body, exactly the bytes today's build would publish for it (what
- * `serialize(envelope(...))` of its joined brands gives: encode/body.ts writes a body the same way,
- * piece by piece), made from its brands' shells and records' texts without parsing anything
- * again. Undefined when a shell is not one the pieces can be cut from.
+ * What the history keeps of past files by their git objects (their facts here, their bodies'
+ * ETags in dataset.ts) is keyed by the code that makes it: this module, which parses a past file
+ * and hashes its records, and encode/body.ts, which writes a past body's bytes, with all they
+ * import. A change to how a record is published changes it, and the history is made again.
  */
-export function versionBytes(
-  dataset: DatasetDefinition,
-  brands: readonly BrandTexts[],
-  site: Site,
-  lastUpdated: string,
-): Buffer | undefined {
-  const key = dataset.recordsKey;
-  const count = key === null ? brands.length : brands.reduce((n, b) => n + b.texts.length, 0);
-  const meta = { ...envelope(dataset, [], site, lastUpdated).meta, TotalResults: count };
-  const pieces: string[] = [`{"meta":${JSON.stringify(meta)},"data":`];
-  if (brands.length === 0) pieces.push("[]");
-  else {
-    pieces.push(`[{"Brand":[`);
-    // The list's place in the brand's text: the one place its key is written with an empty list.
-    const marker = key === null ? "" : `${JSON.stringify(key)}:[`;
-    for (const [i, brand] of brands.entries()) {
-      if (i > 0) pieces.push(",");
-      if (key === null) {
-        pieces.push(brand.texts[0]!);
-        continue;
-      }
-      const cut = brand.shell.indexOf(`${marker}]`);
-      if (cut < 0 || cut !== brand.shell.lastIndexOf(`${marker}]`)) return undefined;
-      const end = cut + marker.length;
-      pieces.push(brand.shell.slice(0, end), brand.texts.join(","), brand.shell.slice(end));
-    }
-    pieces.push("]}]");
-  }
-  pieces.push("}");
-  return Buffer.from(pieces.join(""), "utf8");
+export function pastForm(): string {
+  return codeHash([
+    new URL(`./facts${OWN}`, import.meta.url),
+    new URL(`../encode/body${OWN}`, import.meta.url),
+  ]);
 }

@@ -1,7 +1,7 @@
 /**
  * Past versions' content, read from git through the build cache: a tree's YAML files (keyed by
  * the tree's hash), and each file's facts (history/facts.ts; site.yaml's settings), keyed by its
- * blob's hash and the published form alone, not by the build's code: a file's text never changes
+ * blob's hash and the code that reads it (facts.ts, pastForm), not by the whole build's: a file's text never changes
  * under its hash, so a file that many versions share is parsed once, ever, and an upgrade that
  * does not change how records are published parses none again. A build whose history has not
  * moved reads none of it; a new commit parses only the files it changed. Files are parsed by
@@ -18,9 +18,8 @@ import type { BuildCache } from "../core/cache.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { PROJECT_ROOT } from "../core/paths.js";
 import { ThreadPool } from "../core/thread-pool.js";
-import { PUBLISHED_FORM } from "../encode/data-digest.js";
 import type { Site } from "../read/site.js";
-import { readFileTask, type FileFacts, type FileReply, type FileTask } from "./facts.js";
+import { pastForm, readFileTask, type FileFacts, type FileReply, type FileTask } from "./facts.js";
 import { ObjectReader, type Repository, type TreeFile } from "./git.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
@@ -193,7 +192,7 @@ export class HistoryStore {
     await Promise.all(
       wanted.map(async (hash) => {
         if (this.made.has(id(hash))) return;
-        const key = this.cache?.objectKey(FACTS_KIND, PUBLISHED_FORM, KEPT_FORM, name, hash);
+        const key = this.cache?.objectKey(FACTS_KIND, pastForm(), KEPT_FORM, name, hash);
         if (key) {
           this.entries.add(`${key}\0${FACTS_KIND}`);
           const hit = await this.cache!.get(key, FACTS_KIND);
@@ -211,7 +210,7 @@ export class HistoryStore {
       await Promise.all(
         [...read].map(([hash, kept]) => {
           this.made.set(id(hash), kept);
-          const key = this.cache?.objectKey(FACTS_KIND, PUBLISHED_FORM, KEPT_FORM, name, hash);
+          const key = this.cache?.objectKey(FACTS_KIND, pastForm(), KEPT_FORM, name, hash);
           return key
             ? (kept ? encodeKept(name, kept) : Promise.resolve(Buffer.alloc(0))).then((bytes) =>
                 this.cache!.set(key, FACTS_KIND, bytes),

@@ -10,13 +10,9 @@ import type { DatasetDefinition } from "../core/datasets.js";
 import { toRfc3339 } from "../core/dates.js";
 import { contentTreeOf, isContentPath, SITE_FILE } from "../read/content.js";
 import type { VersionRecords } from "./records.js";
-import {
-  versionBytes,
-  versionFacts,
-  type BrandTexts,
-  type FileFacts,
-  type VersionFacts,
-} from "./facts.js";
+import { envelopeMeta } from "../assemble/envelope.js";
+import { writeBody, type BodyParts } from "../encode/body.js";
+import { versionFacts, type FileFacts, type VersionFacts } from "./facts.js";
 import type { HistoryStore } from "./store.js";
 
 /** A version: a commit on HEAD's first-parent line where the data set's Data changed (data-versions.ts). */
@@ -156,19 +152,25 @@ export class VersionReader {
       this.store.site(found.site),
     ]);
     if (!settings) return undefined;
-    const brands: BrandTexts[] = [];
+    const key = this.dataset.recordsKey;
+    const brands: BodyParts["brands"][number][] = [];
     for (const files of found.brands) {
       const first = facts.get(files[0]!);
       if (first?.brandName === undefined) return undefined;
       if (this.brands && !this.brands.has(first.brandName)) continue;
       // joinBrand: the first file's fields, every file's records (in the service metrics, the
-      // first file is the brand).
-      const joined = this.dataset.recordsKey === null ? files.slice(0, 1) : files;
+      // first file is the brand, whole).
+      const joined = key === null ? files.slice(0, 1) : files;
       const lists = joined.map((blob) => texts.get(blob));
       if (lists.some((list) => list === undefined)) return undefined;
-      brands.push({ shell: first.shell, texts: lists.flatMap((list) => list!) });
+      const records = lists.flatMap((list) => list!);
+      brands.push(
+        key === null ? { shell: records[0]!, records: [] } : { shell: first.shell, records },
+      );
     }
     this.store.counts.rebuilt++;
-    return versionBytes(this.dataset, brands, settings, toRfc3339(ref.seconds));
+    const count = key === null ? brands.length : brands.reduce((n, b) => n + b.records.length, 0);
+    const meta = envelopeMeta(count, settings, toRfc3339(ref.seconds));
+    return writeBody({ meta, brands }, key)?.bytes;
   }
 }

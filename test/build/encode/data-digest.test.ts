@@ -1,7 +1,6 @@
 /**
  * What tells one version of a data set from another (build/encode/data-digest.ts): each record's
- * hash, a body's Data without its LastUpdated, and the published form that what is kept of past
- * versions is kept under.
+ * hash, a body's Data without its LastUpdated, and the bytes a body is published as.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -9,7 +8,7 @@ import { DATASETS } from "../../../build/core/datasets.js";
 import { envelope } from "../../../build/assemble/envelope.js";
 import type { Site } from "../../../build/read/site.js";
 import { madeBody } from "../../helpers/bodies.js";
-import { dataDigest, PUBLISHED_FORM, recordHash } from "../../../build/encode/data-digest.js";
+import { dataDigest, recordHash } from "../../../build/encode/data-digest.js";
 import { bodyData } from "../../../build/encode/dataset-body.js";
 import { serialize } from "../../../build/encode/variants.js";
 
@@ -33,11 +32,7 @@ function made(dataset: typeof atms, brands: Record<string, unknown>[], lastUpdat
 }
 
 describe("the published form", () => {
-  it("is 1 while a body is exactly these bytes; a change to how bodies are written must bump it", () => {
-    // Bump PUBLISHED_FORM (build/encode/data-digest.ts) and write the new bytes here: what the
-    // history keeps of past versions by their git objects (records' hashes, bodies' ETags) was
-    // made by the old form.
-    expect(PUBLISHED_FORM).toBe("1");
+  it("is compact JSON in the envelope's order, as JSON.stringify writes it, UTF-8 unescaped", () => {
     const brand = {
       BrandName: "Wexbury Bank",
       ATM: [
