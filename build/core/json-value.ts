@@ -1,7 +1,10 @@
 /** Type guards for values parsed from YAML or JSON, shared by every step that reads them. */
 
+/** A JSON object: its fields by name, each value still to be looked at. */
+export type JsonObject = Record<string, unknown>;
+
 /** A plain object (not null, not an array), so its fields can be read by name. */
-export function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
@@ -11,7 +14,7 @@ export function fieldOf(value: unknown, key: string): unknown {
 }
 
 /** The field `key` of a value when it is an object itself. */
-export function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
+export function objectAt(value: unknown, key: string): JsonObject | undefined {
   const child = fieldOf(value, key);
   return isObject(child) ? child : undefined;
 }

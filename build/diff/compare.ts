@@ -9,7 +9,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import type { DatasetDefinition } from "../core/datasets.js";
-import { isObject } from "../core/json-value.js";
+import { isObject, type JsonObject } from "../core/json-value.js";
 import type { Envelope } from "../assemble/envelope.js";
 
 /** One step of a path: a field name, a list item's key or position, or a plain word. */
@@ -90,8 +90,6 @@ const PERIOD_WORDS: Readonly<Record<string, string>> = {
   ClosingTime: "closing",
 };
 
-type Json = Record<string, unknown>;
-
 /** The records of one data set added, removed and changed from `before` to `after`. */
 export function diffDataset(
   dataset: DatasetDefinition,
@@ -150,7 +148,7 @@ function recordsOf(dataset: DatasetDefinition, body: Envelope | undefined): Map<
         });
         continue;
       }
-      for (const record of (brand[dataset.recordsKey] as Json[] | undefined) ?? []) {
+      for (const record of (brand[dataset.recordsKey] as JsonObject[] | undefined) ?? []) {
         const ids = dataset.identity.map((field) => String(record[field]));
         const key = JSON.stringify([brandName, ...ids]);
         const sequence = dataset.identity.includes("SequenceNumber")
@@ -239,7 +237,7 @@ function diffList(
   const key = naturalKey(before, after);
   if (key) {
     const byKey = (items: readonly unknown[]) =>
-      new Map(items.map((item) => [String((item as Json)[key]), item]));
+      new Map(items.map((item) => [String((item as JsonObject)[key]), item]));
     const old = byKey(before);
     const now = byKey(after);
     for (const [name, item] of now) {
@@ -276,7 +274,7 @@ function naturalKey(before: readonly unknown[], after: readonly unknown[]): stri
 }
 
 /** An opening period: an object of OpeningTime and ClosingTime only. */
-export function isPeriod(value: unknown): value is Json {
+export function isPeriod(value: unknown): value is JsonObject {
   return (
     isObject(value) &&
     Object.keys(value).length > 0 &&

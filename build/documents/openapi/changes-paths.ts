@@ -17,8 +17,7 @@ import {
 } from "../../../contract/changes.js";
 import type { DatasetDefinition } from "../../core/datasets.js";
 import { componentName } from "./components.js";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../../core/json-value.js";
 
 /** The tag of the changes endpoints and the feed, and what it says. */
 export const CHANGES_TAG = "Changes (extension)";
@@ -28,7 +27,7 @@ export const CHANGES_TAG_DESCRIPTION =
 const COMPONENTS = "#/components/schemas/";
 
 /** The `since` parameter, for components.parameters. */
-export const CHANGES_PARAMETERS: Readonly<Record<string, Json>> = {
+export const CHANGES_PARAMETERS: Readonly<Record<string, JsonObject>> = {
   ChangesSince: {
     name: SINCE_PARAMETER,
     in: "query",
@@ -51,7 +50,7 @@ export interface ChangesPath {
   readonly dataset: DatasetDefinition;
   readonly summary: string;
   readonly description: string;
-  readonly parameters: readonly Json[];
+  readonly parameters: readonly JsonObject[];
   /** The `$ref` of its 200 body. */
   readonly schema: string;
 }

@@ -44,6 +44,7 @@ import {
   changesPaths,
   changesSchemas,
 } from "./changes-paths.js";
+import type { JsonObject } from "../../core/json-value.js";
 
 /**
  * The media type the OpenAPI Initiative registered with IANA for OpenAPI documents in JSON
@@ -77,16 +78,14 @@ export interface OpenApiInput {
   readonly host?: string | undefined;
 }
 
-type Json = Record<string, unknown>;
-
-const header = (description: string, example?: string): Json => ({
+const header = (description: string, example?: string): JsonObject => ({
   description,
   schema: example === undefined ? { type: "string" } : { type: "string", example },
 });
-const ref = (kind: string, name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
+const ref = (kind: string, name: string): JsonObject => ({ $ref: `#/components/${kind}/${name}` });
 
 /** The document, as a plain object ready for JSON.stringify. */
-export function openApiDocument(input: OpenApiInput): Json {
+export function openApiDocument(input: OpenApiInput): JsonObject {
   const { datasets, site, limits } = input;
   // Each API once, in the order of its first data set; its name is its tag (OpenAPI 3.1, "Tag Object").
   const apis = [...new Set<ApiFamily>(datasets.map(({ dataset }) => dataset.api))];
@@ -150,7 +149,7 @@ export function openApiDocument(input: OpenApiInput): Json {
  */
 function operationPaths(input: OpenApiInput) {
   const { datasets, limits } = input;
-  const paths: Record<string, Json> = {};
+  const paths: Record<string, JsonObject> = {};
   for (const { dataset, entry } of datasets) {
     const plan = limits[planForPath(entry.path)!];
     for (const served of servedPaths(entry)) {
@@ -208,7 +207,7 @@ function documentInfo(
   site: OpenApiInput["site"],
   apis: readonly ApiFamily[],
   limits: OpenApiInput["limits"],
-): Json {
+): JsonObject {
   const plans = Object.values(limits)
     .map((l) => `- **${l.plan}**: ${describeLimit(l)}.`)
     .join("\n");
@@ -234,7 +233,7 @@ function documentInfo(
   };
 }
 
-const ERROR_SCHEMA: Json = {
+const ERROR_SCHEMA: JsonObject = {
   description: "The error body both specs define: exactly status, title and description, all text.",
   type: "object",
   additionalProperties: false,
@@ -246,7 +245,7 @@ const ERROR_SCHEMA: Json = {
   },
 };
 
-const CONDITIONAL_PARAMETERS: Record<string, Json> = {
+const CONDITIONAL_PARAMETERS: Record<string, JsonObject> = {
   IfNoneMatch: {
     name: "If-None-Match",
     in: "header",
@@ -266,7 +265,7 @@ const CONDITIONAL_PARAMETERS: Record<string, Json> = {
 };
 
 /** Every response header the document names, with the open-data plan's limits as examples. */
-function responseHeaders(site: OpenApiInput["site"], limits: OpenApiInput["limits"]): Json {
+function responseHeaders(site: OpenApiInput["site"], limits: OpenApiInput["limits"]): JsonObject {
   return {
     ETag: header(
       "Strong entity tag: the hex SHA-256 of exactly the bytes of this representation (each content coding has its own).",
@@ -314,7 +313,7 @@ function responseHeaders(site: OpenApiInput["site"], limits: OpenApiInput["limit
 const PARTICIPANT_STORE_SCHEMA = "participant-store.schema.json";
 
 // GET or HEAD of /participant_store.json: like a data path's, without the quota fields.
-function directoryOperation(method: "get" | "head"): Json {
+function directoryOperation(method: "get" | "head"): JsonObject {
   return documentOperation(method, {
     id: "ParticipantStore",
     what: "the participant directory entry",
@@ -327,7 +326,7 @@ function directoryOperation(method: "get" | "head"): Json {
 }
 
 // GET or HEAD of the publication feed: a document too.
-function feedOperation(method: "get" | "head"): Json {
+function feedOperation(method: "get" | "head"): JsonObject {
   return documentOperation(method, {
     id: "ChangesFeed",
     what: FEED.summary,
@@ -348,16 +347,16 @@ function documentOperation(
     readonly description: string;
     readonly tag: string;
     readonly mediaType: string;
-    readonly schema: Json;
+    readonly schema: JsonObject;
     readonly ok: string;
   },
-): Json {
+): JsonObject {
   const headers = (names: readonly string[]) =>
     Object.fromEntries(names.map((name) => [name, ref("headers", name)]));
   const common = COMMON_200_HEADERS.filter(
     (name) => name !== RATE_LIMIT_HEADER && name !== RATE_LIMIT_POLICY_HEADER,
   );
-  const ok: Json = {
+  const ok: JsonObject = {
     description: method === "get" ? about.ok : "The headers a GET would get, without the body.",
     headers: headers([...common, "Content-Encoding"]),
   };
@@ -382,7 +381,7 @@ function documentOperation(
 }
 
 // site.yaml's Contact in OpenAPI's words (OpenAPI 3.1, "Contact Object").
-function contact(given: NonNullable<Site["Contact"]>): Json {
+function contact(given: NonNullable<Site["Contact"]>): JsonObject {
   return {
     ...(given.Name ? { name: given.Name } : {}),
     ...(given.Url ? { url: given.Url } : {}),
@@ -415,16 +414,16 @@ function operation(
   near?: {
     readonly summary: string;
     readonly description: string;
-    readonly parameters: readonly Json[];
+    readonly parameters: readonly JsonObject[];
     readonly tag?: string;
     readonly schema?: string;
     readonly okDescription?: string;
     readonly errors?: readonly ErrorStatus[];
   },
-): Json {
+): JsonObject {
   const headers = (names: readonly string[]) =>
     Object.fromEntries(names.map((name) => [name, ref("headers", name)]));
-  const ok: Json = {
+  const ok: JsonObject = {
     description:
       method === "get"
         ? near
@@ -473,7 +472,7 @@ const ERROR_HEADERS: Partial<Record<ErrorStatus, readonly string[]>> = {
   503: ["Retry-After"],
 };
 
-function errorResponse(status: ErrorStatus): Json {
+function errorResponse(status: ErrorStatus): JsonObject {
   const { title, description } = ERRORS[status];
   const names = [
     STATUS_CODE_HEADER,

@@ -13,8 +13,7 @@ import {
 } from "../../../contract/near.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import type { DatasetDefinition } from "../../core/datasets.js";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../../core/json-value.js";
 
 /** The tag of the extension paths, and what it says. */
 export const NEAR_TAG = "Near me (extension)";
@@ -29,13 +28,13 @@ export interface NearPath {
   readonly summary: string;
   readonly description: string;
   /** Parameter objects or references, path parameters first. */
-  readonly parameters: readonly Json[];
+  readonly parameters: readonly JsonObject[];
 }
 
-const ref = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+const ref = (name: string): JsonObject => ({ $ref: `#/components/parameters/${name}` });
 
 /** The shared parameters of the extension paths, for components.parameters. */
-export const NEAR_PARAMETERS: Readonly<Record<string, Json>> = {
+export const NEAR_PARAMETERS: Readonly<Record<string, JsonObject>> = {
   NearLatitude: {
     name: "latitude",
     in: "path",
@@ -98,7 +97,7 @@ function filterPaths(
   filter: NearFilter,
   title: string,
   segments: readonly string[],
-): { tail: string; summary: string; description: string; parameters: Json[] }[] {
+): { tail: string; summary: string; description: string; parameters: JsonObject[] }[] {
   switch (filter) {
     case "geo-location":
       return [

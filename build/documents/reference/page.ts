@@ -11,12 +11,11 @@ import { shellExample } from "../landing/origin.js";
 import { pageHead } from "../landing/page.js";
 import { compactJson, type Example } from "./examples.js";
 import { SAMPLE_LANGUAGES, samples } from "./samples.js";
-
-type Json = Record<string, unknown>;
+import type { JsonObject } from "../../core/json-value.js";
 
 export interface ReferenceInput {
   /** /openapi.json as the build makes it. */
-  readonly openapi: Json;
+  readonly openapi: JsonObject;
   /** Each path's example request and answer (examples.ts). */
   readonly examples: ReadonlyMap<string, Example>;
   /** site.yaml's PublicOrigin: the samples write it out; without it they read ORIGIN. */
@@ -31,18 +30,18 @@ const METHODS = ["get", "head"] as const;
 interface Operation {
   readonly method: (typeof METHODS)[number];
   readonly path: string;
-  readonly op: Json;
+  readonly op: JsonObject;
 }
 
-const asJson = (value: unknown): Json =>
-  value !== null && typeof value === "object" ? (value as Json) : {};
+const asJson = (value: unknown): JsonObject =>
+  value !== null && typeof value === "object" ? (value as JsonObject) : {};
 const asString = (value: unknown): string => (typeof value === "string" ? value : "");
 /** A value from the document as words: a text as it is, anything else as JSON. */
 const scalar = (value: unknown): string =>
   typeof value === "string" ? value : (JSON.stringify(value) ?? "");
 
 /** Every operation of the document, in the order of its paths, GET before HEAD. */
-function operationsOf(openapi: Json): Operation[] {
+function operationsOf(openapi: JsonObject): Operation[] {
   return Object.entries(asJson(openapi.paths)).flatMap(([path, item]) =>
     METHODS.filter((m) => asJson(item)[m] !== undefined).map((method) => ({
       method,
@@ -53,13 +52,16 @@ function operationsOf(openapi: Json): Operation[] {
 }
 
 /** The object a local `$ref` points at, or the value itself. */
-function resolve(openapi: Json, value: unknown): Json {
+function resolve(openapi: JsonObject, value: unknown): JsonObject {
   const ref = asString(asJson(value).$ref);
   if (!ref.startsWith("#/")) return asJson(value);
   return ref
     .slice(2)
     .split("/")
-    .reduce<Json>((at, key) => asJson(at[key.replace(/~1/g, "/").replace(/~0/g, "~")]), openapi);
+    .reduce<JsonObject>(
+      (at, key) => asJson(at[key.replace(/~1/g, "/").replace(/~0/g, "~")]),
+      openapi,
+    );
 }
 
 /** The last part of a `$ref`: the component's name. */
@@ -91,14 +93,14 @@ function markdown(source: string): string {
 const CODE = "\u0000";
 
 /** schemaWords' text as HTML, patterns and values as code. */
-const schemaHtml = (schema: Json) =>
+const schemaHtml = (schema: JsonObject) =>
   text(schemaWords(schema))
     .split(CODE)
     .map((part, i) => (i % 2 === 1 ? `<code>${part}</code>` : part))
     .join("");
 
 /** A schema in a few words: its type and what limits it. */
-function schemaWords(schema: Json): string {
+function schemaWords(schema: JsonObject): string {
   const words: string[] = [];
   if (schema.$ref !== undefined) words.push(refName(schema));
   if (typeof schema.type === "string") words.push(schema.type);
@@ -155,7 +157,7 @@ export function referencePage(input: ReferenceInput): string {
   ].join("\n");
 }
 
-function contents(tags: readonly Json[], ofTag: (name: string) => Operation[]): string {
+function contents(tags: readonly JsonObject[], ofTag: (name: string) => Operation[]): string {
   const groups = tags.map((tag) => {
     const name = asString(tag.name);
     const links = ofTag(name).map(
@@ -209,7 +211,11 @@ function overview({ openapi, origin }: ReferenceInput): string {
     .join("\n");
 }
 
-function tagSection(input: ReferenceInput, tag: Json, operations: readonly Operation[]): string {
+function tagSection(
+  input: ReferenceInput,
+  tag: JsonObject,
+  operations: readonly Operation[],
+): string {
   const name = asString(tag.name);
   return [
     `<section aria-labelledby="tag-${attr(slug(name))}">`,
@@ -255,7 +261,11 @@ function operationArticle(input: ReferenceInput, o: Operation): string {
   ].join("\n");
 }
 
-function parametersTable(openapi: Json, o: Operation, values: Readonly<Record<string, string>>) {
+function parametersTable(
+  openapi: JsonObject,
+  o: Operation,
+  values: Readonly<Record<string, string>>,
+) {
   const parameters = (Array.isArray(o.op.parameters) ? o.op.parameters : []).map((p) =>
     resolve(openapi, p),
   );
@@ -281,7 +291,7 @@ function parametersTable(openapi: Json, o: Operation, values: Readonly<Record<st
   ].join("\n");
 }
 
-function responsesTable(openapi: Json, o: Operation): string {
+function responsesTable(openapi: JsonObject, o: Operation): string {
   const entries = Object.entries(asJson(o.op.responses));
   const row = (status: string, value: unknown) => {
     const response = resolve(openapi, value);
@@ -343,7 +353,7 @@ function responsesTable(openapi: Json, o: Operation): string {
   ].join("\n");
 }
 
-function headersSection(openapi: Json): string {
+function headersSection(openapi: JsonObject): string {
   const headers = asJson(asJson(openapi.components).headers);
   const rows = Object.entries(headers).map(([name, value]) => {
     const header = asJson(value);
@@ -362,7 +372,7 @@ function headersSection(openapi: Json): string {
   ].join("\n");
 }
 
-function errorsSection(openapi: Json): string {
+function errorsSection(openapi: JsonObject): string {
   const responses = asJson(asJson(openapi.components).responses);
   const errors = Object.entries(responses).map(([name, value]) => {
     const status = name.replace(/^Error/, "");
