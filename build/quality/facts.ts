@@ -11,6 +11,7 @@ import { fieldOf, listAt, objectAt, textOf } from "../core/json-value.js";
 import { isProductRecordsKey } from "../core/datasets.js";
 import { addressOf, addressPointer } from "../core/place.js";
 import type { RecordFacts } from "../core/record-facts.js";
+import type { Position } from "../read/yaml-nodes.js";
 
 /** Where a value stands in its file. */
 export interface Spot {
@@ -19,13 +20,10 @@ export interface Spot {
   readonly column: number;
 }
 
-/** A line and column; the pointer follows from the record's (textPointer, branchRefPointer…). */
-export interface Position {
-  readonly line: number;
-  readonly column: number;
-}
-
-/** A text value of a record's address, for the spelling rule. */
+/**
+ * A text value of a record's address, for the spelling rule, at its line and column; its pointer
+ * follows from the record's (textPointer).
+ */
 export interface TextFact extends Position {
   readonly field: "TownName" | "StreetName" | "CountrySubDivision";
   readonly value: string;

@@ -18,6 +18,7 @@ import { pointerSegments } from "../core/json-pointer.js";
 import { EMPTY, MAPPING, SEQUENCE, type NodeIndex } from "./yaml-fast.js";
 import { yamlPackage } from "./yaml-package.js";
 
+/** A line and column in a file's text, counted from 1 as yaml's LineCounter counts them. */
 export interface Position {
   readonly line: number;
   readonly column: number;
