@@ -12,7 +12,7 @@ import { basename, dirname, join, relative, sep } from "node:path";
 import type { Envelope } from "./assemble/envelope.js";
 import type { DatasetId } from "./core/datasets.js";
 import type { Diagnostic } from "./core/diagnostics.js";
-import { git, ObjectReader } from "./core/git.js";
+import { git, ObjectReader, type Repository } from "./core/git.js";
 import { runValidate, type CheckOptions, type PublishedCountsOf } from "./pipeline.js";
 
 /** One revision's content as the build sees it, built without writing. */
@@ -127,14 +127,8 @@ async function build(
   };
 }
 
-interface Repository {
-  /** The work tree's top folder. */
-  readonly top: string;
-  /** The content folder's path inside the repository, `/`-separated, no trailing slash. */
-  readonly prefix: string;
-}
-
-async function repositoryOf(contentDir: string): Promise<Repository> {
+/** The repository holding the content folder, which is never its top (the prefix is never ""). */
+async function repositoryOf(contentDir: string): Promise<Pick<Repository, "top" | "prefix">> {
   // Real paths on both sides: git reports the top folder with symbolic links resolved.
   const from = await realpath(dirname(contentDir));
   const content = join(from, basename(contentDir));
