@@ -17,7 +17,7 @@ import { brandShell, metaText, recordHash, type DataParts } from "../encode/data
 import { labelOfValue, type BrandRecords, type PublishedRecord } from "./records.js";
 
 /** One brand file's facts, or part of a brand's when the brand is a folder of files. */
-export interface FileFacts {
+export interface PastFileFacts {
   /** Its BrandName, when it is a string. */
   readonly brandName: string | undefined;
   /** brandShell of the file's value: the brand's own fields when it is the brand's first file. */
@@ -63,7 +63,7 @@ export function fileFacts(recordsKey: string | null, value: unknown): ReadFile {
  * the build that read it); both undefined when it does not parse or could not have been published.
  */
 export interface ReadFile {
-  readonly facts: FileFacts | undefined;
+  readonly facts: PastFileFacts | undefined;
   readonly texts: readonly string[] | undefined;
 }
 
@@ -112,7 +112,7 @@ export interface VersionFacts {
  */
 export function versionFacts(
   dataset: DatasetDefinition,
-  brands: readonly (readonly FileFacts[])[],
+  brands: readonly (readonly PastFileFacts[])[],
   site: Site,
 ): VersionFacts | undefined {
   const records: BrandRecords[] = [];

@@ -19,7 +19,7 @@ import type { DatasetDefinition } from "../core/datasets.js";
 import { PROJECT_ROOT } from "../core/paths.js";
 import { ThreadPool } from "../core/thread-pool.js";
 import type { Site } from "../read/site.js";
-import { pastForm, readFileTask, type FileFacts, type FileReply, type FileTask } from "./facts.js";
+import { pastForm, readFileTask, type PastFileFacts, type FileReply, type FileTask } from "./facts.js";
 import { ObjectReader, type Repository, type TreeFile } from "./git.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
@@ -47,7 +47,7 @@ const TREE_KIND = CACHE_KINDS.historyTree;
 const FACTS_KIND = CACHE_KINDS.historyFacts;
 
 /** What is kept of a file: a brand file's facts, site.yaml's settings; undefined when unusable. */
-export type Kept = FileFacts | Site | undefined;
+export type Kept = PastFileFacts | Site | undefined;
 
 // The facts of a brand file as kept: records as [id, hash, label] to keep the entries small.
 interface KeptFacts {
@@ -148,10 +148,10 @@ export class HistoryStore {
   async facts(
     dataset: DatasetDefinition,
     hashes: readonly string[],
-  ): Promise<Map<string, FileFacts | undefined>> {
+  ): Promise<Map<string, PastFileFacts | undefined>> {
     const kind = { recordsKey: dataset.recordsKey };
     const kept = await this.kept(dataset.id, kind, hashes);
-    return kept as Map<string, FileFacts | undefined>;
+    return kept as Map<string, PastFileFacts | undefined>;
   }
 
   /** site.yaml's settings at a blob: what a body's meta takes of it (License, TermsOfUse). */
@@ -306,7 +306,7 @@ const gzipped = promisify(gzip);
 
 async function encodeKept(name: string, kept: NonNullable<Kept>): Promise<Buffer> {
   if (name === "site") return gzipped(JSON.stringify(kept), { level: 1 });
-  const facts = kept as FileFacts;
+  const facts = kept as PastFileFacts;
   const value: KeptFacts = {
     b: facts.brandName,
     s: facts.shell,

@@ -12,7 +12,7 @@ import { contentTreeOf, isContentPath, SITE_FILE } from "../read/content.js";
 import type { VersionRecords } from "./records.js";
 import { envelopeMeta } from "../assemble/envelope.js";
 import { writeBody, type BodyParts } from "../encode/body.js";
-import { versionFacts, type FileFacts, type VersionFacts } from "./facts.js";
+import { versionFacts, type PastFileFacts, type VersionFacts } from "./facts.js";
 import type { HistoryStore } from "./store.js";
 
 /** A version: a commit on HEAD's first-parent line where the data set's Data changed (data-versions.ts). */
@@ -120,7 +120,7 @@ export class VersionReader {
       this.store.site(found.site),
     ]);
     if (!settings) return undefined;
-    const brands: FileFacts[][] = [];
+    const brands: PastFileFacts[][] = [];
     for (const files of found.brands) {
       const parts = files.map((blob) => facts.get(blob));
       if (parts.some((p) => p === undefined)) return undefined;
@@ -128,7 +128,7 @@ export class VersionReader {
       if (name === undefined) return undefined;
       // A site's version: its brands alone (docs/decisions.md#sites).
       if (this.brands && !this.brands.has(name)) continue;
-      brands.push(parts as FileFacts[]);
+      brands.push(parts as PastFileFacts[]);
     }
     return versionFacts(this.dataset, brands, settings);
   }

@@ -16,7 +16,7 @@ import {
   fileFacts,
   readFileTask,
   versionFacts,
-  type FileFacts,
+  type PastFileFacts,
 } from "../../../build/history/facts.js";
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
@@ -36,7 +36,7 @@ const folderParts = [
 ];
 const single = { BrandName: "Ŵ Bank £", ATM: [atm("Y-1", "Ŵestbury")] };
 
-function factsOf(value: unknown): FileFacts {
+function factsOf(value: unknown): PastFileFacts {
   const read = fileFacts(atms.recordsKey, value);
   if (!read.facts) throw new Error("no facts");
   return read.facts;
