@@ -67,9 +67,12 @@ function schemaSegments(
  * "record-facts"), as encode/body.ts keeps its bytes: a process that builds again with the same
  * memory (the live preview's) reads only the records it has not read before.
  */
-export type KeptFacts = WeakMap<object, { readonly key: string; readonly facts: RecordFacts }>;
+export type KeptRecordFacts = WeakMap<
+  object,
+  { readonly key: string; readonly facts: RecordFacts }
+>;
 
-function factsOf(record: unknown, key: string, facts: KeptFacts | undefined): RecordFacts {
+function factsOf(record: unknown, key: string, facts: KeptRecordFacts | undefined): RecordFacts {
   if (typeof record !== "object" || record === null || !facts) return recordFacts(record, key);
   const known = facts.get(record);
   if (known?.key === key) return known.facts;
@@ -92,7 +95,7 @@ export interface IndexPart {
  * value and byte ranges (step 5's DatasetBody, which holds them or finds them once), so the index
  * needs only the identity bytes and is made while they are compressed.
  */
-export function indexPart(body: DatasetBody, kept?: KeptFacts): IndexPart {
+export function indexPart(body: DatasetBody, kept?: KeptRecordFacts): IndexPart {
   const { dataset } = body;
   const key = dataset.recordsKey!;
   const facts = body
@@ -232,7 +235,7 @@ interface CachedPart {
 async function cachedPart(body: DatasetBody, options: NearOptions): Promise<CachedPart> {
   const { cache } = options;
   const make = () => {
-    const facts = options.memory?.part("record-facts", (): KeptFacts => new WeakMap());
+    const facts = options.memory?.part("record-facts", (): KeptRecordFacts => new WeakMap());
     const part = indexPart(body, facts);
     return {
       index: Buffer.from(JSON.stringify(part.index), "utf8"),
