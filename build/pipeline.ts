@@ -259,7 +259,7 @@ interface SitePublication extends BuiltSite {
 
 /** Step 9 for one site (the whole content without Sites), and its manifest and files. */
 async function publishSite(
-  run: Assembled,
+  run: AssembledRun,
   { part, results, near }: EncodedSite,
   history: SiteHistory,
   encode: EncodeBytes,
@@ -308,14 +308,15 @@ async function publishSite(
   };
 }
 
-type Assembled = Extract<CheckedAndAssembled, { ok: true }>;
+/** A run through step 5 that nothing failed, which steps 6 to 10 go on from. */
+type AssembledRun = Extract<CheckedAndAssembled, { ok: true }>;
 
 /**
  * Steps 6 and 7: every body encoded at once (compression runs on libuv's threads, so a cold build
  * keeps the cores busy) while this thread makes the near-me indexes, from the identity bytes alone.
  */
 async function encodeAndIndex(
-  run: Assembled,
+  run: AssembledRun,
   { bodies, settings }: SiteBodies,
   encode: EncodeBytes,
 ): Promise<
@@ -352,7 +353,7 @@ async function encodeAndIndex(
  * Resolves to the objections, empty when it wrote.
  */
 async function checkAndWrite(
-  run: Assembled,
+  run: AssembledRun,
   options: BuildOptions,
   output: {
     readonly manifest: Manifest;
