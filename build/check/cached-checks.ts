@@ -12,7 +12,8 @@ import { textHash } from "../read/texts.js";
 import type { CheckTiming } from "../core/timings.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
-export interface CheckOptions extends Pick<BuildContext, "ajv" | "cache" | "threads"> {
+/** How checkFiles works: the build's validators, cache and threads; what it reports and keeps. */
+export interface CheckFilesOptions extends Pick<BuildContext, "ajv" | "cache" | "threads"> {
   /** Receives the parse and validation time of every file checked, summed across threads. */
   readonly timing?: CheckTiming;
   /** Each job's cache key (jobKeys), when the caller has them already. */
@@ -38,7 +39,7 @@ export function jobKeys(
 /** Checks every job; results come back in the order of `jobs`. */
 export async function checkFiles(
   jobs: readonly (CheckJob | FileJob)[],
-  options: CheckOptions,
+  options: CheckFilesOptions,
 ): Promise<CheckedFile[]> {
   const { cache } = options;
   const results = new Array<CheckedFile | undefined>(jobs.length);
