@@ -142,7 +142,8 @@ function shownText(text: string): string {
   return [...kept, ...(lines.length > TEXT_LINES ? [MORE] : [])].join("\n");
 }
 
-type Envelope = { meta: unknown; data: unknown[] };
+/** An answer's envelope as an example shows it: its lists cut short, marked MORE. */
+type ExampleEnvelope = { meta: unknown; data: unknown[] };
 
 /**
  * The records `numbers` of a data set with a near-me index, as the envelope the Worker answers
@@ -154,11 +155,11 @@ function nearEnvelope(
   body: Buffer,
   recordsKey: string,
   numbers: readonly number[],
-): Envelope {
+): ExampleEnvelope {
   const slice = (start: number, end: number) => body.subarray(start, end).toString("utf8");
   const { meta } = JSON.parse(
     `${slice(...index.head)}${numbers.length}${slice(...index.metaTail)}[]}`,
-  ) as Envelope;
+  ) as ExampleEnvelope;
   if (numbers.length === 0) return { meta, data: [] };
   const first = numbers[0]!;
   const brand = index.records[first * 3]!;
