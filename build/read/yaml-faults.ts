@@ -291,7 +291,7 @@ interface Level {
 }
 
 /** The blocks open after some line, and whether that line opens one more. */
-interface Layout {
+interface BlockLayout {
   readonly levels: Level[];
   opens: boolean;
 }
@@ -311,9 +311,9 @@ function walkLayout(
   lines: readonly Line[],
   from: number,
   to: number,
-): { fault?: Fault; layout: Layout } {
+): { fault?: Fault; layout: BlockLayout } {
   // `opens`: the previous line opened a block (`Key:`, `-`, or the document start).
-  const layout: Layout = { levels: [], opens: true };
+  const layout: BlockLayout = { levels: [], opens: true };
   const { levels } = layout;
   let skipDeeperThan = -1; // inside a block scalar or a value continued on more lines
   for (let i = 0; i < to; i++) {
