@@ -40,7 +40,7 @@ export class RecordMarks {
    */
   readonly located = new WeakMap<object, LocatedRecord>();
   /** Each record's place. */
-  readonly places = new WeakMap<object, Place | null>();
+  readonly places = new WeakMap<object, RecordPlace | null>();
 }
 
 /**
@@ -82,16 +82,16 @@ export function locatedRecords(
 }
 
 /** What a record says of its place: its coordinates and the names the map shows. */
-type Place = Omit<LocatedRecord, "kind" | "record" | "brand">;
+type RecordPlace = Omit<LocatedRecord, "kind" | "record" | "brand">;
 
-function placeOf(record: unknown, places: RecordMarks["places"]): Place | undefined {
+function placeOf(record: unknown, places: RecordMarks["places"]): RecordPlace | undefined {
   if (!isObject(record)) return undefined;
   let place = places.get(record);
   if (place === undefined) places.set(record, (place = readPlace(record)));
   return place ?? undefined;
 }
 
-function readPlace(fields: Fields): Place | null {
+function readPlace(fields: Fields): RecordPlace | null {
   const place = findPlace(fields, 0);
   if (!place) return null;
   const { address, at } = place;
