@@ -17,7 +17,7 @@ export const PARTICIPANT_STORE_PATH = "/participant_store.json";
 export const PARTICIPANT_STORE_MEDIA_TYPE = "application/json";
 
 /** One API's versions, as the directory writes them. */
-type Versions = string[] | { version: string; "product-type": string }[];
+type ApiVersions = string[] | { version: string; "product-type": string }[];
 
 export interface ParticipantStoreInput {
   readonly datasets: readonly {
@@ -38,7 +38,7 @@ export interface ParticipantStoreInput {
 export function participantStore(input: ParticipantStoreInput): object {
   const live = input.site.OpenBankingPaths === true;
   const origin = (input.site.PublicOrigin ?? "").replace(/\/+$/, "");
-  const supportedAPIs: Record<string, Versions> = {};
+  const supportedAPIs: Record<string, ApiVersions> = {};
   const metrics: { version: string; "product-type": string }[] = [];
   for (const { entry } of input.datasets) {
     if (entry.totalResults === 0) continue;
