@@ -4,18 +4,9 @@
  */
 import { AGREEMENT, type DatasetDefinition } from "../core/datasets.js";
 import type { Site } from "../read/site.js";
+import type { Brand, Envelope } from "../core/envelope-shape.js";
 
-/** One brand object, as joined from its files. */
-export type Brand = Record<string, unknown>;
-
-/**
- * A data set's response body, `{ meta, data: [{ Brand: [...] }] }` (Open Data API v2.2 and Service
- * Metrics API v1.0 share this shape): what assembly builds and what the change summary compares.
- */
-export interface Envelope {
-  readonly meta: Record<string, unknown>;
-  readonly data: readonly { readonly Brand: readonly Brand[] }[];
-}
+export type { Brand, Envelope } from "../core/envelope-shape.js";
 
 /**
  * One brand object from the validated values of its files, in join order. A brand file holds the

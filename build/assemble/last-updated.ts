@@ -14,14 +14,9 @@
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { changesUnder, newestCommitTime, readContentGit, type ContentGit } from "../core/git.js";
+import type { LastUpdated } from "../core/dates.js";
 
-type LastUpdatedSource = "git" | "git+worktree" | "SOURCE_DATE_EPOCH" | "mtime";
-
-export interface LastUpdated {
-  /** Seconds since the epoch. */
-  readonly seconds: number;
-  readonly source: LastUpdatedSource;
-}
+export type { LastUpdated } from "../core/dates.js";
 
 /**
  * @param paths absolute paths of the data set's content folder and of site.yaml

@@ -5,20 +5,9 @@
  * shows exactly what is published.
  */
 import type { DatasetDefinition } from "../core/datasets.js";
+import type { LocatedRecord } from "../core/place.js";
 
-export interface LocatedRecord {
-  /** The data set's title, e.g. "Branches": the kind of mark. */
-  readonly kind: string;
-  /** What one record of the data set is called, its records' key: "Branch", "ATM". */
-  readonly record: string;
-  readonly brand: string;
-  readonly latitude: number;
-  readonly longitude: number;
-  /** The record's Identification, its Name (a branch's, or an ATM's Location.Site), and its town: the map names a mark by them. */
-  readonly identification?: string;
-  readonly name?: string;
-  readonly town?: string;
-}
+export type { LocatedRecord } from "../core/place.js";
 
 /** The keys holding a record's latitude and longitude (open-data-api-v2.2.md, GeoLocation). */
 const GEO_LOCATION = "GeoLocation";

@@ -12,3 +12,15 @@ export function toRfc3339(seconds: number): string {
 export function dateToRfc3339(date: Date): string {
   return toRfc3339(Math.floor(date.getTime() / 1000));
 }
+
+type LastUpdatedSource = "git" | "git+worktree" | "SOURCE_DATE_EPOCH" | "mtime";
+
+/**
+ * When a data set's content last changed, its meta.LastUpdated, and what told it: found by
+ * assemble/last-updated.ts (and history/dating.ts in git), kept with the body it dates.
+ */
+export interface LastUpdated {
+  /** Seconds since the epoch. */
+  readonly seconds: number;
+  readonly source: LastUpdatedSource;
+}

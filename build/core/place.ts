@@ -15,6 +15,24 @@ export interface Point {
   readonly longitude: number;
 }
 
+/**
+ * A record whose content gives coordinates, as the landing page's map marks it: found in the
+ * assembled bodies by assemble/locations.ts, kept with each body.
+ */
+export interface LocatedRecord {
+  /** The data set's title, e.g. "Branches": the kind of mark. */
+  readonly kind: string;
+  /** What one record of the data set is called, its records' key: "Branch", "ATM". */
+  readonly record: string;
+  readonly brand: string;
+  readonly latitude: number;
+  readonly longitude: number;
+  /** The record's Identification, its Name (a branch's, or an ATM's Location.Site), and its town: the map names a mark by them. */
+  readonly identification?: string;
+  readonly name?: string;
+  readonly town?: string;
+}
+
 /** The pointer of a record's postal address: an ATM's sits in its Location (the spec's tables). */
 export function addressPointer(recordsKey: string, at: string): string {
   return recordsKey === "ATM"

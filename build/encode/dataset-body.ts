@@ -7,9 +7,9 @@
  * encode, near, history and the documents never know which.
  */
 import type { DatasetDefinition } from "../core/datasets.js";
-import type { Envelope } from "../assemble/envelope.js";
-import type { LastUpdated } from "../assemble/last-updated.js";
-import type { LocatedRecord } from "../assemble/locations.js";
+import type { Envelope } from "../core/envelope-shape.js";
+import type { LastUpdated } from "../core/dates.js";
+import type { LocatedRecord } from "../core/place.js";
 import { bodySlices, type BodySlices } from "./body.js";
 import { brandShell, metaText, recordHash, type DataParts } from "./data-digest.js";
 
