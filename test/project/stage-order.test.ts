@@ -14,7 +14,7 @@ const ts = createRequire(import.meta.url)("typescript") as typeof import("typesc
 const CHAINS: readonly (readonly string[])[] = [
   [
     ...["contract", "build/core"],
-    ...["build/read", "build/quality", "build/check", "build/assemble", "build/encode"],
+    ...["build/read", "build/quality", "build/check", "build/encode", "build/assemble"],
     ...["build/near", "build/history", "build/documents", "build/write", "build"],
     ...["build/guard", "build/diff", "build/import", "build/migrate"],
     ...["build/stats", "build/verify", "build/cli", "build/preview"],
