@@ -7,9 +7,9 @@
  * file are collected, so one run reports them all; nothing is written unless there are none.
  *
  * From step 5 on, each data set is one value, its DatasetBody (encode/dataset-body.ts), which
- * one-dataset.ts makes, fresh or from the cache; steps 6 to 9 read only that. What kind of build
- * this is (publish, preview, validate: how to compress, whether to read history, what to keep in
- * memory) is one BuildProfile (core/profile.ts, profiles.ts), which the steps read.
+ * assemble/one-dataset.ts makes, fresh or from the cache; steps 6 to 9 read only that. What kind
+ * of build this is (publish, preview, validate: how to compress, whether to read history, what to
+ * keep in memory) is one BuildProfile (core/profile.ts, profiles.ts), which the steps read.
  *
  * `runValidate` (`npm run validate`) runs steps 1 to 5 and the checks of step 10 that what it made
  * can answer, and stops: it compresses nothing, indexes nothing and makes no document, yet reports
@@ -18,7 +18,7 @@
 import { openCache, type BuildCache } from "./core/cache.js";
 import type { BuildContext } from "./core/context.js";
 import { GitMemo, readContentGit, type ContentGit } from "./core/git.js";
-import { assembleOrReuse } from "./one-dataset.js";
+import { assembleOrReuse } from "./assemble/one-dataset.js";
 import { DATASETS, type DatasetId } from "./core/datasets.js";
 import { compareDiagnostics, type Diagnostic } from "./core/diagnostics.js";
 import { makeDocuments } from "./documents/index.js";
@@ -59,6 +59,7 @@ import {
   type PostcodePoint,
 } from "./near/postcodes.js";
 import { buildHistory, type HistoryResult, type SiteHistory } from "./history/index.js";
+import { datasetDating } from "./history/dating.js";
 import { within } from "./core/internal-error.js";
 
 export type { DatasetResult } from "./encode/manifest-entry.js";
@@ -601,6 +602,7 @@ async function assembleAll(
     fileKeys,
     parts: timings!.parts,
     timed: <T>(work: () => Promise<T>) => timeAsync(timings, "assemble", work),
+    dating: datasetDating,
   };
   const bodies: DatasetBody[] = [];
   const problems: Diagnostic[] = [];

@@ -28,8 +28,8 @@ export function toCacheEntry(data: TransferableCheck): string {
 
 /**
  * A CheckedFile from its cache entry. The value is decoded and parsed when first read: a rebuild
- * whose data set is unchanged takes its body from the cache (one-dataset.ts) and never needs the
- * values of that data set's files, which are most of what the cache holds.
+ * whose data set is unchanged takes its body from the cache (assemble/one-dataset.ts) and never
+ * needs the values of that data set's files, which are most of what the cache holds.
  */
 export function fromCacheEntry(entry: Buffer): CheckedFile {
   const split = entry.indexOf(10); // "\n"

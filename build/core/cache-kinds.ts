@@ -10,9 +10,9 @@ export const CACHE_KINDS = {
   contentTexts: "json",
   /** 2 check each file: a valid file's check result and value (check/cached-checks.ts). */
   check: "check",
-  /** 5 assemble: a data set's body, its exact bytes (one-dataset.ts). */
+  /** 5 assemble: a data set's body, its exact bytes (assemble/one-dataset.ts). */
   body: "body",
-  /** 5 assemble: what is known of a body beside its bytes: counts, marks, brands, ETag (one-dataset.ts). */
+  /** 5 assemble: what is known of a body beside its bytes: counts, marks, brands, ETag (assemble/one-dataset.ts). */
   dataset: "dataset",
   /** 6 encode: a body's brotli variant, by its ETag and the settings (encode/cached-encoder.ts). */
   brotli: "br",

@@ -1,10 +1,11 @@
 /**
  * Step 5's output for one data set, and the one value every later step reads of it: the exact
  * bytes served, their strong ETag, what the manifest counts, the map's marks and the brands'
- * names, with the body's value and its records' byte ranges on demand. build/one-dataset.ts makes
- * it, from a body it has just assembled (whose value and ranges it already holds) or from one the
- * cache kept (parsed, and its ranges found, only when a later step first asks, then remembered):
- * encode, near, history and the documents never know which.
+ * names, with the body's value and its records' byte ranges on demand.
+ * build/assemble/one-dataset.ts makes it, from a body it has just assembled (whose value and
+ * ranges it already holds) or from one the cache kept (parsed, and its ranges found, only when a
+ * later step first asks, then remembered): encode, near, history and the documents never know
+ * which.
  */
 import type { DatasetDefinition } from "../core/datasets.js";
 import type { Envelope } from "../core/envelope-shape.js";
@@ -20,7 +21,7 @@ export interface BodySummary {
   readonly brands: number;
 }
 
-/** What a body is known by without parsing it: what one-dataset.ts keeps in the cache with it. */
+/** What a body is known by without parsing it: what assemble/one-dataset.ts caches with it. */
 export interface BodyFacts {
   readonly dataset: DatasetDefinition;
   /** The exact bytes served without a content coding. */

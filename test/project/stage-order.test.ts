@@ -10,7 +10,7 @@ const ts = createRequire(import.meta.url)("typescript") as typeof import("typesc
 
 // The one-way order of the code (docs/architecture.md, "The order of the folders"), lowest first:
 // a module may import from its own folder and from folders before it in a chain, never after.
-// `build` is the files directly in build/ (the pipeline, one data set's run, a revision's build).
+// `build` is the files directly in build/ (the pipeline, the build profiles, a revision's build).
 const CHAINS: readonly (readonly string[])[] = [
   [
     ...["contract", "build/core"],

@@ -6,18 +6,17 @@
  * rebuild after one edit therefore assembles only the data set that was edited. `build` encodes
  * the bytes next (step 6); `validate` stops here, with the counts and the size.
  */
-import { assembleDataset, type AssembleInput } from "./assemble/dataset.js";
-import { datasetDating } from "./history/dating.js";
-import { dataDigest } from "./encode/data-digest.js";
-import { serializeBody, type RecordBytes } from "./encode/body.js";
-import { bodyData, DatasetBody, type BodyFacts, type BodySummary } from "./encode/dataset-body.js";
-import { entityTag } from "./encode/variants.js";
-import type { BuildCache } from "./core/cache.js";
-import type { Diagnostic } from "./core/diagnostics.js";
-import { locatedRecords, RecordMarks, type LocatedRecord } from "./assemble/locations.js";
-import type { LastUpdated } from "./assemble/last-updated.js";
-import { timeSync, type PartTimings } from "./core/timings.js";
-import { CACHE_KINDS } from "./core/cache-kinds.js";
+import { assembleDataset, type AssembleInput } from "./dataset.js";
+import { dataDigest } from "../encode/data-digest.js";
+import { serializeBody, type RecordBytes } from "../encode/body.js";
+import { bodyData, DatasetBody, type BodyFacts, type BodySummary } from "../encode/dataset-body.js";
+import { entityTag } from "../encode/variants.js";
+import type { BuildCache } from "../core/cache.js";
+import type { Diagnostic } from "../core/diagnostics.js";
+import { locatedRecords, RecordMarks, type LocatedRecord } from "./locations.js";
+import type { LastUpdated } from "./last-updated.js";
+import { timeSync, type PartTimings } from "../core/timings.js";
+import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 export interface DatasetStep {
   readonly cache: BuildCache | undefined;
@@ -27,6 +26,18 @@ export interface DatasetStep {
   readonly timed: <T>(work: () => Promise<T>) => Promise<T>;
   /** Where serialising and hashing are timed. */
   readonly parts?: Pick<PartTimings, "serializeMs" | "hashMs">;
+  /**
+   * How the data set is dated: the LastUpdated to assemble it at first and, in git, how to settle
+   * it by the body's Data digest (history/dating.ts, datasetDating). Given by the pipeline, since
+   * history comes after assemble in the order of the folders.
+   */
+  readonly dating: (
+    input: AssembleInput,
+    cache: BuildCache | undefined,
+  ) => Promise<{
+    readonly updated: LastUpdated;
+    readonly settle?: ((digest: string) => Promise<LastUpdated>) | undefined;
+  }>;
 }
 
 export type AssembledDataset =
@@ -50,7 +61,7 @@ export async function assembleOrReuse(
   step: DatasetStep,
 ): Promise<AssembledDataset> {
   return step.timed(async () => {
-    const dating = await datasetDating(input, step.cache);
+    const dating = await step.dating(input, step.cache);
     const made = await assembleAt(input, step, dating.updated);
     if (!made.ok || !dating.settle) return made;
     // Dated by the version its Data is (history/dating.ts): again only when that moves it.
