@@ -218,18 +218,23 @@ export async function groupSaves(): Promise<SavesRow[]> {
   process.stderr.write("  preview: a group's repository, saves 1.5 s apart...\n");
   const group = await groupRepository();
   const brand = group.brands[0]!;
-  return [
-    ...(await savesAt(
-      `group: ${group.brands.length} brands + group host, ${group.records.toLocaleString("en-GB")} records, ${group.days} commits`,
-      group.contentDir,
-      group.repo,
-      join(group.contentDir, brand.atmFile),
-      [brand.host, GROUP_SITE.host],
-      // Kept beside the repository: its first build (4,000 records, 200 commits of history)
-      // compresses every body once, which is no part of a save.
-      `${group.repo}.cache`,
-    )),
-  ];
+  try {
+    return [
+      ...(await savesAt(
+        `group: ${group.brands.length} brands + group host, ${group.records.toLocaleString("en-GB")} records, ${group.days} commits`,
+        group.contentDir,
+        group.repo,
+        join(group.contentDir, brand.atmFile),
+        [brand.host, GROUP_SITE.host],
+        // Kept beside the repository: its first build (4,000 records, 200 commits of history)
+        // compresses every body once, which is no part of a save.
+        `${group.repo}.cache`,
+      )),
+    ];
+  } finally {
+    // The saves edit the repository's work tree in place: what the next run finds is its last commit.
+    execFileSync("git", ["checkout", "-q", "--", "content"], { cwd: group.repo, env: GIT_ENV });
+  }
 }
 
 /** The rows as a Markdown table. */

@@ -19,7 +19,13 @@ import type { DatasetDefinition } from "../core/datasets.js";
 import { PROJECT_ROOT } from "../core/paths.js";
 import { ThreadPool } from "../core/thread-pool.js";
 import type { Site } from "../read/site.js";
-import { pastForm, readFileTask, type PastFileFacts, type FileReply, type FileTask } from "./facts.js";
+import {
+  pastForm,
+  readFileTask,
+  type PastFileFacts,
+  type FileReply,
+  type FileTask,
+} from "./facts.js";
 import { ObjectReader, type Repository, type TreeFile } from "./git.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
