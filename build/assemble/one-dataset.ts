@@ -90,7 +90,12 @@ async function assembleAt(
       located,
       brandNames,
     };
-    return { ok: true, body: DatasetBody.stored(facts) };
+    const bodies = input.memory?.part("bodies", () => new SessionBodies());
+    return {
+      ok: true,
+      body:
+        bodies?.remember(DatasetBody.stored(facts, bodies.get(etag))) ?? DatasetBody.stored(facts),
+    };
   }
   const assembled = assembleDataset(input, updated);
   if (!assembled.ok) return assembled;
@@ -121,7 +126,36 @@ async function assembleAt(
     await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
   }
   const facts = { dataset: input.dataset, bytes, tag, updated, summary, located, brandNames };
-  return { ok: true, body: DatasetBody.made(facts, assembled.body, serialized.slices) };
+  const body = DatasetBody.made(facts, assembled.body, serialized.slices);
+  input.memory?.part("bodies", () => new SessionBodies()).remember(body);
+  return { ok: true, body };
+}
+
+/**
+ * The bodies a session's builds made or took from the cache, by ETag, the most recent few: a
+ * rebuild's unchanged data sets come from the cache as bytes, and what later steps work out of
+ * those bytes (the value, the records' ranges and hashes) is then worked out once per session,
+ * not once per save (encode/dataset-body.ts, `like`).
+ */
+class SessionBodies {
+  // Two builds' worth with Sites: a site's eight data sets, for a group of four sites.
+  static readonly KEPT = 64;
+  readonly #bodies = new Map<string, DatasetBody>();
+
+  get(tag: string): DatasetBody | undefined {
+    return this.#bodies.get(tag);
+  }
+
+  /** Keeps `body` as the newest; the oldest goes beyond KEPT. */
+  remember(body: DatasetBody): DatasetBody {
+    this.#bodies.delete(body.tag);
+    this.#bodies.set(body.tag, body);
+    for (const tag of this.#bodies.keys()) {
+      if (this.#bodies.size <= SessionBodies.KEPT) break;
+      this.#bodies.delete(tag);
+    }
+    return body;
+  }
 }
 
 const BODY_KIND = CACHE_KINDS.body;

@@ -20,6 +20,8 @@ export type MemoryPart =
   | "object-hashes"
   /** What the history read of git objects: trees' files, files' facts, by hash (history/store.ts). */
   | "history-objects"
+  /** The most recent data sets' bodies, by ETag, for what is worked out of their bytes (assemble/one-dataset.ts). */
+  | "bodies"
   /** Each record's exact bytes, by the record's value (encode/body.ts). */
   | "record-bytes"
   /** Each record's map mark and place, by the record's value (assemble/locations.ts). */

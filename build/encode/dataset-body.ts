@@ -48,8 +48,16 @@ export class DatasetBody implements BodyFacts {
   // undefined: not asked yet; null: asked, and the body has no slices.
   #slices: BodySlices | null | undefined;
   #hashes: readonly string[] | undefined;
+  // A body with the same bytes, from a build before in the same session: what it worked out of
+  // them (the value, the slices, the hashes) is this one's too, worked out once.
+  readonly #like: DatasetBody | undefined;
 
-  private constructor(facts: BodyFacts, value?: Envelope, slices?: BodySlices | null) {
+  private constructor(
+    facts: BodyFacts,
+    value?: Envelope,
+    slices?: BodySlices | null,
+    like?: DatasetBody,
+  ) {
     this.dataset = facts.dataset;
     this.bytes = facts.bytes;
     this.tag = facts.tag;
@@ -59,6 +67,9 @@ export class DatasetBody implements BodyFacts {
     this.brandNames = facts.brandNames;
     this.#value = value;
     this.#slices = slices;
+    // The first body of these bytes, so a session's bodies never chain one to the next.
+    const first = like && (like.#like ?? like);
+    this.#like = first?.bytes.equals(facts.bytes) ? first : undefined;
   }
 
   /** A body this build assembled: its value, and its slices as the serialiser wrote them. */
@@ -66,14 +77,18 @@ export class DatasetBody implements BodyFacts {
     return new DatasetBody(facts, value, slices ?? null);
   }
 
-  /** A body known by its bytes alone (kept by the cache, or read back): parsed when first asked. */
-  static stored(facts: BodyFacts): DatasetBody {
-    return new DatasetBody(facts);
+  /**
+   * A body known by its bytes alone (kept by the cache, or read back): parsed when first asked,
+   * or, given `like`, a body of a build before with the same bytes, through it.
+   */
+  static stored(facts: BodyFacts, like?: DatasetBody): DatasetBody {
+    return new DatasetBody(facts, undefined, undefined, like);
   }
 
   /** The body's value, never to be changed: as assembled, or its bytes parsed once. */
   value(): Envelope {
-    return (this.#value ??= JSON.parse(this.bytes.toString("utf8")) as Envelope);
+    return (this.#value ??=
+      this.#like?.value() ?? (JSON.parse(this.bytes.toString("utf8")) as Envelope));
   }
 
   /**
@@ -86,10 +101,11 @@ export class DatasetBody implements BodyFacts {
    * dates the body by and the history compares, worked out once.
    */
   recordHashes(): readonly string[] {
-    return (this.#hashes ??= recordHashesOf(this));
+    return (this.#hashes ??= this.#like?.recordHashes() ?? recordHashesOf(this));
   }
 
   slices(): BodySlices | undefined {
+    if (this.#slices === undefined && this.#like) this.#slices = this.#like.slices() ?? null;
     if (this.#slices === undefined) {
       const key = this.dataset.recordsKey;
       this.#slices = (key === null ? undefined : bodySlices(this.bytes, this.value(), key)) ?? null;
