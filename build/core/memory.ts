@@ -28,6 +28,8 @@ export type MemoryPart =
   | "record-marks"
   /** Each record's facts for the near-me index, by the record's value (near/index.ts). */
   | "record-facts"
+  /** The last builds' documents of each site, by their inputs (documents/index.ts). */
+  | "documents"
   /** Each map mark's JSON text, by the mark (documents/landing/page.ts). */
   | "mark-texts";
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { AnySchemaObject } from "ajv";
 import { planForPath } from "../../contract/rate-limits.js";
 import type { Site } from "../read/site.js";
-import type { BuildCache } from "../core/cache.js";
+import { sha256, type BuildCache } from "../core/cache.js";
 import type { BuildProfile } from "../core/profile.js";
 import type { BuildMemory } from "../core/memory.js";
 import { entityTag, type EncodedBody } from "../encode/variants.js";
@@ -96,9 +96,54 @@ export interface DocumentResult {
 const assetOf = (path: string) =>
   path === LANDING_PATH ? "/index.html" : path === REFERENCE_PATH ? "/reference.html" : path;
 
-/** Every document, generated and encoded. */
+/**
+ * Every document, generated and encoded; in a session (the live preview), a site whose documents'
+ * inputs are what a build before gave them (a brand's site when another brand's file was saved)
+ * takes that build's documents whole.
+ */
 export async function makeDocuments(input: DocumentInput): Promise<DocumentResult[]> {
   const limits = readLimits();
+  const made = input.memory?.part("documents", () => new Map<string, DocumentResult[]>());
+  const key = made && documentsKey(input, limits);
+  const known = key === undefined ? undefined : made!.get(key);
+  if (known) return known;
+  const documents = await generate(input, limits);
+  if (key !== undefined) {
+    // The sites of the last build or two: older ones are what no save asks for again.
+    if (made!.size >= KEPT_DOCUMENTS) made!.delete(made!.keys().next().value!);
+    made!.set(key, documents);
+  }
+  return documents;
+}
+
+// A group of four sites, twice over.
+const KEPT_DOCUMENTS = 8;
+
+/**
+ * Everything the documents are made from, named by what identifies it: each data set's manifest
+ * entry (its body by ETag, its LastUpdated), the near-me indexes' and the changes endpoints'
+ * entries (by ETag and asset), the publications, the site's settings and host, the rate-limit
+ * plans and the profile. The schemas, the stylesheet and the code are the process's own.
+ */
+function documentsKey(input: DocumentInput, limits: unknown): string {
+  return sha256(
+    JSON.stringify([
+      limits,
+      input.datasets.map(({ entry }) => entry),
+      input.near ?? [],
+      input.changes ?? [],
+      input.publications ?? [],
+      input.site,
+      input.host ?? null,
+      input.profile?.compressPage ?? true,
+    ]),
+  );
+}
+
+async function generate(
+  input: DocumentInput,
+  limits: ReturnType<typeof readLimits>,
+): Promise<DocumentResult[]> {
   const located = input.datasets.flatMap(({ body }) => body.located);
   const brandNames = [...new Set(input.datasets.flatMap(({ body }) => body.brandNames))];
   const mapInput = {
