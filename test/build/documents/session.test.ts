@@ -29,7 +29,7 @@ describe("the documents in a live preview's session", () => {
     // The directory entry lists every brand: the new one now.
     const store = "participant_store.json";
     expect(edited.get(store)).not.toBe(first.get(store));
-    expect(edited.get(store)!.toString("utf8")).toContain("Session Test Bank");
-    expect(first.get(store)!.toString("utf8")).not.toContain("Session Test Bank");
+    expect(Buffer.from(edited.get(store)!).toString("utf8")).toContain("Session Test Bank");
+    expect(Buffer.from(first.get(store)!).toString("utf8")).not.toContain("Session Test Bank");
   });
 });
