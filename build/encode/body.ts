@@ -7,7 +7,7 @@
  * bytes (encode/dataset-body.ts asks, once per body).
  */
 import type { ByteRange } from "../../contract/near.js";
-import type { Brand, Envelope } from "../core/envelope-shape.js";
+import type { Envelope } from "../core/envelope-shape.js";
 import { brandShell } from "./data-digest.js";
 
 /** The byte ranges of one body (see NearIndex in contract/near.ts). */
