@@ -45,18 +45,32 @@ export function serializeBody(
   recordsKey: string | null,
   kept?: RecordBytes,
 ): SerializedBody {
-  const made = recordsKey === null ? undefined : piecewise(body, recordsKey, kept);
+  const parts = partsOf(body, recordsKey, kept);
+  const made = parts && writeBody(parts, recordsKey);
   return made ?? { bytes: Buffer.from(JSON.stringify(body), "utf8"), slices: undefined };
+}
+
+/**
+ * A record's published text: its compact JSON, as JSON.stringify writes it (UTF-8 unescaped, keys
+ * in the order the content gives them). The one place a record's bytes are decided: the bodies,
+ * the records' hashes (encode/dataset-body.ts) and what the history keeps of past files
+ * (history/facts.ts, history/records.ts) all take it from here. Undefined for what JSON has no
+ * text for.
+ */
+export function recordText(record: unknown): string | undefined {
+  // JSON.stringify gives undefined for undefined and functions, whatever its declared type says.
+  const text: string | undefined = JSON.stringify(record);
+  return text;
 }
 
 function recordBytes(record: unknown, kept: RecordBytes | undefined): Buffer | undefined {
   if (typeof record !== "object" || record === null || !kept) {
-    const text = JSON.stringify(record);
+    const text = recordText(record);
     return text === undefined ? undefined : Buffer.from(text, "utf8");
   }
   let bytes = kept.get(record);
   if (bytes === undefined) {
-    bytes = Buffer.from(JSON.stringify(record), "utf8");
+    bytes = Buffer.from(recordText(record)!, "utf8");
     kept.set(record, bytes);
   }
   return bytes;
@@ -70,7 +84,7 @@ const COMMA = Buffer.from(",");
  * shell, the JSON text of the brand with its records' list empty (brandShell in
  * encode/data-digest.ts), and its records' JSON texts in order. A data set without a records list
  * (the service metrics, where the brand is the record) has each brand whole as its shell and no
- * records. The build makes these from the values it assembled (piecewise, below); the history
+ * records. The build makes these from the values it assembled (partsOf, below); the history
  * from what it keeps of past files (history/version.ts): one writer makes the bytes of both.
  */
 export interface BodyParts {
@@ -85,7 +99,11 @@ export interface BodyParts {
  * The body of `body`'s values in parts, with each record's bytes (kept ones copied); undefined
  * when it is not one envelope of brands each listing records under `recordsKey`.
  */
-function partsOf(body: Envelope, recordsKey: string, kept?: RecordBytes): BodyParts | undefined {
+function partsOf(
+  body: Envelope,
+  recordsKey: string | null,
+  kept?: RecordBytes,
+): BodyParts | undefined {
   // The envelope is {meta, data} in that order (assemble/envelope.ts), and nothing else.
   const keys = Object.keys(body);
   if (keys.length !== 2 || keys[0] !== "meta" || keys[1] !== "data") return undefined;
@@ -96,6 +114,13 @@ function partsOf(body: Envelope, recordsKey: string, kept?: RecordBytes): BodyPa
   if (item?.Brand.length === 0) return undefined;
   const brands: BodyParts["brands"][number][] = [];
   for (const brand of item?.Brand ?? []) {
+    if (recordsKey === null) {
+      // The brand is the record, whole.
+      const text = recordText(brand);
+      if (text === undefined) return undefined;
+      brands.push({ shell: text, records: [] });
+      continue;
+    }
     const list: unknown = brand[recordsKey];
     if (!Array.isArray(list)) return undefined;
     const records: Buffer[] = [];
@@ -108,15 +133,6 @@ function partsOf(body: Envelope, recordsKey: string, kept?: RecordBytes): BodyPa
     brands.push({ shell: brandShell(brand, recordsKey), records });
   }
   return { meta: body.meta, brands };
-}
-
-function piecewise(
-  body: Envelope,
-  recordsKey: string,
-  kept?: RecordBytes,
-): SerializedBody | undefined {
-  const parts = partsOf(body, recordsKey, kept);
-  return parts && writeBody(parts, recordsKey);
 }
 
 /**
@@ -200,7 +216,8 @@ export function bodySlices(
   body: Envelope,
   recordsKey: string,
 ): BodySlices | undefined {
-  const made = piecewise(body, recordsKey);
+  const parts = partsOf(body, recordsKey);
+  const made = parts && writeBody(parts, recordsKey);
   if (!made) return undefined;
   if (!made.bytes.equals(bytes)) {
     throw new Error("the body's slices do not rebuild its published bytes");

@@ -11,7 +11,7 @@ import type { DatasetDefinition } from "../core/datasets.js";
 import type { Envelope } from "../core/envelope-shape.js";
 import type { LastUpdated } from "../core/dates.js";
 import type { LocatedRecord } from "../core/place.js";
-import { bodySlices, type BodySlices } from "./body.js";
+import { bodySlices, recordText, type BodySlices } from "./body.js";
 import { brandShell, metaText, recordHash, type DataParts } from "./data-digest.js";
 
 /** What the manifest says of an assembled body besides its bytes. */
@@ -148,7 +148,7 @@ function recordHashesOf(body: DatasetBody): string[] {
   const value = body.value();
   const brands = value.data.flatMap((d) => d.Brand);
   const key = body.dataset.recordsKey;
-  if (key === null) return brands.map((brand) => recordHash(JSON.stringify(brand)));
+  if (key === null) return brands.map((brand) => recordHash(recordText(brand)!));
   const slices = body.slices();
   const out: string[] = [];
   for (const brand of brands) {
@@ -156,7 +156,7 @@ function recordHashesOf(body: DatasetBody): string[] {
       const range = slices?.records[out.length]?.range;
       out.push(
         recordHash(
-          range ? body.bytes.toString("utf8", range[0], range[1]) : JSON.stringify(record),
+          range ? body.bytes.toString("utf8", range[0], range[1]) : recordText(record)!,
         ),
       );
     }

@@ -11,6 +11,7 @@ import { codeHash } from "../core/code-fingerprint.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { isObject } from "../core/json-value.js";
 import { envelopeMeta } from "../assemble/envelope.js";
+import { recordText } from "../encode/body.js";
 import { parseYaml } from "../read/yaml-source.js";
 import type { Site } from "../read/site.js";
 import { brandShell, metaText, recordHash, type DataParts } from "../encode/data-digest.js";
@@ -37,7 +38,7 @@ export function fileFacts(recordsKey: string | null, value: unknown): ReadFile {
   if (recordsKey === null) {
     // The service metrics: the brand object is the record, named by its BrandName.
     if (brandName === undefined) return NOTHING;
-    const json = JSON.stringify(value);
+    const json = recordText(value)!;
     const record = { id: brandName, hash: recordHash(json), label: brandName };
     return { facts: { brandName, shell: "", records: [record] }, texts: [json] };
   }
@@ -47,7 +48,7 @@ export function fileFacts(recordsKey: string | null, value: unknown): ReadFile {
   const texts: string[] = [];
   for (const record of list) {
     if (!isObject(record) || typeof record.Identification !== "string") return NOTHING;
-    const json = JSON.stringify(record);
+    const json = recordText(record)!;
     texts.push(json);
     records.push({
       id: record.Identification,

@@ -7,7 +7,7 @@
  */
 import type { DatasetDefinition } from "../core/datasets.js";
 import type { Envelope } from "../assemble/envelope.js";
-import type { BodySlices } from "../encode/body.js";
+import { recordText, type BodySlices } from "../encode/body.js";
 import { recordHash } from "../encode/data-digest.js";
 import { REMOVED_FIELD, SINCE_FIELD } from "../../contract/changes.js";
 
@@ -107,7 +107,7 @@ function brandRecords(
   return {
     name: String(brand.BrandName),
     records: list.map((record) =>
-      publishedRecord(String(record.Identification), JSON.stringify(record)),
+      publishedRecord(String(record.Identification), recordText(record)!),
     ),
   };
 }
@@ -115,7 +115,7 @@ function brandRecords(
 /** A service metrics brand object as its one record, identified by its BrandName. */
 function wholeBrand(brand: Readonly<Record<string, unknown>>): BrandRecords {
   const name = String(brand.BrandName);
-  return { name, records: [publishedRecord(name, JSON.stringify(brand))] };
+  return { name, records: [publishedRecord(name, recordText(brand)!)] };
 }
 
 /**
