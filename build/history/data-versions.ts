@@ -137,8 +137,10 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
     }
     // The hashes of this commit's content and the next few's, in one git process.
     if (!looked.has(commit.commit)) {
-      // As many as may be wanted: a run of one Data ends at the commit after it.
-      const batch = commits.slice(index, index + Math.min(LOOKUP_BATCH, want + 1));
+      // As many as may still be wanted: a run of one Data ends at the commit after it, so one
+      // more than the versions left to find (a commit that is no version asks for the next batch).
+      const left = want - versions.length + 1;
+      const batch = commits.slice(index, index + Math.min(LOOKUP_BATCH, left));
       const objects = await objectsAt(
         repo,
         batch.flatMap((c) => [

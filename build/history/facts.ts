@@ -40,7 +40,10 @@ export function fileFacts(recordsKey: string | null, value: unknown): ReadFile {
     if (brandName === undefined) return NOTHING;
     const json = recordText(value)!;
     const record = { id: brandName, hash: recordHash(json), label: brandName };
-    return { facts: { brandName, shell: "", records: [record] }, texts: [json] };
+    return {
+      facts: { brandName, shell: "", records: [record] },
+      joined: Buffer.from(json, "utf8"),
+    };
   }
   const list = value[recordsKey];
   if (!Array.isArray(list)) return NOTHING;
@@ -56,19 +59,23 @@ export function fileFacts(recordsKey: string | null, value: unknown): ReadFile {
       label: labelOfValue(record),
     });
   }
-  return { facts: { brandName, shell: brandShell(value, recordsKey), records }, texts };
+  const joined = Buffer.from(texts.join(","), "utf8");
+  return { facts: { brandName, shell: brandShell(value, recordsKey), records }, joined };
 }
 
 /**
- * A file read: its facts, and each record's JSON text in order (for a past body's bytes, held by
- * the build that read it); both undefined when it does not parse or could not have been published.
+ * A file read: its facts, and its records' JSON texts in order joined by commas, in UTF-8, as a
+ * body lists them (in the service metrics, the brand whole): what a past body's bytes are written
+ * from (history/version.ts), held by the build that read it, one buffer a file, so a thread hands
+ * it over as one copy of bytes, not thousands of strings. Both undefined when the file does not
+ * parse or could not have been published.
  */
 export interface ReadFile {
   readonly facts: PastFileFacts | undefined;
-  readonly texts: readonly string[] | undefined;
+  readonly joined: Uint8Array | undefined;
 }
 
-const NOTHING: ReadFile = { facts: undefined, texts: undefined };
+const NOTHING: ReadFile = { facts: undefined, joined: undefined };
 
 /** One file to read: its text, and what it is: site.yaml, or a file of a data set's records. */
 export interface FileTask {

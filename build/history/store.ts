@@ -167,13 +167,13 @@ export class HistoryStore {
   }
 
   /**
-   * Each blob's records' JSON texts, in order (for a past body's bytes): held from this build's
+   * Each blob's records' JSON texts, in order, joined (facts.ts, ReadFile): held from this build's
    * reading of the file, or read again (a file whose facts a build before kept).
    */
-  async texts(
+  async joined(
     dataset: DatasetDefinition,
     hashes: readonly string[],
-  ): Promise<Map<string, readonly string[] | undefined>> {
+  ): Promise<Map<string, Buffer | undefined>> {
     const wanted = [...new Set(hashes)];
     const missing = wanted.filter((hash) => !this.held.has(hash));
     if (missing.length > 0)
@@ -182,7 +182,7 @@ export class HistoryStore {
   }
 
   // Records' texts by blob, held for this build only: a past body's bytes are wanted once.
-  private readonly held = new Map<string, readonly string[] | undefined>();
+  private readonly held = new Map<string, Buffer | undefined>();
   private readonly made: Map<string, Kept>;
 
   // What is kept of each blob for `name` (a data set's id, or "site"), from this build, the
@@ -239,22 +239,13 @@ export class HistoryStore {
   ): Promise<Map<string, Kept>> {
     this.counts.parsed += hashes.length;
     const out = new Map<string, Kept>();
-    for (let from = 0; from < hashes.length;) {
-      const batch: string[] = [];
-      const tasks: FileTask[] = [];
-      let size = 0;
-      // Blobs are read one git batch at a time; their sizes are known only once read.
-      while (from < hashes.length && size < BATCH_BYTES) {
-        const chunk = hashes.slice(from, from + BLOBS_PER_READ);
-        from += chunk.length;
-        const bytes = await this.objects.readBlobs(chunk);
-        for (const hash of chunk) {
-          const text = bytes.get(hash)!.toString("utf8");
-          size += text.length;
-          batch.push(hash);
-          tasks.push({ text, name: hash, kind });
-        }
-      }
+    // The next batch is read from git while the threads parse this one: git's inflating and the
+    // parsing overlap, and neither waits for the other.
+    let next = this.batchAt(hashes, 0, kind);
+    for (;;) {
+      const { batch, tasks, size, end } = await next;
+      if (tasks.length === 0) break;
+      next = this.batchAt(hashes, end, kind);
       const threads = Math.min(this.threads, tasks.length);
       const replies =
         threads > 1 && size >= PARALLEL_BYTES
@@ -265,11 +256,37 @@ export class HistoryStore {
         if ("site" in reply) out.set(hash, reply.site);
         else {
           out.set(hash, reply.facts);
-          this.held.set(hash, reply.texts);
+          // A thread's buffer arrives as a plain Uint8Array: the same bytes, viewed as a Buffer.
+          const joined = reply.joined;
+          this.held.set(
+            hash,
+            joined && Buffer.from(joined.buffer, joined.byteOffset, joined.byteLength),
+          );
         }
       });
     }
     return out;
+  }
+
+  // The blobs from `from` on, read from git until they hold BATCH_BYTES of YAML (their sizes are
+  // known only once read), as tasks; `end` is where the next batch starts.
+  private async batchAt(hashes: readonly string[], from: number, kind: FileTask["kind"]) {
+    const batch: string[] = [];
+    const tasks: FileTask[] = [];
+    let size = 0;
+    let end = from;
+    while (end < hashes.length && size < BATCH_BYTES) {
+      const chunk = hashes.slice(end, end + BLOBS_PER_READ);
+      end += chunk.length;
+      const bytes = await this.objects.readBlobs(chunk);
+      for (const hash of chunk) {
+        const text = bytes.get(hash)!.toString("utf8");
+        size += text.length;
+        batch.push(hash);
+        tasks.push({ text, name: hash, kind });
+      }
+    }
+    return { batch, tasks, size, end };
   }
 
   private threadPool: ThreadPool<FileTask, FileReply> | undefined;

@@ -146,30 +146,36 @@ export class VersionReader {
     const found = await layout(this.store, this.dataset, ref);
     if (!found) return undefined;
     const blobs = found.brands.flat();
-    const [facts, texts, settings] = await Promise.all([
+    const [facts, joined, settings] = await Promise.all([
       this.store.facts(this.dataset, blobs),
-      this.store.texts(this.dataset, blobs),
+      this.store.joined(this.dataset, blobs),
       this.store.site(found.site),
     ]);
     if (!settings) return undefined;
     const key = this.dataset.recordsKey;
     const brands: BodyParts["brands"][number][] = [];
+    let count = 0;
     for (const files of found.brands) {
       const first = facts.get(files[0]!);
       if (first?.brandName === undefined) return undefined;
       if (this.brands && !this.brands.has(first.brandName)) continue;
       // joinBrand: the first file's fields, every file's records (in the service metrics, the
       // first file is the brand, whole).
-      const joined = key === null ? files.slice(0, 1) : files;
-      const lists = joined.map((blob) => texts.get(blob));
-      if (lists.some((list) => list === undefined)) return undefined;
-      const records = lists.flatMap((list) => list!);
-      brands.push(
-        key === null ? { shell: records[0]!, records: [] } : { shell: first.shell, records },
-      );
+      const parts = (key === null ? files.slice(0, 1) : files).map((blob) => joined.get(blob));
+      if (parts.some((part) => part === undefined)) return undefined;
+      if (key === null) {
+        brands.push({ shell: parts[0]!.toString("utf8"), records: [] });
+        count++;
+        continue;
+      }
+      // Each file's records, already joined; a file with none adds no separator.
+      brands.push({
+        shell: first.shell,
+        records: parts.filter((part) => part!.length > 0) as Buffer[],
+      });
+      count += files.reduce((n, blob) => n + facts.get(blob)!.records.length, 0);
     }
     this.store.counts.rebuilt++;
-    const count = key === null ? brands.length : brands.reduce((n, b) => n + b.records.length, 0);
     const meta = envelopeMeta(count, settings, toRfc3339(ref.seconds));
     return writeBody({ meta, brands }, key)?.bytes;
   }

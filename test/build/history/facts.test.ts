@@ -67,10 +67,10 @@ describe("a past file's facts", () => {
         },
       ],
     });
-    expect(read.texts).toEqual([
-      '{"Identification":"W-1","Location":{"PostalAddress":{"TownName":"Wexbury"}}}',
-      '{"Identification":"W-2","Location":{"PostalAddress":{"TownName":"Lynmoor"}}}',
-    ]);
+    expect(Buffer.from(read.joined!).toString("utf8")).toBe(
+      '{"Identification":"W-1","Location":{"PostalAddress":{"TownName":"Wexbury"}}},' +
+        '{"Identification":"W-2","Location":{"PostalAddress":{"TownName":"Lynmoor"}}}',
+    );
   });
 
   it("are none for a file no build could have published", () => {
@@ -92,7 +92,7 @@ describe("a past file's facts", () => {
       name: "bad.yaml",
       kind: { recordsKey: "ATM" },
     });
-    expect(broken).toEqual({ facts: undefined, texts: undefined });
+    expect(broken).toEqual({ facts: undefined, joined: undefined });
     expect(
       readFileTask({ text: "License: L\nTermsOfUse: T\n", name: "site.yaml", kind: "site" }),
     ).toEqual({
