@@ -493,6 +493,30 @@ type CheckedAndAssembled =
       readonly centroids: readonly PostcodePoint[];
     });
 
+/**
+ * Step 5 for each site of site.yaml's Sites, over its brands, or once over every brand without
+ * Sites; each problem found is added to `problems`.
+ */
+async function assembleSites(
+  context: BuildContext,
+  checked: Parameters<typeof assembleAll>[1],
+  site: Site,
+  fileKeys: Parameters<typeof assembleAll>[3],
+  problems: Diagnostic[],
+): Promise<SiteBodies[]> {
+  const table = siteTable(site);
+  const parts: { site: PublishedSite | undefined; settings: Site }[] = table
+    ? table.map((published) => ({ site: published, settings: published.settings }))
+    : [{ site: undefined, settings: site }];
+  const sites: SiteBodies[] = [];
+  for (const part of parts) {
+    const assembled = await assembleAll(context, checked, part, fileKeys);
+    problems.push(...assembled.problems);
+    sites.push({ ...part, bodies: assembled.bodies });
+  }
+  return sites;
+}
+
 /** Steps 1 to 5, which the build and validate share: everything up to each data set's bytes. */
 async function checkAndAssemble(
   options: CheckOptions,
@@ -555,16 +579,7 @@ async function checkAndAssemble(
   // site of site.yaml's Sites from its brands alone, or once from every brand without Sites. A
   // brand's files were checked once above, however many sites publish it.
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
-  const table = siteTable(site);
-  const parts: { site: PublishedSite | undefined; settings: Site }[] = table
-    ? table.map((published) => ({ site: published, settings: published.settings }))
-    : [{ site: undefined, settings: site }];
-  const sites: SiteBodies[] = [];
-  for (const part of parts) {
-    const assembled = await assembleAll(context, checked, part, fileKeys);
-    diagnostics.push(...assembled.problems);
-    sites.push({ ...part, bodies: assembled.bodies });
-  }
+  const sites = await assembleSites(context, checked, site, fileKeys, diagnostics);
   // The optional centroid file is content too: its problems are the editor's, whatever the step
   // that reads its points (7).
   const centroids = await readPostcodeCentroids(

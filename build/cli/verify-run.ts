@@ -72,30 +72,9 @@ export async function runVerify(argv: string[], io: VerifyIo): Promise<number> {
     io.stderr(`verify: ${problem}\n\n${VERIFY_USAGE}`);
     return 2;
   };
-  if (positionals.length !== 1) return usage("give the deployment's base URL, and only that");
-  let base: URL;
-  try {
-    base = new URL(positionals[0]!);
-  } catch {
-    return usage(`not a URL: ${JSON.stringify(positionals[0])}`);
-  }
-  if (base.protocol !== "https:" && base.protocol !== "http:") {
-    return usage(`the base URL must be http or https, not ${base.protocol}`);
-  }
-  const durations: Record<string, number> = {};
-  for (const [flag, given, fallback, min] of [
-    ["wait", values.wait, DEFAULT_VERIFY_WAIT, 0],
-    ["interval", values.interval, DEFAULT_VERIFY_INTERVAL, 0],
-    ["timeout", values.timeout, DEFAULT_VERIFY_TIMEOUT, 1],
-  ] as const) {
-    const ms = parseDuration(given ?? fallback);
-    if (ms === undefined || ms < min || ms > 3_600_000) {
-      return usage(
-        `--${flag} takes a duration up to an hour (120, 90s, 2m, 500ms), not ${JSON.stringify(given)}`,
-      );
-    }
-    durations[flag] = ms;
-  }
+  const options = verifyOptions(positionals, values, usage);
+  if (typeof options === "number") return options;
+  const { base, durations } = options;
 
   const manifestFile = values.manifest
     ? resolve(io.cwd, values.manifest)
@@ -164,4 +143,37 @@ async function readManifest(
     return undefined;
   }
   return manifest;
+}
+
+/** The base URL and the durations verify was given, or the exit code after saying what is wrong. */
+function verifyOptions(
+  positionals: readonly string[],
+  values: { readonly wait?: string; readonly interval?: string; readonly timeout?: string },
+  usage: (problem: string) => number,
+): { base: URL; durations: Record<string, number> } | number {
+  if (positionals.length !== 1) return usage("give the deployment's base URL, and only that");
+  let base: URL;
+  try {
+    base = new URL(positionals[0]!);
+  } catch {
+    return usage(`not a URL: ${JSON.stringify(positionals[0])}`);
+  }
+  if (base.protocol !== "https:" && base.protocol !== "http:") {
+    return usage(`the base URL must be http or https, not ${base.protocol}`);
+  }
+  const durations: Record<string, number> = {};
+  for (const [flag, given, fallback, min] of [
+    ["wait", values.wait, DEFAULT_VERIFY_WAIT, 0],
+    ["interval", values.interval, DEFAULT_VERIFY_INTERVAL, 0],
+    ["timeout", values.timeout, DEFAULT_VERIFY_TIMEOUT, 1],
+  ] as const) {
+    const ms = parseDuration(given ?? fallback);
+    if (ms === undefined || ms < min || ms > 3_600_000) {
+      return usage(
+        `--${flag} takes a duration up to an hour (120, 90s, 2m, 500ms), not ${JSON.stringify(given)}`,
+      );
+    }
+    durations[flag] = ms;
+  }
+  return { base, durations };
 }

@@ -199,38 +199,7 @@ async function generate(
   );
   const storeText = JSON.stringify(store);
   const reference = withinSync(`the document ${REFERENCE_PATH}`, () =>
-    referencePage({
-      openapi,
-      examples: examplesFor(Object.keys(openapi.paths as object), {
-        datasets: input.datasets.map(({ dataset, entry, body }) => ({
-          dataset,
-          entry,
-          body: body.bytes,
-        })),
-        near: new Map(
-          (input.nearIndexes ?? []).map(({ entry, bytes }) => [
-            entry.dataset,
-            { index: JSON.parse(bytes.toString("utf8")) as NearIndex, segments: entry.segments },
-          ]),
-        ),
-        changes: input.changes ?? [],
-        answers: new Map(
-          (input.changeAnswers ?? []).map((a) => [
-            a.entry.variants.identity.asset,
-            a.encoded.identity.bytes,
-          ]),
-        ),
-        documents: new Map([
-          [
-            PARTICIPANT_STORE_PATH,
-            { mediaType: PARTICIPANT_STORE_MEDIA_TYPE, bytes: Buffer.from(storeText) },
-          ],
-          [CHANGES_FEED_PATH, { mediaType: CHANGES_FEED_MEDIA_TYPE, bytes: Buffer.from(feed) }],
-        ]),
-      }),
-      origin: input.site.PublicOrigin,
-      openapiPath: OPENAPI_PATH,
-    }),
+    referenceOf(input, openapi, storeText, feed),
   );
   const sources: [path: string, mediaType: string, text: string | Buffer][] = [
     [LANDING_PATH, HTML_MEDIA_TYPE, withMap(page, map)],
@@ -240,6 +209,55 @@ async function generate(
     [PARTICIPANT_STORE_PATH, PARTICIPANT_STORE_MEDIA_TYPE, storeText],
     [CHANGES_FEED_PATH, CHANGES_FEED_MEDIA_TYPE, feed],
   ];
+  return encodeDocuments(input, sources, ms);
+}
+
+/** The API reference, from /openapi.json, with each operation's samples cut from what was made. */
+function referenceOf(
+  input: DocumentInput,
+  openapi: ReturnType<typeof openApiDocument>,
+  storeText: string,
+  feed: string,
+): string {
+  return referencePage({
+    openapi,
+    examples: examplesFor(Object.keys(openapi.paths as object), {
+      datasets: input.datasets.map(({ dataset, entry, body }) => ({
+        dataset,
+        entry,
+        body: body.bytes,
+      })),
+      near: new Map(
+        (input.nearIndexes ?? []).map(({ entry, bytes }) => [
+          entry.dataset,
+          { index: JSON.parse(bytes.toString("utf8")) as NearIndex, segments: entry.segments },
+        ]),
+      ),
+      changes: input.changes ?? [],
+      answers: new Map(
+        (input.changeAnswers ?? []).map((a) => [
+          a.entry.variants.identity.asset,
+          a.encoded.identity.bytes,
+        ]),
+      ),
+      documents: new Map([
+        [
+          PARTICIPANT_STORE_PATH,
+          { mediaType: PARTICIPANT_STORE_MEDIA_TYPE, bytes: Buffer.from(storeText) },
+        ],
+        [CHANGES_FEED_PATH, { mediaType: CHANGES_FEED_MEDIA_TYPE, bytes: Buffer.from(feed) }],
+      ]),
+    }),
+    origin: input.site.PublicOrigin,
+    openapiPath: OPENAPI_PATH,
+  });
+}
+/** Each document in every coding, listed as the manifest lists it, dated `ms`. */
+function encodeDocuments(
+  input: DocumentInput,
+  sources: readonly (readonly [path: string, mediaType: string, text: string | Buffer])[],
+  ms: number,
+): Promise<DocumentResult[]> {
   return Promise.all(
     sources.map(async ([path, mediaType, text]) => {
       const bytes = typeof text === "string" ? Buffer.from(text, "utf8") : text;

@@ -155,9 +155,7 @@ function recordHashesOf(body: DatasetBody): string[] {
     for (const record of (brand[key] ?? []) as unknown[]) {
       const range = slices?.records[out.length]?.range;
       out.push(
-        recordHash(
-          range ? body.bytes.toString("utf8", range[0], range[1]) : recordText(record)!,
-        ),
+        recordHash(range ? body.bytes.toString("utf8", range[0], range[1]) : recordText(record)!),
       );
     }
   }

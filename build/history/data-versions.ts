@@ -119,13 +119,7 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
   const looked = new Map<string, [string | undefined, string | undefined]>();
   const digestOf = async (index: number): Promise<string | undefined> => {
     const commit = commits[index]!;
-    const key = cache?.key(
-      DIGEST_KIND,
-      dataset.id,
-      commit.commit,
-      ...paths,
-      ...brandsKey(input.brands),
-    );
+    const key = digestKey(input, commit.commit, paths);
     if (key) {
       keep.add(`${key}\0${DIGEST_KIND}`);
       const cached = await cache!.get(key, DIGEST_KIND);
@@ -141,21 +135,7 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
       // more than the versions left to find (a commit that is no version asks for the next batch).
       const left = want - versions.length + 1;
       const batch = commits.slice(index, index + Math.min(LOOKUP_BATCH, left));
-      const objects = await objectsAt(
-        repo,
-        batch.flatMap((c) => [
-          { name: `${c.commit}:${folder}`, type: "tree" as const },
-          { name: `${c.commit}:${site}`, type: "blob" as const },
-        ]),
-      );
-      batch.forEach((c, i) => looked.set(c.commit, [objects[2 * i], objects[2 * i + 1]]));
-      // Their files read together, on every core: a build with no cache reads a file per commit.
-      await reader.readAhead(
-        batch.map((c) => {
-          const [tree, blob] = looked.get(c.commit)!;
-          return { commit: c.commit, seconds: 0, folder: tree, site: blob };
-        }),
-      );
+      await lookAhead({ repo, folder, site }, reader, batch, looked);
     }
     const [folderTree, siteBlob] = looked.get(commit.commit)!;
     // The date is not part of the Data: any will do.
@@ -199,6 +179,49 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
     await cache!.set(listKey, LIST_KIND, JSON.stringify({ versions, complete, keep: [...keep] }));
   }
   return { versions, complete };
+}
+
+// A commit's Data digest's cache entry: by the data set, the commit, the paths it reads and the
+// site's brands.
+function digestKey(
+  input: Pick<DataVersionsInput, "cache" | "dataset" | "brands">,
+  commit: string,
+  paths: readonly string[],
+): string | undefined {
+  return input.cache?.key(
+    DIGEST_KIND,
+    input.dataset.id,
+    commit,
+    ...paths,
+    ...brandsKey(input.brands),
+  );
+}
+
+/**
+ * The hashes of each commit's content in `batch` (its folder's tree and site.yaml), in one git
+ * process, kept in `looked`; then their files read together, on every core: a build with no cache
+ * reads a file per commit.
+ */
+async function lookAhead(
+  at: { readonly repo: Repository; readonly folder: string; readonly site: string },
+  reader: VersionReader,
+  batch: readonly Commit[],
+  looked: Map<string, [string | undefined, string | undefined]>,
+): Promise<void> {
+  const objects = await objectsAt(
+    at.repo,
+    batch.flatMap((c) => [
+      { name: `${c.commit}:${at.folder}`, type: "tree" as const },
+      { name: `${c.commit}:${at.site}`, type: "blob" as const },
+    ]),
+  );
+  batch.forEach((c, i) => looked.set(c.commit, [objects[2 * i], objects[2 * i + 1]]));
+  await reader.readAhead(
+    batch.map((c) => {
+      const [tree, blob] = looked.get(c.commit)!;
+      return { commit: c.commit, seconds: 0, folder: tree, site: blob };
+    }),
+  );
 }
 
 /** A version's LastUpdated: what the build at that commit dated the data set (git.ts, datingAt). */

@@ -355,17 +355,32 @@ async function draftAnswers(
     newer = { lastUpdated: since, records: older };
     newerRef = ref;
   }
-  // The first version ever, against nothing, when it is within reach.
-  if (reachedFirst && reader) publications.push(publication(dataset, newer, undefined));
-  // The oldest kept version against the one before it, which the count leaves out.
-  const [beyond] = within && reader && input.beyond ? await input.resolve([input.beyond]) : [];
-  const older = beyond && (await reader!.records(beyond));
-  if (beyond && older) {
-    publications.push(
-      publication(dataset, newer, { lastUpdated: toRfc3339(beyond.seconds), records: older }),
-    );
-  }
+  if (reader)
+    publications.push(...(await oldestPublications(input, reader, newer, reachedFirst, within)));
   return { drafts, publications };
+}
+
+/**
+ * The publications at the far end of the kept versions: the first version ever, against nothing,
+ * when it is within reach; else the oldest kept version against the one before it, which the
+ * count leaves out, when every kept version's answer was within the bound.
+ */
+async function oldestPublications(
+  input: DatasetHistoryInput,
+  reader: VersionReader,
+  newer: { lastUpdated: string; records: VersionRecords },
+  reachedFirst: boolean,
+  within: boolean,
+): Promise<Publication[]> {
+  const found: Publication[] = [];
+  if (reachedFirst) found.push(publication(input.dataset, newer, undefined));
+  const [beyond] = within && input.beyond ? await input.resolve([input.beyond]) : [];
+  const older = beyond && (await reader.records(beyond));
+  if (beyond && older) {
+    const since = { lastUpdated: toRfc3339(beyond.seconds), records: older };
+    found.push(publication(input.dataset, newer, since));
+  }
+  return found;
 }
 
 /** The cache entries a later build with the same history wants kept: the store's, each version's. */
