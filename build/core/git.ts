@@ -197,7 +197,7 @@ export function contentLog(state: ContentGit & { repo: Repository }): Promise<Lo
  * `pathspec` (relative to `cwd`, "." for all of it), newest first, each with the paths it
  * changed (the repository's).
  */
-export async function logOf(cwd: string, pathspec: string, head: string): Promise<LoggedCommit[]> {
+async function logOf(cwd: string, pathspec: string, head: string): Promise<LoggedCommit[]> {
   const out = await git(cwd, [
     "log",
     "--first-parent",

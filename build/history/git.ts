@@ -9,7 +9,6 @@ import {
   gitWithInput,
   contentLog,
   git,
-  logOf,
   readContentGit,
   type LoggedCommit,
   type ContentGit,
@@ -32,18 +31,19 @@ export async function repositoryOf(contentDir: string): Promise<Repository | NoR
   return (await readHistory(contentDir, { log: false })).repo;
 }
 
-/** The content folder's repository, its first-parent log and the work tree's changes. */
+/** The content folder's repository and its first-parent log. */
 export interface History {
   readonly repo: Repository | NoRepository;
-  /** Newest first (firstParentLog); empty without a repository. */
+  /**
+   * The commits on HEAD's first-parent line that touch the content folder, newest first, each
+   * with the paths it changed against its first parent; empty without a repository.
+   */
   readonly log: readonly LoggedCommit[];
-  /** Paths under the content folder that differ from HEAD (changedPaths). */
-  readonly changed: readonly string[];
 }
 
 /**
  * Everything the history reads from git on every build: where the repository is (and that it
- * has a commit), the content's first-parent log, and what the work tree changed. `state` is what
+ * has a commit), and the content's first-parent log. `state` is what
  * the build read of git for all its steps (core/git.ts); read here when not given. The log
  * depends on HEAD alone, so it is read once per HEAD.
  */
@@ -54,23 +54,14 @@ export async function readHistory(
 ): Promise<History> {
   const read = state ?? (await readContentGit(contentDir));
   const repo = read.repo;
-  if (!("top" in repo)) return { repo, log: [], changed: [] };
+  if (!("top" in repo)) return { repo, log: [] };
   const log = want.log ? await contentLog({ ...read, repo }) : [];
-  return { repo, log, changed: read.changes.map((c) => c.path) };
+  return { repo, log };
 }
 
 /** A path inside the repository, from one relative to the content folder. */
 export function repoPath(repo: Repository, path: string): string {
   return repo.prefix === "" ? path : `${repo.prefix}/${path}`;
-}
-
-/**
- * The commits on HEAD's first-parent line whose change against their first parent touches a path
- * under `under` (a repository path, "" for the whole repository), newest first, each with the
- * paths it changed: one `git log` for every data set at once.
- */
-export function firstParentLog(repo: Repository, under: string): Promise<LoggedCommit[]> {
-  return logOf(repo.top, under === "" ? "." : under, "HEAD");
 }
 
 /**
@@ -85,31 +76,6 @@ export async function datingAt(
 ): Promise<number> {
   const out = await git(repo.top, ["log", "-1", "--format=%ct", commit, "--", ...paths]);
   return Number.parseInt(out.trim(), 10);
-}
-
-/** Paths under `paths` that differ from HEAD in the work tree (as last-updated.ts counts them). */
-export function changedPaths(repo: Repository, paths: readonly string[]): Promise<string[]> {
-  return statusOf(repo.top, paths);
-}
-
-// The status, run in `cwd` for `pathspecs` (relative to it); porcelain gives repository paths.
-async function statusOf(cwd: string, pathspecs: readonly string[]): Promise<string[]> {
-  const out = await git(cwd, [
-    "status",
-    "--porcelain=v1",
-    "-z",
-    "--untracked-files=all",
-    "--",
-    ...pathspecs,
-  ]);
-  const changed: string[] = [];
-  const entries = out.split("\0").filter(Boolean);
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
-    changed.push(entry.slice(3));
-    if (entry.startsWith("R") || entry.startsWith("C")) changed.push(entries[++i]!);
-  }
-  return changed;
 }
 
 /**

@@ -301,22 +301,9 @@ export class HistoryStore {
     return this.threadPool;
   }
 
-  /** Keeps every entry this run read or made from the cache's pruning. */
-  keepAll(): void {
-    for (const entry of this.entries) {
-      const [key, kind] = entry.split("\0");
-      this.cache?.keep(key!, kind!);
-    }
-  }
-
   /** The entries to keep when a later run reuses this run's result without reading them. */
   list(): string[] {
     return [...this.entries];
-  }
-
-  /** Keeps entries a reused result names. */
-  keepListed(entries: readonly string[]): void {
-    for (const entry of entries) this.entries.add(entry);
   }
 }
 

@@ -10,12 +10,11 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  changedPaths,
   datingAt,
-  firstParentLog,
   touches,
   objectsAt,
   ObjectReader,
+  readHistory,
   repositoryOf,
   type Repository,
   type TreeFile,
@@ -86,7 +85,7 @@ describe("the versions of a data set in git", () => {
     expect("top" in found).toBe(true);
     const r = found as Repository;
     expect(r.prefix).toBe("content");
-    const log = await firstParentLog(r, "content");
+    const { log } = await readHistory(repo.content);
     const commits = log.filter((c) => touches(c.paths, PATHS));
     expect(commits.map((c) => [c.commit, c.merge])).toEqual([
       [merge, true],
@@ -215,20 +214,6 @@ describe("the versions of a data set in git", () => {
     } finally {
       reader.close();
     }
-  });
-
-  it("lists what the work tree changed under the paths, untracked files too", async () => {
-    const repo = await scratchRepo();
-    folders.push(repo.root);
-    await repo.commit({ "site.yaml": siteYaml(), "atms/a.yaml": "a: 1\n" }, T0);
-    const r = (await repositoryOf(repo.content)) as Repository;
-    expect(await changedPaths(r, ["content"])).toEqual([]);
-    await writeFile(join(repo.content, "atms", "a.yaml"), "a: 2\n");
-    await writeFile(join(repo.content, "atms", "new.yaml"), "n: 1\n");
-    expect((await changedPaths(r, ["content"])).sort()).toEqual([
-      "content/atms/a.yaml",
-      "content/atms/new.yaml",
-    ]);
   });
 
   it("says why there is no history outside a repository, and tells a shallow clone", async () => {
