@@ -56,6 +56,21 @@ async function editOneRecord(file: string, n: number): Promise<void> {
   await writeFile(file, text.slice(0, hit.index) + edited + text.slice(hit.index + hit[0].length));
 }
 
+/**
+ * How many git processes one build starts (git's own trace: a line for each command it runs), in a
+ * fresh process as buildOnce runs it: with a cache when `cache` is given.
+ */
+async function gitProcesses(content: string, out: string, cache: string): Promise<number> {
+  const trace = join(out, "..", `git-trace-${Date.now()}.txt`);
+  const script = new URL("./build-once.js", import.meta.url).pathname;
+  execFileSync(process.execPath, ["--max-semi-space-size=64", script, content, out, cache], {
+    env: { ...process.env, GIT_TRACE: trace },
+    maxBuffer: 1 << 24,
+  });
+  const text = await readFile(trace, "utf8").catch(() => "");
+  return text.split("\n").filter((line) => line.includes("trace: built-in: git ")).length;
+}
+
 /** Bytes of every file under `dir` (not blocks: what the entries hold). */
 async function bytesUnder(dir: string): Promise<number> {
   let total = 0;
@@ -110,6 +125,8 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
     const cacheBytes = await bytesUnder(cache);
     const edits: (BuildRun & { at: string })[] = [];
     let before = new Map<string, string>();
+    let gitAfterEdit = 0;
+    let after = new Map<string, string>();
     try {
       const count = Math.max(3, options.runs);
       for (let n = 0; n < count; n++) {
@@ -119,9 +136,14 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
         at = load1();
         edits.push({ ...(await buildOnce(group.contentDir, dist, cache)), at });
       }
+      after = await identityFiles(dist);
+      // How many git processes: one more edit, traced (a row of its own, not a test's).
+      await editOneRecord(edited, count);
+      gitAfterEdit = await gitProcesses(group.contentDir, dist, cache);
     } finally {
       git(group.repo, "checkout", "-q", "--", "content");
     }
+    const gitCold = await gitProcesses(group.contentDir, join(scratch, "traced"), "none");
     const saves = await groupSaves();
 
     process.stderr.write("  group: floors...\n");
@@ -155,7 +177,6 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
     const coldFloorMs = parseMs / cores + compressMs;
     // An edit's floor: starting Node, and compressing at the published settings every file the
     // edit changed (bodies, documents, change answers: each answer lists the edited record).
-    const after = await identityFiles(dist);
     const changed = [...after].filter(([path, hash]) => before.get(path) !== hash).map(([p]) => p);
     const changedBytes = await Promise.all(changed.map((path) => readFile(join(dist, path))));
     at = load1();
@@ -274,6 +295,13 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
             "`.cache/` (bytes of its entries)",
             mb(cacheBytes),
             `under ${mb(TARGETS.cacheBytes)}`,
+            "–",
+            "–",
+          ],
+          [
+            "git processes one build starts: cold, `--no-cache` / after one edit, warm cache",
+            `${gitCold} / ${gitAfterEdit}`,
+            "–",
             "–",
             "–",
           ],
