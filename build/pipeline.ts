@@ -49,7 +49,7 @@ import {
   type Manifest,
   type ManifestEntry,
 } from "../contract/manifest.js";
-import { siteTable, type PublishedSite, type Site } from "./read/site.js";
+import { siteTable, type PublishedSite, type SiteSettings } from "./read/site.js";
 import type { CheckedUnit } from "./check/across-files.js";
 import { sitesOutput, type BuiltSite } from "./write/sites.js";
 import { nearIndexes, type BuiltNearIndex } from "./near/index.js";
@@ -484,7 +484,7 @@ type CheckedAndAssembled =
   | (Shared & { readonly ok: false; readonly failure: Failed })
   | (Shared & {
       readonly ok: true;
-      readonly site: Site;
+      readonly site: SiteSettings;
       /** Step 5's output: each site's bodies (one site, every brand, without Sites). */
       readonly sites: readonly SiteBodies[];
       /** Every site's bodies, each site's in DATASETS order. */
@@ -500,12 +500,12 @@ type CheckedAndAssembled =
 async function assembleSites(
   context: BuildContext,
   checked: Parameters<typeof assembleAll>[1],
-  site: Site,
+  site: SiteSettings,
   fileKeys: Parameters<typeof assembleAll>[3],
   problems: Diagnostic[],
 ): Promise<SiteBodies[]> {
   const table = siteTable(site);
-  const parts: { site: PublishedSite | undefined; settings: Site }[] = table
+  const parts: { site: PublishedSite | undefined; settings: SiteSettings }[] = table
     ? table.map((published) => ({ site: published, settings: published.settings }))
     : [{ site: undefined, settings: site }];
   const sites: SiteBodies[] = [];
@@ -596,7 +596,7 @@ async function checkAndAssemble(
 interface SiteBodies {
   /** The site of site.yaml's Sites; undefined without Sites (every brand, every host). */
   readonly site: PublishedSite | undefined;
-  readonly settings: Site;
+  readonly settings: SiteSettings;
   /** Each data set's body, in DATASETS order, holding only the site's brands. */
   readonly bodies: readonly DatasetBody[];
 }
@@ -608,7 +608,7 @@ interface SiteBodies {
 async function assembleAll(
   context: BuildContext,
   { units }: Pick<CheckedContent, "units">,
-  { site, settings }: { site: PublishedSite | undefined; settings: Site },
+  { site, settings }: { site: PublishedSite | undefined; settings: SiteSettings },
   fileKeys: ReadonlyMap<string, string | undefined>,
 ): Promise<{ bodies: DatasetBody[]; problems: Diagnostic[] }> {
   const { cache, timings } = context;

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { envelope, joinBrand, type Envelope } from "./envelope.js";
-import type { Site } from "../read/site.js";
+import type { SiteSettings } from "../read/site.js";
 import type { CheckedUnit } from "../check/across-files.js";
 import { SITE_FILE } from "../read/content.js";
 import type { BuildContext } from "../core/context.js";
@@ -24,7 +24,7 @@ export interface AssembleInput extends Pick<
   readonly dataset: DatasetDefinition;
   /** The data set's brands with their checked (valid) files. */
   readonly units: readonly CheckedUnit[];
-  readonly site: Site;
+  readonly site: SiteSettings;
   /**
    * The brands of the site being built (BrandName values; `units` holds only them), which its
    * LastUpdated is dated by in git (history/dating.ts); undefined: every brand.

@@ -3,7 +3,7 @@
  * set in the response envelope both specs define ({meta, data}).
  */
 import { AGREEMENT, type DatasetDefinition } from "../core/datasets.js";
-import type { Site } from "../read/site.js";
+import type { SiteSettings } from "../read/site.js";
 import type { Brand, Envelope } from "../core/envelope-shape.js";
 
 export type { Brand, Envelope } from "../core/envelope-shape.js";
@@ -36,7 +36,7 @@ function countRecords(dataset: DatasetDefinition, brands: readonly Brand[]): num
 export function envelope(
   dataset: DatasetDefinition,
   brands: readonly Brand[],
-  site: Site,
+  site: SiteSettings,
   lastUpdated: string,
 ): Envelope {
   return {
@@ -46,7 +46,11 @@ export function envelope(
 }
 
 /** The body's meta, for `count` records: the one place its fields and their order are set. */
-export function envelopeMeta(count: number, site: Site, lastUpdated: string): Envelope["meta"] {
+export function envelopeMeta(
+  count: number,
+  site: SiteSettings,
+  lastUpdated: string,
+): Envelope["meta"] {
   return {
     LastUpdated: lastUpdated,
     TotalResults: count,

@@ -11,14 +11,14 @@ import { atBothPlaces, sourcePlace, type Diagnostic, type Place } from "../core/
 import { pointerJoin } from "../core/json-pointer.js";
 import type { ContentFile } from "../read/content.js";
 import { readContent } from "../read/content.js";
-import type { Site } from "../read/site.js";
+import type { SiteSettings } from "../read/site.js";
 import { locate, parseYaml } from "../read/yaml-source.js";
 import type { CheckedUnit } from "./across-files.js";
 
 /** The problems of site.yaml's Sites against the brands of `units`; none without Sites. */
 export async function checkSites(
   siteFile: ContentFile,
-  site: Site,
+  site: SiteSettings,
   units: ReadonlyMap<DatasetDefinition, readonly CheckedUnit[]>,
 ): Promise<Diagnostic[]> {
   const sites = site.Sites;

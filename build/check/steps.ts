@@ -4,7 +4,7 @@
  * wrote, so an imported file gets exactly the problems `npm run validate` reports, at its lines.
  */
 import { join } from "node:path";
-import type { Site } from "../read/site.js";
+import type { SiteSettings } from "../read/site.js";
 import type { BuildContext } from "../core/context.js";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
 import { atFileStart, type Diagnostic } from "../core/diagnostics.js";
@@ -38,7 +38,7 @@ export interface CheckedContent {
   /** Each data set's brands with their checked files. */
   readonly units: ReadonlyMap<DatasetDefinition, CheckedUnit[]>;
   /** The site settings, when site.yaml is there and valid. */
-  readonly site: Site | undefined;
+  readonly site: SiteSettings | undefined;
   /** Every problem found, unsorted. */
   readonly diagnostics: Diagnostic[];
 }
@@ -88,7 +88,7 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
     ...checked.flatMap((file) => file.diagnostics),
   ];
   const siteFile = tree.site && byFile.get(tree.site.display);
-  const site = siteFile?.valid ? (siteFile.value as Site) : undefined;
+  const site = siteFile?.valid ? (siteFile.value as SiteSettings) : undefined;
   if (whole && !tree.site)
     diagnostics.push(missingSite(displayPath(cwd, join(contentDir, SITE_FILE))));
 

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { DATASETS, type DatasetDefinition } from "../core/datasets.js";
-import { publisherName, type Site } from "../read/site.js";
+import { publisherName, type SiteSettings } from "../read/site.js";
 import { formatCount } from "./landing/html.js";
 import type { Publication } from "../history/index.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
@@ -100,7 +100,7 @@ function publicationSummary(p: Publication, dataset: DatasetDefinition): string 
 export interface FeedInput {
   readonly publications: readonly Publication[];
   readonly changes: readonly ChangesEntry[];
-  readonly site: Site;
+  readonly site: SiteSettings;
   /** The feed's time when it has no entry: the newest data set's, as the other documents. */
   readonly updated: string;
 }

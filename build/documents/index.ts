@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AnySchemaObject } from "ajv";
 import { planForPath } from "../../contract/rate-limits.js";
-import type { Site } from "../read/site.js";
+import type { SiteSettings } from "../read/site.js";
 import { sha256, type BuildCache } from "../core/cache.js";
 import type { BuildProfile } from "../core/profile.js";
 import type { BuildMemory } from "../core/memory.js";
@@ -60,7 +60,7 @@ export interface DocumentInput {
    */
   readonly datasets: readonly Pick<DatasetResult, "dataset" | "entry" | "body">[];
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
-  readonly site: Site;
+  readonly site: SiteSettings;
   /** Where the map's projected outline is kept between builds. */
   readonly cache?: BuildCache | undefined;
   readonly encode: EncodeBytes;

@@ -6,7 +6,7 @@
  * (and `<baseUrl>/<version>/fca-service-metrics/<product-type>`), so pointing such a client at
  * this one URL instead of the directory's finds this deployment's data.
  */
-import { publisherName, type Site } from "../read/site.js";
+import { publisherName, type SiteSettings } from "../read/site.js";
 import { AGREEMENT, type DatasetDefinition } from "../core/datasets.js";
 import { dateToRfc3339 } from "../core/dates.js";
 import type { ManifestEntry } from "../../contract/manifest.js";
@@ -25,7 +25,7 @@ export interface ParticipantStoreInput {
     readonly entry: ManifestEntry;
   }[];
   readonly brandNames: readonly string[];
-  readonly site: Site;
+  readonly site: SiteSettings;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { DatasetDefinition } from "../core/datasets.js";
 import { openBankingAliases } from "../core/datasets.js";
-import type { Site } from "../read/site.js";
+import type { SiteSettings } from "../read/site.js";
 import { toRfc3339 } from "../core/dates.js";
 import type { EncodedBody } from "./variants.js";
 import type { DatasetBody } from "./dataset-body.js";
@@ -46,7 +46,11 @@ export function manifestVariants(
 }
 
 /** The data set's manifest entry, from what its body holds and its encoded bytes. */
-export function datasetResult(body: DatasetBody, site: Site, encoded: EncodedBody): DatasetResult {
+export function datasetResult(
+  body: DatasetBody,
+  site: SiteSettings,
+  encoded: EncodedBody,
+): DatasetResult {
   const { dataset, summary } = body;
   const { seconds } = body.updated;
   const entry: ManifestEntry = {

@@ -13,7 +13,7 @@ import { isObject } from "../core/json-value.js";
 import { envelopeMeta } from "../assemble/envelope.js";
 import { recordText } from "../encode/body.js";
 import { parseYaml } from "../read/yaml-source.js";
-import type { Site } from "../read/site.js";
+import type { SiteSettings } from "../read/site.js";
 import { brandShell, metaText, recordHash, type DataParts } from "../encode/data-digest.js";
 import { labelOfValue, type BrandRecords, type PublishedRecord } from "./records.js";
 
@@ -86,7 +86,7 @@ export interface FileTask {
 }
 
 /** What a file read gives: a brand file's ReadFile, or site.yaml's settings. */
-export type FileReply = ReadFile | { readonly site: Site | undefined };
+export type FileReply = ReadFile | { readonly site: SiteSettings | undefined };
 
 /**
  * A file's text to what the history keeps of it, parsed as build/read/ parses it: on the build's
@@ -100,10 +100,10 @@ export function readFileTask(task: FileTask): FileReply {
 }
 
 // The settings a body's meta takes from site.yaml, when the file gives them.
-function siteSettings(value: unknown): Site | undefined {
+function siteSettings(value: unknown): SiteSettings | undefined {
   if (!isObject(value)) return undefined;
   if (typeof value.License !== "string" || typeof value.TermsOfUse !== "string") return undefined;
-  return value as unknown as Site;
+  return value as unknown as SiteSettings;
 }
 
 /** A past version as its files' facts: its Data in parts, and its records brand by brand. */
@@ -121,7 +121,7 @@ export interface VersionFacts {
 export function versionFacts(
   dataset: DatasetDefinition,
   brands: readonly (readonly PastFileFacts[])[],
-  site: Site,
+  site: SiteSettings,
 ): VersionFacts | undefined {
   const records: BrandRecords[] = [];
   const shells: string[] = [];

@@ -13,7 +13,7 @@ import type { DatasetResult } from "../encode/manifest-entry.js";
 import type { BuildProfile } from "../core/profile.js";
 import type { BuildMemory } from "../core/memory.js";
 import { SITE_FILE } from "../read/content.js";
-import type { Site } from "../read/site.js";
+import type { SiteSettings } from "../read/site.js";
 import type { ChangesEntry } from "../../contract/manifest.js";
 import { datasetHistory, type Publication, type StoredAnswer } from "./dataset.js";
 import {
@@ -41,7 +41,7 @@ const DEFAULT_KEEP = 100;
 interface SiteHistoryInput {
   /** Its name in site.yaml's Sites, for an internal error's place; none without Sites. */
   readonly name?: string | undefined;
-  readonly site: Site;
+  readonly site: SiteSettings;
   /** The site's data sets, in DATASETS order. */
   readonly datasets: readonly DatasetResult[];
   /**

@@ -18,7 +18,7 @@ import type { BuildCache } from "../core/cache.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { PROJECT_ROOT } from "../core/paths.js";
 import { ThreadPool } from "../core/thread-pool.js";
-import type { Site } from "../read/site.js";
+import type { SiteSettings } from "../read/site.js";
 import {
   pastForm,
   readFileTask,
@@ -53,7 +53,7 @@ const TREE_KIND = CACHE_KINDS.historyTree;
 const FACTS_KIND = CACHE_KINDS.historyFacts;
 
 /** What is kept of a file: a brand file's facts, site.yaml's settings; undefined when unusable. */
-export type Kept = PastFileFacts | Site | undefined;
+export type Kept = PastFileFacts | SiteSettings | undefined;
 
 // The facts of a brand file as kept: records as [id, hash, label] to keep the entries small.
 interface KeptFacts {
@@ -161,9 +161,9 @@ export class HistoryStore {
   }
 
   /** site.yaml's settings at a blob: what a body's meta takes of it (License, TermsOfUse). */
-  async site(hash: string): Promise<Site | undefined> {
+  async site(hash: string): Promise<SiteSettings | undefined> {
     const kept = await this.kept("site", "site", [hash]);
-    return kept.get(hash) as Site | undefined;
+    return kept.get(hash) as SiteSettings | undefined;
   }
 
   /**
@@ -327,7 +327,7 @@ async function encodeKept(name: string, kept: NonNullable<Kept>): Promise<Buffer
 
 function decodeKept(name: string, bytes: Buffer): Kept {
   const value = JSON.parse(gunzipSync(bytes).toString("utf8")) as unknown;
-  if (name === "site") return value as Site;
+  if (name === "site") return value as SiteSettings;
   const { b, s, r } = value as KeptFacts;
   return {
     brandName: b ?? undefined,

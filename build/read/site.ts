@@ -4,7 +4,7 @@
  * rest of the content (check/steps.ts); every later step takes it from there.
  */
 
-export interface Site {
+export interface SiteSettings {
   readonly License: string;
   readonly TermsOfUse: string;
   /** Also publish every data set under the live standard's /open-banking/ paths (default false). */
@@ -60,14 +60,14 @@ export interface PublishedSite {
    * The settings its documents and envelopes are made with: site.yaml's, with this site's
    * PublisherName and its host as PublicOrigin, and without Sites.
    */
-  readonly settings: Site;
+  readonly settings: SiteSettings;
 }
 
 /**
  * The table of sites site.yaml declares, in its order; undefined without Sites (one site, every
  * brand, today's output). Check the declaration first (check/sites.ts): this trusts it.
  */
-export function siteTable(site: Site): readonly PublishedSite[] | undefined {
+export function siteTable(site: SiteSettings): readonly PublishedSite[] | undefined {
   if (site.Sites === undefined) return undefined;
   const { Sites: _sites, ...shared } = site;
   return site.Sites.map((declared) => ({
@@ -87,6 +87,6 @@ export function siteTable(site: Site): readonly PublishedSite[] | undefined {
 const DEFAULT_PUBLISHER = "Open banking open data";
 
 /** The publisher's name for the landing page and /openapi.json. */
-export function publisherName(site: Site): string {
+export function publisherName(site: SiteSettings): string {
   return site.PublisherName ?? DEFAULT_PUBLISHER;
 }

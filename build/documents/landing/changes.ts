@@ -10,7 +10,7 @@ import { CHANGES_FEED_PATH, SINCE_PARAMETER } from "../../../contract/changes.js
 import { changesLink, publicationTitle } from "../changes-feed.js";
 import { escapeAttribute as attr, escapeHtml as text } from "./html.js";
 import { ORIGIN, shellExample } from "./origin.js";
-import type { Site } from "../../read/site.js";
+import type { SiteSettings } from "../../read/site.js";
 
 /** How many publications the page shows. */
 const LANDING_PUBLICATIONS = 5;
@@ -19,7 +19,7 @@ const LANDING_PUBLICATIONS = 5;
 export const FEED_LINK = `<link rel="alternate" type="application/atom+xml" title="Changes to the published data" href="${CHANGES_FEED_PATH}">`;
 
 export interface ChangesSectionInput {
-  readonly site: Pick<Site, "PublicOrigin">;
+  readonly site: Pick<SiteSettings, "PublicOrigin">;
   readonly changes?: readonly ChangesEntry[];
   readonly publications?: readonly Publication[];
 }

@@ -14,11 +14,11 @@ import type { ManifestEntry } from "../../../contract/manifest.js";
 import type { LocatedRecord } from "../../assemble/locations.js";
 import { escapeHtml as text } from "./html.js";
 import { ORIGIN, shellExample } from "./origin.js";
-import type { Site } from "../../read/site.js";
+import type { SiteSettings } from "../../read/site.js";
 
 export interface NearSectionInput {
   readonly datasets: readonly { readonly entry: ManifestEntry }[];
-  readonly site: Pick<Site, "PublicOrigin">;
+  readonly site: Pick<SiteSettings, "PublicOrigin">;
   readonly located: readonly LocatedRecord[];
   readonly near?: readonly NearEntry[];
 }

@@ -2,7 +2,7 @@
  * The landing page at /: static HTML written at build time, for the developers who use the APIs.
  * No script, no request to another origin; the only other request is the same-origin stylesheet.
  */
-import { publisherName, type Site } from "../../read/site.js";
+import { publisherName, type SiteSettings } from "../../read/site.js";
 import type { DatasetDefinition } from "../../core/datasets.js";
 import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
@@ -32,7 +32,7 @@ export interface LandingInput extends ChangesSectionInput {
   readonly located: readonly LocatedRecord[];
   /** The projected outline the map is drawn over (map.ts, loadOutline). */
   readonly outline: Outline;
-  readonly site: Site;
+  readonly site: SiteSettings;
   readonly limits: Readonly<Record<PlanId, PlanLimit>>;
   /** The plan each data set's path is counted under. */
   readonly planOf: (path: string) => PlanId | undefined;

@@ -25,7 +25,7 @@ import {
   SECURITY_HEADERS,
   VARY,
 } from "../../../contract/headers.js";
-import { publisherName, type Site } from "../../read/site.js";
+import { publisherName, type SiteSettings } from "../../read/site.js";
 import type { ApiFamily, DatasetDefinition } from "../../core/datasets.js";
 import { describeLimit, type PlanLimit } from "../plan-limits.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
@@ -68,7 +68,7 @@ export interface OpenApiInput {
     readonly entry: ManifestEntry;
   }[];
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
-  readonly site: Site;
+  readonly site: SiteSettings;
   readonly limits: Readonly<Record<PlanId, PlanLimit>>;
   /** The manifest's near-me indexes; their extension paths are described too. */
   readonly near?: readonly NearEntry[];
@@ -381,7 +381,7 @@ function documentOperation(
 }
 
 // site.yaml's Contact in OpenAPI's words (OpenAPI 3.1, "Contact Object").
-function contact(given: NonNullable<Site["Contact"]>): JsonObject {
+function contact(given: NonNullable<SiteSettings["Contact"]>): JsonObject {
   return {
     ...(given.Name ? { name: given.Name } : {}),
     ...(given.Url ? { url: given.Url } : {}),

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../../build/core/diagnostics.js";
 import { runValidate } from "../../../build/pipeline.js";
-import { siteTable, type Site } from "../../../build/read/site.js";
+import { siteTable, type SiteSettings } from "../../../build/read/site.js";
 import { FIXTURE_EPOCH, sampleFixture, type Fixture } from "../../helpers/fixtures.js";
 
 let fixture: Fixture | undefined;
@@ -30,7 +30,7 @@ async function validateWith(siteYaml: readonly string[]) {
 }
 
 describe("the site table", () => {
-  const shared: Site = {
+  const shared: SiteSettings = {
     License: "https://www.openbanking.org.uk/open-licence",
     TermsOfUse: "https://www.openbanking.org.uk/terms",
     PublisherName: "Thistlecombe Group",

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { envelope } from "../../../build/assemble/envelope.js";
-import type { Site } from "../../../build/read/site.js";
+import type { SiteSettings } from "../../../build/read/site.js";
 import { madeBody } from "../../helpers/bodies.js";
 import { dataDigest, recordHash } from "../../../build/encode/data-digest.js";
 import { bodyData } from "../../../build/encode/dataset-body.js";
@@ -14,7 +14,7 @@ import { serialize } from "../../../build/encode/variants.js";
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
 const pca = DATASETS.find((d) => d.recordsKey === null)!;
-const site: Site = {
+const site: SiteSettings = {
   License: "https://example.org/licence",
   TermsOfUse: "https://example.org/terms",
 };

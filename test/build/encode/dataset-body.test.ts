@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { envelope } from "../../../build/assemble/envelope.js";
 import { DatasetBody, type BodyFacts } from "../../../build/encode/dataset-body.js";
-import type { Site } from "../../../build/read/site.js";
+import type { SiteSettings } from "../../../build/read/site.js";
 import { madeBody } from "../../helpers/bodies.js";
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
 const site = {
   License: "https://example.org/licence",
   TermsOfUse: "https://example.org/terms",
-} as Site;
+} as SiteSettings;
 const brand = (ids: string[]) => ({
   BrandName: "Wexbury Bank",
   ATM: ids.map((id) => ({ Identification: id })),

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { envelope, envelopeMeta, joinBrand } from "../../../build/assemble/envelope.js";
 import { writeBody } from "../../../build/encode/body.js";
-import type { Site } from "../../../build/read/site.js";
+import type { SiteSettings } from "../../../build/read/site.js";
 import { madeBody } from "../../helpers/bodies.js";
 import { dataDigest, recordHash } from "../../../build/encode/data-digest.js";
 import { bodyData } from "../../../build/encode/dataset-body.js";
@@ -21,7 +21,10 @@ import {
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
 const pca = DATASETS.find((d) => d.recordsKey === null)!;
-const site: Site = { License: "https://example.org/l", TermsOfUse: "https://example.org/t" };
+const site: SiteSettings = {
+  License: "https://example.org/l",
+  TermsOfUse: "https://example.org/t",
+};
 const DATE = "2026-05-01T08:00:00Z";
 
 const atm = (id: string, town: string) => ({

@@ -32,7 +32,7 @@ import { buildHistory } from "../../../build/history/index.js";
 import { openCache } from "../../../build/core/cache.js";
 import { readSchemas } from "../../../build/check/schemas.js";
 import { SCHEMA_DIR } from "../../../build/core/paths.js";
-import type { Site } from "../../../build/read/site.js";
+import type { SiteSettings } from "../../../build/read/site.js";
 import { changesRoutes, selectChanges } from "../../../worker/changes/select.js";
 import type { ManifestEntry } from "../../../contract/manifest.js";
 import {
@@ -407,7 +407,7 @@ describe("the history through the cache", () => {
         cacheDir: own,
       });
       assert(built.ok);
-      const site = parse(await readFile(join(repo.content, "site.yaml"), "utf8")) as Site;
+      const site = parse(await readFile(join(repo.content, "site.yaml"), "utf8")) as SiteSettings;
       const openCacheForHistory = openCache(own, readSchemas(SCHEMA_DIR));
       return buildHistory({
         contentDir: repo.content,
