@@ -209,7 +209,7 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
         memory: run.memory,
         sites: encoded.map(({ part, results }) => ({
           name: part.site?.name,
-          site: part.settings,
+          settings: part.settings,
           datasets: results,
           brands: part.site?.brands,
         })),
@@ -272,7 +272,7 @@ async function publishSite(
       makeDocuments({
         datasets: results,
         schemas: run.schemas,
-        site: settings,
+        settings,
         cache: run.cache,
         encode,
         near: near.map((n) => n.entry),
@@ -484,7 +484,7 @@ type CheckedAndAssembled =
   | (Shared & { readonly ok: false; readonly failure: Failed })
   | (Shared & {
       readonly ok: true;
-      readonly site: SiteSettings;
+      readonly settings: SiteSettings;
       /** Step 5's output: each site's bodies (one site, every brand, without Sites). */
       readonly sites: readonly SiteBodies[];
       /** Every site's bodies, each site's in DATASETS order. */
@@ -500,14 +500,14 @@ type CheckedAndAssembled =
 async function assembleSites(
   context: BuildContext,
   checked: Parameters<typeof assembleAll>[1],
-  site: SiteSettings,
+  settings: SiteSettings,
   fileKeys: Parameters<typeof assembleAll>[3],
   problems: Diagnostic[],
 ): Promise<SiteBodies[]> {
-  const table = siteTable(site);
+  const table = siteTable(settings);
   const parts: { site: PublishedSite | undefined; settings: SiteSettings }[] = table
     ? table.map((published) => ({ site: published, settings: published.settings }))
-    : [{ site: undefined, settings: site }];
+    : [{ site: undefined, settings }];
   const sites: SiteBodies[] = [];
   for (const part of parts) {
     const assembled = await assembleAll(context, checked, part, fileKeys);
@@ -563,14 +563,16 @@ async function checkAndAssemble(
     `steps 1 to 3 (read and check) of ${displayPath(cwd, contentDir)}`,
     () => checkContent(context),
   );
-  const { jobs, keys, units, site, diagnostics } = checked;
+  const { jobs, keys, units, settings, diagnostics } = checked;
   filesChecked = jobs.length;
-  if (diagnostics.length > 0 || !site) return stop(diagnostics);
+  if (diagnostics.length > 0 || !settings) return stop(diagnostics);
 
   // 4. the quality rules across files: warnings, or errors where site.yaml says so.
   const today = (options.now?.() ?? new Date()).toISOString().slice(0, 10);
   const found = await timeAsync(timings, "quality", () =>
-    within("step 4 (quality)", () => checkQuality({ units, today, asErrors: site.QualityErrors })),
+    within("step 4 (quality)", () =>
+      checkQuality({ units, today, asErrors: settings.QualityErrors }),
+    ),
   );
   quality = { warnings: found.warnings.sort(compareDiagnostics), counts: found.counts };
   if (found.errors.length > 0) return stop(found.errors);
@@ -579,7 +581,7 @@ async function checkAndAssemble(
   // site of site.yaml's Sites from its brands alone, or once from every brand without Sites. A
   // brand's files were checked once above, however many sites publish it.
   const fileKeys = new Map(jobs.map((job, i) => [job.file, keys[i]]));
-  const sites = await assembleSites(context, checked, site, fileKeys, diagnostics);
+  const sites = await assembleSites(context, checked, settings, fileKeys, diagnostics);
   // The optional centroid file is content too: its problems are the editor's, whatever the step
   // that reads its points (7).
   const centroids = await readPostcodeCentroids(
@@ -589,7 +591,7 @@ async function checkAndAssemble(
   diagnostics.push(...centroids.problems);
   if (diagnostics.length > 0) return stop(diagnostics);
   const bodies = sites.flatMap((part) => part.bodies);
-  return { ...shared, ok: true, site, sites, bodies, centroids: centroids.points };
+  return { ...shared, ok: true, settings, sites, bodies, centroids: centroids.points };
 }
 
 /** One site's bodies, from step 5, and what its documents and envelopes are made with. */
@@ -625,7 +627,7 @@ async function assembleAll(
     const brands = site?.brands;
     const all = units.get(dataset)!;
     const own = brands ? all.filter((unit) => brands.has(brandNameOf(unit) ?? "")) : all;
-    const input = { ...context, dataset, units: own, site: settings, brands };
+    const input = { ...context, dataset, units: own, settings, brands };
     const folder = displayPath(context.cwd, join(context.contentDir, dataset.contentDir));
     const built = await within(`step 5 (assemble) of ${dataset.path} from ${folder}`, () =>
       assembleOrReuse(input, step),

@@ -24,7 +24,7 @@ export interface AssembleInput extends Pick<
   readonly dataset: DatasetDefinition;
   /** The data set's brands with their checked (valid) files. */
   readonly units: readonly CheckedUnit[];
-  readonly site: SiteSettings;
+  readonly settings: SiteSettings;
   /**
    * The brands of the site being built (BrandName values; `units` holds only them), which its
    * LastUpdated is dated by in git (history/dating.ts); undefined: every brand.
@@ -55,7 +55,7 @@ export function assembleDataset(input: AssembleInput, updated: LastUpdated): Ass
       files.map((f) => f.value),
     ),
   );
-  const body = envelope(dataset, brands, input.site, toRfc3339(updated.seconds));
+  const body = envelope(dataset, brands, input.settings, toRfc3339(updated.seconds));
   const validate = envelopeShellValidator(input.ajv, input.schemas.get(dataset.envelopeSchema)!);
   if (validate(body)) return { ok: true, body, brands: brands.length };
   // Each file was valid, so a problem here is in what they make together (or in site.yaml's

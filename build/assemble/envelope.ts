@@ -36,11 +36,11 @@ function countRecords(dataset: DatasetDefinition, brands: readonly Brand[]): num
 export function envelope(
   dataset: DatasetDefinition,
   brands: readonly Brand[],
-  site: SiteSettings,
+  settings: SiteSettings,
   lastUpdated: string,
 ): Envelope {
   return {
-    meta: envelopeMeta(countRecords(dataset, brands), site, lastUpdated),
+    meta: envelopeMeta(countRecords(dataset, brands), settings, lastUpdated),
     data: brands.length === 0 ? [] : [{ Brand: [...brands] }],
   };
 }
@@ -48,14 +48,14 @@ export function envelope(
 /** The body's meta, for `count` records: the one place its fields and their order are set. */
 export function envelopeMeta(
   count: number,
-  site: SiteSettings,
+  settings: SiteSettings,
   lastUpdated: string,
 ): Envelope["meta"] {
   return {
     LastUpdated: lastUpdated,
     TotalResults: count,
     Agreement: AGREEMENT,
-    License: site.License,
-    TermsOfUse: site.TermsOfUse,
+    License: settings.License,
+    TermsOfUse: settings.TermsOfUse,
   };
 }

@@ -18,10 +18,10 @@ import type { CheckedUnit } from "./across-files.js";
 /** The problems of site.yaml's Sites against the brands of `units`; none without Sites. */
 export async function checkSites(
   siteFile: ContentFile,
-  site: SiteSettings,
+  settings: SiteSettings,
   units: ReadonlyMap<DatasetDefinition, readonly CheckedUnit[]>,
 ): Promise<Diagnostic[]> {
-  const sites = site.Sites;
+  const sites = settings.Sites;
   if (sites === undefined) return [];
   // site.yaml is a few lines: read again for the places, rather than carry them for every file.
   const source = parseYaml(siteFile.display, await readContent(siteFile));

@@ -38,7 +38,7 @@ export interface CheckedContent {
   /** Each data set's brands with their checked files. */
   readonly units: ReadonlyMap<DatasetDefinition, CheckedUnit[]>;
   /** The site settings, when site.yaml is there and valid. */
-  readonly site: SiteSettings | undefined;
+  readonly settings: SiteSettings | undefined;
   /** Every problem found, unsorted. */
   readonly diagnostics: Diagnostic[];
 }
@@ -88,7 +88,7 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
     ...checked.flatMap((file) => file.diagnostics),
   ];
   const siteFile = tree.site && byFile.get(tree.site.display);
-  const site = siteFile?.valid ? (siteFile.value as SiteSettings) : undefined;
+  const settings = siteFile?.valid ? (siteFile.value as SiteSettings) : undefined;
   if (whole && !tree.site)
     diagnostics.push(missingSite(displayPath(cwd, join(contentDir, SITE_FILE))));
 
@@ -103,11 +103,13 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
   });
   // Sites name brands of the whole content: the importer, which checks a few data sets, leaves
   // them to the build.
-  if (whole && site && tree.site) {
-    const sites = await timeAsync(timings, "crossCheck", () => checkSites(tree.site!, site, units));
+  if (whole && settings && tree.site) {
+    const sites = await timeAsync(timings, "crossCheck", () =>
+      checkSites(tree.site!, settings, units),
+    );
     diagnostics.push(...sites);
   }
-  return { tree, jobs, keys, units, site, diagnostics };
+  return { tree, jobs, keys, units, settings, diagnostics };
 }
 
 function missingSite(file: string): Diagnostic {

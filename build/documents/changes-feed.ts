@@ -100,15 +100,15 @@ function publicationSummary(p: Publication, dataset: DatasetDefinition): string 
 export interface FeedInput {
   readonly publications: readonly Publication[];
   readonly changes: readonly ChangesEntry[];
-  readonly site: SiteSettings;
+  readonly settings: SiteSettings;
   /** The feed's time when it has no entry: the newest data set's, as the other documents. */
   readonly updated: string;
 }
 
 /** The whole feed document. */
 export function changesFeed(input: FeedInput): string {
-  const { site } = input;
-  const publisher = publisherName(site);
+  const { settings } = input;
+  const publisher = publisherName(settings);
   const byId = new Map(DATASETS.map((d) => [d.id, d]));
   const entries = input.publications.slice(0, FEED_ENTRIES).map((p) => {
     const dataset = byId.get(p.dataset)!;
@@ -131,8 +131,8 @@ export function changesFeed(input: FeedInput): string {
   const updated = input.publications[0]?.lastUpdated ?? input.updated;
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
-    `<feed xmlns="${ATOM_NAMESPACE}"${site.PublicOrigin ? ` xml:base="${escapeXml(site.PublicOrigin)}/"` : ""}>`,
-    `<id>${nameUuid(`${CHANGES_FEED_PATH}#${site.PublicOrigin ?? publisher}`)}</id>`,
+    `<feed xmlns="${ATOM_NAMESPACE}"${settings.PublicOrigin ? ` xml:base="${escapeXml(settings.PublicOrigin)}/"` : ""}>`,
+    `<id>${nameUuid(`${CHANGES_FEED_PATH}#${settings.PublicOrigin ?? publisher}`)}</id>`,
     `<title>${escapeXml(`${publisher}: changes to the published data`)}</title>`,
     `<subtitle>${escapeXml("Each publication of a data set: how many records were added, changed and removed, and a link to the changes since the publication before.")}</subtitle>`,
     `<updated>${updated}</updated>`,

@@ -60,7 +60,7 @@ export interface DocumentInput {
    */
   readonly datasets: readonly Pick<DatasetResult, "dataset" | "entry" | "body">[];
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
-  readonly site: SiteSettings;
+  readonly settings: SiteSettings;
   /** Where the map's projected outline is kept between builds. */
   readonly cache?: BuildCache | undefined;
   readonly encode: EncodeBytes;
@@ -133,7 +133,7 @@ function documentsKey(input: DocumentInput, limits: unknown): string {
       input.near ?? [],
       input.changes ?? [],
       input.publications ?? [],
-      input.site,
+      input.settings,
       input.host ?? null,
       input.profile?.compressPage ?? true,
     ]),
@@ -160,7 +160,7 @@ async function generate(
     landingPage({
       ...mapInput,
       map: MAP_MARK,
-      site: input.site,
+      settings: input.settings,
       limits,
       planOf: planForPath,
       near: input.near ?? [],
@@ -172,7 +172,7 @@ async function generate(
     openApiDocument({
       datasets: input.datasets,
       schemas: input.schemas,
-      site: input.site,
+      settings: input.settings,
       limits,
       near: input.near ?? [],
       changes: input.changes ?? [],
@@ -183,7 +183,7 @@ async function generate(
     participantStore({
       datasets: input.datasets,
       brandNames,
-      site: input.site,
+      settings: input.settings,
     }),
   );
   // The documents change when the data sets do, so they carry the newest data set's time, never
@@ -193,7 +193,7 @@ async function generate(
     changesFeed({
       publications: input.publications ?? [],
       changes: input.changes ?? [],
-      site: input.site,
+      settings: input.settings,
       updated: new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"),
     }),
   );
@@ -248,7 +248,7 @@ function referenceOf(
         [CHANGES_FEED_PATH, { mediaType: CHANGES_FEED_MEDIA_TYPE, bytes: Buffer.from(feed) }],
       ]),
     }),
-    origin: input.site.PublicOrigin,
+    origin: input.settings.PublicOrigin,
     openapiPath: OPENAPI_PATH,
   });
 }

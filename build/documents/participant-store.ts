@@ -25,7 +25,7 @@ export interface ParticipantStoreInput {
     readonly entry: ManifestEntry;
   }[];
   readonly brandNames: readonly string[];
-  readonly site: SiteSettings;
+  readonly settings: SiteSettings;
 }
 
 /**
@@ -36,8 +36,8 @@ export interface ParticipantStoreInput {
  * name, so they are left out and a client finds them through /openapi.json).
  */
 export function participantStore(input: ParticipantStoreInput): object {
-  const live = input.site.OpenBankingPaths === true;
-  const origin = (input.site.PublicOrigin ?? "").replace(/\/+$/, "");
+  const live = input.settings.OpenBankingPaths === true;
+  const origin = (input.settings.PublicOrigin ?? "").replace(/\/+$/, "");
   const supportedAPIs: Record<string, ApiVersions> = {};
   const metrics: { version: string; "product-type": string }[] = [];
   for (const { entry } of input.datasets) {
@@ -54,12 +54,12 @@ export function participantStore(input: ParticipantStoreInput): object {
       Agreement: AGREEMENT,
       TotalResults: 1,
       LastUpdated: dateToRfc3339(new Date(newest)),
-      License: input.site.License,
-      TermsOfUse: input.site.TermsOfUse,
+      License: input.settings.License,
+      TermsOfUse: input.settings.TermsOfUse,
     },
     data: [
       {
-        name: publisherName(input.site),
+        name: publisherName(input.settings),
         brands: [...new Set(input.brandNames)],
         baseUrl: `${origin}${live ? "/open-banking" : "/std"}`,
         supportedAPIs,

@@ -48,7 +48,7 @@ export function manifestVariants(
 /** The data set's manifest entry, from what its body holds and its encoded bytes. */
 export function datasetResult(
   body: DatasetBody,
-  site: SiteSettings,
+  settings: SiteSettings,
   encoded: EncodedBody,
 ): DatasetResult {
   const { dataset, summary } = body;
@@ -62,7 +62,7 @@ export function datasetResult(
     lastModifiedMs: seconds * 1000,
     totalResults: summary.totalResults,
     brands: summary.brands,
-    aliases: site.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
+    aliases: settings.OpenBankingPaths === true ? openBankingAliases(dataset) : [],
     variants: manifestVariants(datasetAsset(dataset.path), encoded),
   };
   return { dataset, body, entry, encoded };

@@ -86,7 +86,7 @@ export interface FileTask {
 }
 
 /** What a file read gives: a brand file's ReadFile, or site.yaml's settings. */
-export type FileReply = ReadFile | { readonly site: SiteSettings | undefined };
+export type FileReply = ReadFile | { readonly settings: SiteSettings | undefined };
 
 /**
  * A file's text to what the history keeps of it, parsed as build/read/ parses it: on the build's
@@ -95,7 +95,8 @@ export type FileReply = ReadFile | { readonly site: SiteSettings | undefined };
 export function readFileTask(task: FileTask): FileReply {
   const source = parseYaml(task.name, task.text);
   const value = source.diagnostics.length === 0 ? source.value : undefined;
-  if (task.kind === "site") return { site: value === undefined ? undefined : siteSettings(value) };
+  if (task.kind === "site")
+    return { settings: value === undefined ? undefined : siteSettings(value) };
   return value === undefined ? NOTHING : fileFacts(task.kind.recordsKey, value);
 }
 
@@ -121,7 +122,7 @@ export interface VersionFacts {
 export function versionFacts(
   dataset: DatasetDefinition,
   brands: readonly (readonly PastFileFacts[])[],
-  site: SiteSettings,
+  settings: SiteSettings,
 ): VersionFacts | undefined {
   const records: BrandRecords[] = [];
   const shells: string[] = [];
@@ -133,7 +134,7 @@ export function versionFacts(
     shells.push(first.shell);
   }
   const count = records.reduce((n, b) => n + b.records.length, 0);
-  const meta = envelopeMeta(count, site, "");
+  const meta = envelopeMeta(count, settings, "");
   return {
     data: {
       meta: metaText(meta),

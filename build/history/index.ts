@@ -41,7 +41,7 @@ const DEFAULT_KEEP = 100;
 interface SiteHistoryInput {
   /** Its name in site.yaml's Sites, for an internal error's place; none without Sites. */
   readonly name?: string | undefined;
-  readonly site: SiteSettings;
+  readonly settings: SiteSettings;
   /** The site's data sets, in DATASETS order. */
   readonly datasets: readonly DatasetResult[];
   /**
@@ -97,7 +97,7 @@ export interface HistoryResult {
  * file two sites publish (a brand's, in its own site and the group's) is read and parsed once.
  */
 export async function buildHistory(input: HistoryInput): Promise<HistoryResult> {
-  const wanted = input.sites.some((s) => (s.site.ChangeHistoryVersions ?? DEFAULT_KEEP) > 0);
+  const wanted = input.sites.some((s) => (s.settings.ChangeHistoryVersions ?? DEFAULT_KEEP) > 0);
   const read =
     input.profile.history && wanted
       ? await readHistory(input.contentDir, { log: true }, await input.git)
@@ -147,7 +147,7 @@ async function siteHistory(
   part: SiteHistoryInput,
   git: HistoryGit | undefined,
 ): Promise<{ history: SiteHistory; computed: number }> {
-  const keep = part.site.ChangeHistoryVersions ?? DEFAULT_KEEP;
+  const keep = part.settings.ChangeHistoryVersions ?? DEFAULT_KEEP;
   const results = part.datasets;
   const hashes = input.memory?.part("object-hashes", (): ObjectHashes => new Map());
   const store = git?.store;

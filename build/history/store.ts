@@ -253,7 +253,7 @@ export class HistoryStore {
           : tasks.map(readFileTask);
       replies.forEach((reply, i) => {
         const hash = batch[i]!;
-        if ("site" in reply) out.set(hash, reply.site);
+        if ("settings" in reply) out.set(hash, reply.settings);
         else {
           out.set(hash, reply.facts);
           // A thread's buffer arrives as a plain Uint8Array: the same bytes, viewed as a Buffer.

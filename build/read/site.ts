@@ -67,16 +67,16 @@ export interface PublishedSite {
  * The table of sites site.yaml declares, in its order; undefined without Sites (one site, every
  * brand, today's output). Check the declaration first (check/sites.ts): this trusts it.
  */
-export function siteTable(site: SiteSettings): readonly PublishedSite[] | undefined {
-  if (site.Sites === undefined) return undefined;
-  const { Sites: _sites, ...shared } = site;
-  return site.Sites.map((declared) => ({
+export function siteTable(settings: SiteSettings): readonly PublishedSite[] | undefined {
+  if (settings.Sites === undefined) return undefined;
+  const { Sites: _sites, ...shared } = settings;
+  return settings.Sites.map((declared) => ({
     name: declared.Name,
     host: declared.Host,
     brands: declared.Brands === undefined ? undefined : new Set(declared.Brands),
     settings: {
       ...shared,
-      PublisherName: declared.PublisherName ?? site.PublisherName,
+      PublisherName: declared.PublisherName ?? settings.PublisherName,
       // Every site is served over https at its host (RFC 9110 section 4.2.2).
       PublicOrigin: `https://${declared.Host}`,
     },
@@ -87,6 +87,6 @@ export function siteTable(site: SiteSettings): readonly PublishedSite[] | undefi
 const DEFAULT_PUBLISHER = "Open banking open data";
 
 /** The publisher's name for the landing page and /openapi.json. */
-export function publisherName(site: SiteSettings): string {
-  return site.PublisherName ?? DEFAULT_PUBLISHER;
+export function publisherName(settings: SiteSettings): string {
+  return settings.PublisherName ?? DEFAULT_PUBLISHER;
 }

@@ -19,7 +19,7 @@ const LANDING_PUBLICATIONS = 5;
 export const FEED_LINK = `<link rel="alternate" type="application/atom+xml" title="Changes to the published data" href="${CHANGES_FEED_PATH}">`;
 
 export interface ChangesSectionInput {
-  readonly site: Pick<SiteSettings, "PublicOrigin">;
+  readonly settings: Pick<SiteSettings, "PublicOrigin">;
   readonly changes?: readonly ChangesEntry[];
   readonly publications?: readonly Publication[];
 }
@@ -27,7 +27,7 @@ export interface ChangesSectionInput {
 export function changesSection({
   changes = [],
   publications = [],
-  site,
+  settings,
 }: ChangesSectionInput): string {
   if (changes.length === 0) return "";
   const byId = new Map(DATASETS.map((d) => [d.id, d]));
@@ -56,7 +56,7 @@ export function changesSection({
     '<section aria-labelledby="changes">',
     '<h2 id="changes">Changes</h2>',
     "<p>A copy need not download a whole list again to learn what changed. Each data set's changes path answers, since the version you hold (its <code>meta.LastUpdated</code> or its ETag), every record added or changed, whole, and the <code>Identification</code> of every record removed, with the same headers, ETags, 304s and rate limit as the data set. A version too old to be kept gets 410: fetch the full list and start again from it.</p>",
-    shellExample(curl, site.PublicOrigin),
+    shellExample(curl, settings.PublicOrigin),
     items.length > 0
       ? `<h3 id="publications">Latest publications</h3>\n<ul class="publications">${items.join("\n")}</ul>`
       : "<p>No earlier publication is known here yet.</p>",

@@ -18,13 +18,13 @@ import type { SiteSettings } from "../../read/site.js";
 
 export interface NearSectionInput {
   readonly datasets: readonly { readonly entry: ManifestEntry }[];
-  readonly site: Pick<SiteSettings, "PublicOrigin">;
+  readonly settings: Pick<SiteSettings, "PublicOrigin">;
   readonly located: readonly LocatedRecord[];
   readonly near?: readonly NearEntry[];
 }
 
 /** The section's HTML, or "" when there is nothing to show. */
-export function nearSection({ datasets, located, near = [], site }: NearSectionInput): string {
+export function nearSection({ datasets, located, near = [], settings }: NearSectionInput): string {
   // ATMs are what "near me" is most often asked of; branches where a publisher has no ATMs.
   const geos = near.filter((n) => n.filters.includes("geo-location"));
   const geo = geos.find((n) => n.dataset === "atms") ?? geos[0];
@@ -56,7 +56,7 @@ export function nearSection({ datasets, located, near = [], site }: NearSectionI
     '<section aria-labelledby="near">',
     '<h2 id="near">Find near a point</h2>',
     "<p>A branch finder need not download a whole list. These paths answer the data set's own envelope holding only the records asked for, with the same headers, ETags, 304s and rate limit as the data set (<code>/x-open-banking/v2.2/</code> too, where the live standard's paths are on):</p>",
-    shellExample(curl, site.PublicOrigin),
+    shellExample(curl, settings.PublicOrigin),
     `<ul>${paths.join("\n")}</ul>`,
     "</section>",
   ].join("\n");

@@ -32,7 +32,7 @@ export interface LandingInput extends ChangesSectionInput {
   readonly located: readonly LocatedRecord[];
   /** The projected outline the map is drawn over (map.ts, loadOutline). */
   readonly outline: Outline;
-  readonly site: SiteSettings;
+  readonly settings: SiteSettings;
   readonly limits: Readonly<Record<PlanId, PlanLimit>>;
   /** The plan each data set's path is counted under. */
   readonly planOf: (path: string) => PlanId | undefined;
@@ -62,8 +62,8 @@ export function pageHead(title: string): string[] {
 
 /** The whole page. */
 export function landingPage(input: LandingInput): string {
-  const { site } = input;
-  const publisher = publisherName(site);
+  const { settings } = input;
+  const publisher = publisherName(settings);
   return [
     ...pageHead(`${publisher}: open data APIs`),
     ...(input.changes?.length ? [FEED_LINK] : []),
@@ -83,7 +83,7 @@ export function landingPage(input: LandingInput): string {
     describeSection(),
     "</main>",
     "<footer>",
-    `<p>Data published under the <a href="${attr(site.License)}">open licence</a> and subject to the <a href="${attr(site.TermsOfUse)}">terms of use</a>.</p>`,
+    `<p>Data published under the <a href="${attr(settings.License)}">open licence</a> and subject to the <a href="${attr(settings.TermsOfUse)}">terms of use</a>.</p>`,
     "</footer>",
     "</body>",
     "</html>",
@@ -316,7 +316,7 @@ function and(parts: readonly string[]): string {
     : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
 }
 
-function fetchSection({ datasets, limits, planOf, site }: LandingInput): string {
+function fetchSection({ datasets, limits, planOf, settings }: LandingInput): string {
   const example = datasets[0]?.entry;
   const curl = example
     ? [
@@ -341,14 +341,14 @@ function fetchSection({ datasets, limits, planOf, site }: LandingInput): string 
     '<h2 id="fetch">How to fetch</h2>',
     `<p>Every path answers <code>GET</code> and <code>HEAD</code> with the whole data set. Ask with <code>Accept-Encoding: br</code> or <code>gzip</code> to get it compressed. Each response has a strong <code>ETag</code> and a <code>Last-Modified</code>: send them back in <code>If-None-Match</code> or <code>If-Modified-Since</code> and an unchanged data set costs a 304 with no body. Each coding (identity, br, gzip) has its own ETag.</p>`,
     '<h3 id="freshness">How fresh an answer is</h3>',
-    ...freshnessParagraphs(site.CacheMaxAgeSeconds).map(
+    ...freshnessParagraphs(settings.CacheMaxAgeSeconds).map(
       (paragraph) => `<p>${prose(paragraph)}</p>`,
     ),
-    example ? shellExample(curl, site.PublicOrigin) : "",
+    example ? shellExample(curl, settings.PublicOrigin) : "",
     '<h3 id="polling">Polling with curl</h3>',
     "<p>To follow a data set from a script, keep its ETag between runs: curl sends it back (<code>--etag-compare</code>) and saves the new one (<code>--etag-save</code>), so a run that finds nothing changed costs a 304 and no body. Every five minutes is plenty: the data changes a few times a day at most.</p>",
     example
-      ? shellExample(pollingLoop(`"${ORIGIN}${example.path}"`, "data.json"), site.PublicOrigin)
+      ? shellExample(pollingLoop(`"${ORIGIN}${example.path}"`, "data.json"), settings.PublicOrigin)
       : "",
     '<h3 id="limits">Rate limits</h3>',
     '<div class="table-wrap">',

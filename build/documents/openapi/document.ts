@@ -68,7 +68,7 @@ export interface OpenApiInput {
     readonly entry: ManifestEntry;
   }[];
   readonly schemas: ReadonlyMap<string, AnySchemaObject>;
-  readonly site: SiteSettings;
+  readonly settings: SiteSettings;
   readonly limits: Readonly<Record<PlanId, PlanLimit>>;
   /** The manifest's near-me indexes; their extension paths are described too. */
   readonly near?: readonly NearEntry[];
@@ -86,7 +86,7 @@ const ref = (kind: string, name: string): JsonObject => ({ $ref: `#/components/$
 
 /** The document, as a plain object ready for JSON.stringify. */
 export function openApiDocument(input: OpenApiInput): JsonObject {
-  const { datasets, site, limits } = input;
+  const { datasets, settings, limits } = input;
   // Each API once, in the order of its first data set; its name is its tag (OpenAPI 3.1, "Tag Object").
   const apis = [...new Set<ApiFamily>(datasets.map(({ dataset }) => dataset.api))];
   const { paths, near, changes } = operationPaths(input);
@@ -103,7 +103,7 @@ export function openApiDocument(input: OpenApiInput): JsonObject {
   ]);
   return {
     openapi: OPENAPI_VERSION,
-    info: documentInfo(site, apis, limits),
+    info: documentInfo(settings, apis, limits),
     // Relative: the origin this document was fetched from (OpenAPI 3.1, "Server Object").
     servers: [
       // A site of site.yaml's Sites answers at its host only: clients are told it first
@@ -137,7 +137,7 @@ export function openApiDocument(input: OpenApiInput): JsonObject {
         ...(near.length > 0 ? NEAR_PARAMETERS : {}),
         ...(changes.length > 0 ? CHANGES_PARAMETERS : {}),
       },
-      headers: responseHeaders(site, limits),
+      headers: responseHeaders(settings, limits),
       responses: errorResponses,
     },
   };
@@ -204,7 +204,7 @@ function operationPaths(input: OpenApiInput) {
 
 /** The document's Info Object: who publishes, the APIs' versions, the plans' limits. */
 function documentInfo(
-  site: OpenApiInput["site"],
+  settings: OpenApiInput["settings"],
   apis: readonly ApiFamily[],
   limits: OpenApiInput["limits"],
 ): JsonObject {
@@ -212,7 +212,7 @@ function documentInfo(
     .map((l) => `- **${l.plan}**: ${describeLimit(l)}.`)
     .join("\n");
   return {
-    title: `${publisherName(site)}: open banking open data`,
+    title: `${publisherName(settings)}: open banking open data`,
     // The versions of the APIs described, so the document's bytes (and their compression,
     // cached by content) stay the same while only the data changes.
     version: apis.map((api) => api.name).join(", "),
@@ -227,9 +227,9 @@ function documentInfo(
       "",
       plans,
     ].join("\n"),
-    termsOfService: site.TermsOfUse,
-    license: { name: "Open Licence", url: site.License },
-    ...(site.Contact ? { contact: contact(site.Contact) } : {}),
+    termsOfService: settings.TermsOfUse,
+    license: { name: "Open Licence", url: settings.License },
+    ...(settings.Contact ? { contact: contact(settings.Contact) } : {}),
   };
 }
 
@@ -265,15 +265,18 @@ const CONDITIONAL_PARAMETERS: Record<string, JsonObject> = {
 };
 
 /** Every response header the document names, with the open-data plan's limits as examples. */
-function responseHeaders(site: OpenApiInput["site"], limits: OpenApiInput["limits"]): JsonObject {
+function responseHeaders(
+  settings: OpenApiInput["settings"],
+  limits: OpenApiInput["limits"],
+): JsonObject {
   return {
     ETag: header(
       "Strong entity tag: the hex SHA-256 of exactly the bytes of this representation (each content coding has its own).",
     ),
     "Last-Modified": header("When the data set last changed (its meta.LastUpdated)."),
     "Cache-Control": header(
-      `How long the response may be reused without asking again (RFC 9111 section 5.2.2.1): ${cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS)} for a data set, its near-me answers and the documents; ${cacheControl(CHANGES_MAX_AGE_SECONDS)} for a changes answer and the feed, which change with every publication. Revalidate with If-None-Match (in a browser, fetch with cache: "no-cache"): a 304 is free.`,
-      cacheControl(site.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS),
+      `How long the response may be reused without asking again (RFC 9111 section 5.2.2.1): ${cacheControl(settings.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS)} for a data set, its near-me answers and the documents; ${cacheControl(CHANGES_MAX_AGE_SECONDS)} for a changes answer and the feed, which change with every publication. Revalidate with If-None-Match (in a browser, fetch with cache: "no-cache"): a 304 is free.`,
+      cacheControl(settings.CacheMaxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS),
     ),
     ...Object.fromEntries(
       Object.entries(SECURITY_HEADERS).map(([name, value]) => [

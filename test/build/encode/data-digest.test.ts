@@ -14,7 +14,7 @@ import { serialize } from "../../../build/encode/variants.js";
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
 const pca = DATASETS.find((d) => d.recordsKey === null)!;
-const site: SiteSettings = {
+const settings: SiteSettings = {
   License: "https://example.org/licence",
   TermsOfUse: "https://example.org/terms",
 };
@@ -28,7 +28,7 @@ const atm = (id: string, town = "Wexbury") => ({
 
 /** A body as step 5 makes it, with its slices. */
 function made(dataset: typeof atms, brands: Record<string, unknown>[], lastUpdated: string) {
-  return madeBody(dataset, envelope(dataset, brands, site, lastUpdated));
+  return madeBody(dataset, envelope(dataset, brands, settings, lastUpdated));
 }
 
 describe("the published form", () => {
@@ -44,7 +44,7 @@ describe("the published form", () => {
         { Identification: "W-2", Note: 'Ŵ £ "quoted"' },
       ],
     };
-    const bytes = serialize(envelope(atms, [brand], site, "2026-11-29T09:00:00Z"));
+    const bytes = serialize(envelope(atms, [brand], settings, "2026-11-29T09:00:00Z"));
     expect(bytes.toString("utf8")).toBe(
       `{"meta":{"LastUpdated":"2026-11-29T09:00:00Z","TotalResults":2,"Agreement":"${SPEC_AGREEMENT}",` +
         `"License":"https://example.org/licence","TermsOfUse":"https://example.org/terms"},` +

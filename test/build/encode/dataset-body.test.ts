@@ -6,7 +6,7 @@ import type { SiteSettings } from "../../../build/read/site.js";
 import { madeBody } from "../../helpers/bodies.js";
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
-const site = {
+const settings = {
   License: "https://example.org/licence",
   TermsOfUse: "https://example.org/terms",
 } as SiteSettings;
@@ -20,7 +20,10 @@ const storedFacts = (body: DatasetBody, bytes = body.bytes): BodyFacts => ({ ...
 
 describe("a data set's body taken from the cache", () => {
   it("is parsed from its bytes when first asked, and gives the published records' ranges", () => {
-    const made = madeBody(atms, envelope(atms, [brand(["A", "B"])], site, "2026-12-01T00:00:00Z"));
+    const made = madeBody(
+      atms,
+      envelope(atms, [brand(["A", "B"])], settings, "2026-12-01T00:00:00Z"),
+    );
     const stored = DatasetBody.stored(storedFacts(made));
     expect(stored.value()).toEqual(made.value());
     expect(stored.value()).not.toBe(made.value());
@@ -29,7 +32,10 @@ describe("a data set's body taken from the cache", () => {
   });
 
   it("shares what a body of the same bytes from a build before worked out, instead of parsing again", () => {
-    const made = madeBody(atms, envelope(atms, [brand(["A", "B"])], site, "2026-12-01T00:00:00Z"));
+    const made = madeBody(
+      atms,
+      envelope(atms, [brand(["A", "B"])], settings, "2026-12-01T00:00:00Z"),
+    );
     const first = DatasetBody.stored(storedFacts(made));
     const again = DatasetBody.stored(storedFacts(made), first);
     const third = DatasetBody.stored(storedFacts(made), again);
@@ -40,8 +46,11 @@ describe("a data set's body taken from the cache", () => {
   });
 
   it("ignores a body of other bytes given as the same", () => {
-    const one = madeBody(atms, envelope(atms, [brand(["A"])], site, "2026-12-01T00:00:00Z"));
-    const two = madeBody(atms, envelope(atms, [brand(["A", "B"])], site, "2026-12-01T00:00:00Z"));
+    const one = madeBody(atms, envelope(atms, [brand(["A"])], settings, "2026-12-01T00:00:00Z"));
+    const two = madeBody(
+      atms,
+      envelope(atms, [brand(["A", "B"])], settings, "2026-12-01T00:00:00Z"),
+    );
     const stored = DatasetBody.stored(storedFacts(two), one);
     expect(stored.value()).toEqual(two.value());
     expect(stored.recordHashes()).toHaveLength(2);

@@ -21,7 +21,7 @@ import {
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
 const pca = DATASETS.find((d) => d.recordsKey === null)!;
-const site: SiteSettings = {
+const settings: SiteSettings = {
   License: "https://example.org/l",
   TermsOfUse: "https://example.org/t",
 };
@@ -48,7 +48,7 @@ function factsOf(value: unknown): PastFileFacts {
 /** The body the build would make of these brands' files. */
 function builtBody(dataset: typeof atms, brands: unknown[][]) {
   const brandValues = brands.map((files) => joinBrand(dataset, files));
-  return madeBody(dataset, envelope(dataset, brandValues, site, DATE));
+  return madeBody(dataset, envelope(dataset, brandValues, settings, DATE));
 }
 
 describe("a past file's facts", () => {
@@ -99,14 +99,14 @@ describe("a past file's facts", () => {
     expect(
       readFileTask({ text: "License: L\nTermsOfUse: T\n", name: "site.yaml", kind: "site" }),
     ).toEqual({
-      site: { License: "L", TermsOfUse: "T" },
+      settings: { License: "L", TermsOfUse: "T" },
     });
   });
 });
 
 describe("a past version made from its files' facts", () => {
   it("has the Data digest of the body the build would make of the same files", () => {
-    const version = versionFacts(atms, [folderParts.map(factsOf), [factsOf(single)]], site);
+    const version = versionFacts(atms, [folderParts.map(factsOf), [factsOf(single)]], settings);
     const body = builtBody(atms, [folderParts, [single]]);
     expect(dataDigest(version!.data)).toBe(dataDigest(bodyData(body)));
     expect(version!.records.map((b) => [b.name, b.records.map((r) => r.id)])).toEqual([
@@ -122,7 +122,8 @@ describe("a past version made from its files' facts", () => {
       dataset: typeof atms,
       brands: { shell: string; records: string[] }[],
       count: number,
-    ) => writeBody({ meta: envelopeMeta(count, site, DATE), brands }, dataset.recordsKey)!.bytes;
+    ) =>
+      writeBody({ meta: envelopeMeta(count, settings, DATE), brands }, dataset.recordsKey)!.bytes;
     const made = pastBody(
       atms,
       [
@@ -134,14 +135,14 @@ describe("a past version made from its files' facts", () => {
     expect(made.toString("utf8")).toBe(
       builtBody(atms, [folderParts, [single]]).bytes.toString("utf8"),
     );
-    expect(pastBody(atms, [], 0).equals(serialize(envelope(atms, [], site, DATE)))).toBe(true);
+    expect(pastBody(atms, [], 0).equals(serialize(envelope(atms, [], settings, DATE)))).toBe(true);
     const metrics = { BrandName: "Bank", Metric: [{ Score: 1 }] };
     const pcaBytes = pastBody(pca, [{ shell: JSON.stringify(metrics), records: [] }], 1);
-    expect(pcaBytes.equals(serialize(envelope(pca, [metrics], site, DATE)))).toBe(true);
+    expect(pcaBytes.equals(serialize(envelope(pca, [metrics], settings, DATE)))).toBe(true);
   });
 
   it("is none where a brand's first file has no BrandName", () => {
     const nameless = { ...factsOf(folderParts[0]), brandName: undefined };
-    expect(versionFacts(atms, [[nameless]], site)).toBeUndefined();
+    expect(versionFacts(atms, [[nameless]], settings)).toBeUndefined();
   });
 });

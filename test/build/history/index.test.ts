@@ -407,11 +407,13 @@ describe("the history through the cache", () => {
         cacheDir: own,
       });
       assert(built.ok);
-      const site = parse(await readFile(join(repo.content, "site.yaml"), "utf8")) as SiteSettings;
+      const settings = parse(
+        await readFile(join(repo.content, "site.yaml"), "utf8"),
+      ) as SiteSettings;
       const openCacheForHistory = openCache(own, readSchemas(SCHEMA_DIR));
       return buildHistory({
         contentDir: repo.content,
-        sites: [{ site, datasets: built.datasets }],
+        sites: [{ settings, datasets: built.datasets }],
         cache: openCacheForHistory,
         maxFileBytes: 25 * 1024 * 1024,
         profile: testProfile(PUBLISHED_COMPRESSION, true),
