@@ -87,8 +87,8 @@ export async function cachedDataVersions(
 function listOf(input: Omit<DataVersionsInput, "store" | "known">) {
   const { repo, dataset, cache, want } = input;
   const folder = repoPath(repo, dataset.contentDir);
-  const site = repoPath(repo, SITE_FILE);
-  const paths = [folder, site];
+  const sitePath = repoPath(repo, SITE_FILE);
+  const paths = [folder, sitePath];
   const commits = input.log.filter((c) => touches(c.paths, paths));
   const listKey =
     commits.length > 0
@@ -101,7 +101,7 @@ function listOf(input: Omit<DataVersionsInput, "store" | "known">) {
           ...brandsKey(input.brands),
         )
       : undefined;
-  return { folder, site, paths, commits, listKey };
+  return { folder, sitePath, paths, commits, listKey };
 }
 
 /** The data set's newest `want` versions. */
@@ -109,7 +109,7 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
   const { repo, dataset, cache, want } = input;
   const cached = await cachedDataVersions(input);
   if (cached) return cached;
-  const { folder, site, paths, commits, listKey } = listOf(input);
+  const { folder, sitePath, paths, commits, listKey } = listOf(input);
 
   const keep = new Set<string>();
   // The digests' entries, written together at the end rather than one commit after another.
@@ -135,7 +135,7 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
       // more than the versions left to find (a commit that is no version asks for the next batch).
       const left = want - versions.length + 1;
       const batch = commits.slice(index, index + Math.min(LOOKUP_BATCH, left));
-      await lookAhead({ repo, folder, site }, reader, batch, looked);
+      await lookAhead({ repo, folder, sitePath }, reader, batch, looked);
     }
     const [folderTree, siteBlob] = looked.get(commit.commit)!;
     // The date is not part of the Data: any will do.
@@ -143,7 +143,7 @@ export async function dataVersions(input: DataVersionsInput): Promise<DataVersio
       commit: commit.commit,
       seconds: 0,
       folder: folderTree,
-      site: siteBlob,
+      siteBlob,
     });
     const digest = facts && dataDigest(facts.data);
     if (key) writes.push(cache!.set(key, DIGEST_KIND, digest ?? ""));
@@ -203,7 +203,7 @@ function digestKey(
  * reads a file per commit.
  */
 async function lookAhead(
-  at: { readonly repo: Repository; readonly folder: string; readonly site: string },
+  at: { readonly repo: Repository; readonly folder: string; readonly sitePath: string },
   reader: VersionReader,
   batch: readonly Commit[],
   looked: Map<string, [string | undefined, string | undefined]>,
@@ -212,14 +212,14 @@ async function lookAhead(
     at.repo,
     batch.flatMap((c) => [
       { name: `${c.commit}:${at.folder}`, type: "tree" as const },
-      { name: `${c.commit}:${at.site}`, type: "blob" as const },
+      { name: `${c.commit}:${at.sitePath}`, type: "blob" as const },
     ]),
   );
   batch.forEach((c, i) => looked.set(c.commit, [objects[2 * i], objects[2 * i + 1]]));
   await reader.readAhead(
     batch.map((c) => {
       const [tree, blob] = looked.get(c.commit)!;
-      return { commit: c.commit, seconds: 0, folder: tree, site: blob };
+      return { commit: c.commit, seconds: 0, folder: tree, siteBlob: blob };
     }),
   );
 }

@@ -234,14 +234,14 @@ async function versionsOf(
   hashes: ObjectHashes | undefined,
   brands: ReadonlySet<string> | undefined,
 ): Promise<Versions> {
-  const site = repoPath(repo, SITE_FILE);
+  const sitePath = repoPath(repo, SITE_FILE);
   const folder = (dataset: DatasetDefinition) => repoPath(repo, dataset.contentDir);
   const found = new Map<string, FoundVersions>();
   for (const { dataset, entry, body } of results) {
     // Two more than kept: the newest may be the current version itself, and the one beyond the
     // oldest kept tells that one's publication. A work tree with no change under the data set
     // holds its newest commit's content, whose Data is the body just made: not read from git.
-    const paths = [folder(dataset), site];
+    const paths = [folder(dataset), sitePath];
     const clean =
       state !== undefined &&
       changesUnder(state, [
@@ -285,13 +285,13 @@ async function versionsOf(
     });
     const names = wanted.flatMap(({ dataset, v }) => [
       { name: `${v.commit}:${folder(dataset)}`, type: "tree" as const },
-      { name: `${v.commit}:${site}`, type: "blob" as const },
+      { name: `${v.commit}:${sitePath}`, type: "blob" as const },
     ]);
     const objects = await objectsAt(repo, names, hashes);
     return new Map(
       wanted.map(({ dataset, v }, i): [string, VersionRef] => [
         `${dataset.id}\0${v.commit}`,
-        { ...v, folder: objects[2 * i], site: objects[2 * i + 1] },
+        { ...v, folder: objects[2 * i], siteBlob: objects[2 * i + 1] },
       ]),
     );
   };

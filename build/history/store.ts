@@ -161,7 +161,7 @@ export class HistoryStore {
   }
 
   /** site.yaml's settings at a blob: what a body's meta takes of it (License, TermsOfUse). */
-  async site(hash: string): Promise<SiteSettings | undefined> {
+  async siteSettings(hash: string): Promise<SiteSettings | undefined> {
     const kept = await this.kept("site", "site", [hash]);
     return kept.get(hash) as SiteSettings | undefined;
   }

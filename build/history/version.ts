@@ -27,12 +27,12 @@ export interface VersionRef extends VersionCommit {
   /** The hash of the data set's folder's tree at the commit; undefined when there is none. */
   readonly folder: string | undefined;
   /** The hash of site.yaml's blob at the commit; undefined when there is none. */
-  readonly site: string | undefined;
+  readonly siteBlob: string | undefined;
 }
 
 /** What a version's bytes depend on besides the code: its content's hashes and its date. */
 export function versionKey(ref: VersionRef): string {
-  return `${ref.folder ?? "-"}:${ref.site ?? "-"}:${ref.seconds}`;
+  return `${ref.folder ?? "-"}:${ref.siteBlob ?? "-"}:${ref.seconds}`;
 }
 
 /**
@@ -46,7 +46,7 @@ export function brandsKey(brands: ReadonlySet<string> | undefined): string[] {
 /** A version's brands: each one's files as blob hashes, in join order. */
 interface Layout {
   readonly brands: readonly (readonly string[])[];
-  readonly site: string;
+  readonly siteBlob: string;
 }
 
 // Where a version's files seem to be, for the grouping (never read from disk).
@@ -58,7 +58,7 @@ async function layout(
   dataset: DatasetDefinition,
   ref: VersionRef,
 ): Promise<Layout | undefined> {
-  if (ref.site === undefined) return undefined; // no site.yaml: that build failed
+  if (ref.siteBlob === undefined) return undefined; // no site.yaml: that build failed
   const files = ref.folder ? await store.files(ref.folder) : [];
   const blobOf = new Map<string, string>();
   for (const file of files) {
@@ -70,7 +70,7 @@ async function layout(
   const rel = (path: string) => path.slice(VIRTUAL_ROOT.length + 1);
   return {
     brands: units.map((unit) => unit.files.map((f) => blobOf.get(rel(f.path))!)),
-    site: ref.site,
+    siteBlob: ref.siteBlob,
   };
 }
 
@@ -93,10 +93,10 @@ export class VersionReader {
   async readAhead(refs: readonly VersionRef[]): Promise<void> {
     const found = await Promise.all(refs.map((ref) => layout(this.store, this.dataset, ref)));
     const blobs = found.flatMap((f) => f?.brands.flat() ?? []);
-    const sites = [...new Set(found.flatMap((f) => (f ? [f.site] : [])))];
+    const siteBlobs = [...new Set(found.flatMap((f) => (f ? [f.siteBlob] : [])))];
     await Promise.all([
       this.store.facts(this.dataset, blobs),
-      ...sites.map((site) => this.store.site(site)),
+      ...siteBlobs.map((blob) => this.store.siteSettings(blob)),
     ]);
   }
 
@@ -106,7 +106,7 @@ export class VersionReader {
       "facts",
       this.dataset.id,
       ref.folder ?? "-",
-      ref.site ?? "-",
+      ref.siteBlob ?? "-",
       ...brandsKey(this.brands),
     ].join("\0");
     return this.store.derived(key, () => this.readFacts(ref));
@@ -117,7 +117,7 @@ export class VersionReader {
     if (!found) return undefined;
     const [facts, settings] = await Promise.all([
       this.store.facts(this.dataset, found.brands.flat()),
-      this.store.site(found.site),
+      this.store.siteSettings(found.siteBlob),
     ]);
     if (!settings) return undefined;
     const brands: PastFileFacts[][] = [];
@@ -149,7 +149,7 @@ export class VersionReader {
     const [facts, joined, settings] = await Promise.all([
       this.store.facts(this.dataset, blobs),
       this.store.joined(this.dataset, blobs),
-      this.store.site(found.site),
+      this.store.siteSettings(found.siteBlob),
     ]);
     if (!settings) return undefined;
     const key = this.dataset.recordsKey;
