@@ -87,9 +87,9 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
     ...unreadable.map((job) => atFileStart(job.file, "content", job.unreadable!)),
     ...checked.flatMap((file) => file.diagnostics),
   ];
-  const siteFile = tree.site && byFile.get(tree.site.display);
-  const settings = siteFile?.valid ? (siteFile.value as SiteSettings) : undefined;
-  if (whole && !tree.site)
+  const siteResult = tree.siteFile && byFile.get(tree.siteFile.display);
+  const settings = siteResult?.valid ? (siteResult.value as SiteSettings) : undefined;
+  if (whole && !tree.siteFile)
     diagnostics.push(missingSite(displayPath(cwd, join(contentDir, SITE_FILE))));
 
   // 3. check across files
@@ -103,9 +103,9 @@ export async function checkContent(options: ContentCheckOptions): Promise<Checke
   });
   // Sites name brands of the whole content: the importer, which checks a few data sets, leaves
   // them to the build.
-  if (whole && settings && tree.site) {
+  if (whole && settings && tree.siteFile) {
     const sites = await timeAsync(timings, "crossCheck", () =>
-      checkSites(tree.site!, settings, units),
+      checkSites(tree.siteFile!, settings, units),
     );
     diagnostics.push(...sites);
   }

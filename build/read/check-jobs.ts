@@ -89,13 +89,15 @@ export async function brandJobs(
 export async function contentJobs(tree: ContentTree, texts?: ContentTexts): Promise<FileJob[]> {
   const reading = texts ?? (await ContentTexts.open(undefined));
   const units = DATASETS.flatMap((dataset) => tree.units.get(dataset.id) ?? []);
-  const [site, brands] = await Promise.all([
-    tree.site
-      ? fileJob(tree.site, reading, { schema: SITE_SCHEMA, recordsKey: null, identity: [] }).then(
-          (job) => [job],
-        )
+  const [siteJobs, brands] = await Promise.all([
+    tree.siteFile
+      ? fileJob(tree.siteFile, reading, {
+          schema: SITE_SCHEMA,
+          recordsKey: null,
+          identity: [],
+        }).then((job) => [job])
       : [],
     brandJobs(units, reading),
   ]);
-  return [...site, ...brands];
+  return [...siteJobs, ...brands];
 }

@@ -30,7 +30,7 @@ export interface BrandUnit {
 }
 
 export interface ContentTree {
-  readonly site: ContentFile | undefined;
+  readonly siteFile: ContentFile | undefined;
   /** Brand units per data set, in publication order (byte order of their paths). */
   readonly units: ReadonlyMap<DatasetId, readonly BrandUnit[]>;
   /** Files that are not where any data set looks. */
@@ -75,13 +75,13 @@ export function contentTreeOf(
     DATASETS.map((d) => [d.id, new Map()]),
   );
   const problems: Diagnostic[] = [];
-  let site: ContentFile | undefined;
+  let siteFile: ContentFile | undefined;
 
   for (const rel of found) {
     const file: ContentFile = { path: join(contentDir, rel), display: display(rel) };
     const [top, second, ...rest] = rel.split("/");
     if (second === undefined) {
-      if (top === SITE_FILE) site = file;
+      if (top === SITE_FILE) siteFile = file;
       else
         problems.push(
           misplaced(
@@ -125,7 +125,7 @@ export function contentTreeOf(
       brands.map(([slug, files]) => ({ dataset, slug, files })),
     );
   }
-  return { site, units: grouped, problems };
+  return { siteFile, units: grouped, problems };
 }
 
 function isBrandFile(file: ContentFile, contentDir: string): boolean {
