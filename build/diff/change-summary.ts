@@ -4,7 +4,7 @@
  */
 import { DATASETS } from "../core/datasets.js";
 import { DEFAULT_MAX_SHRINK, findShrinks, type Shrink } from "../guard/policy.js";
-import { diffDataset, diffSite } from "./compare.js";
+import { diffDataset, diffSettings } from "./compare.js";
 import { renderSummary, type SummaryLimits } from "./markdown.js";
 import {
   buildRevision,
@@ -54,7 +54,7 @@ export async function changeSummary(request: SummaryRequest): Promise<ChangeSumm
       datasets: DATASETS.map((dataset) =>
         diffDataset(dataset, base.bodies.get(dataset.id), head.bodies.get(dataset.id)),
       ),
-      site: diffSite(firstBody(base), firstBody(head)),
+      settings: diffSettings(firstBody(base), firstBody(head)),
       shrinks,
       maxShrink,
     },

@@ -122,7 +122,10 @@ export function diffDataset(
 }
 
 /** The publisher-wide meta fields (License, TermsOfUse) that differ between two bodies. */
-export function diffSite(before: Envelope | undefined, after: Envelope | undefined): FieldChange[] {
+export function diffSettings(
+  before: Envelope | undefined,
+  after: Envelope | undefined,
+): FieldChange[] {
   if (!before || !after) return [];
   const changes: FieldChange[] = [];
   for (const field of ["License", "TermsOfUse"]) {

@@ -56,7 +56,7 @@ interface SummaryInput {
   readonly base: SideSummary;
   readonly head: SideSummary;
   readonly datasets: readonly DatasetDiff[];
-  readonly site: readonly FieldChange[];
+  readonly settings: readonly FieldChange[];
   /** Data sets the publication guard would refuse, and against what limit. */
   readonly shrinks: readonly Shrink[];
   readonly maxShrink: number;
@@ -78,7 +78,7 @@ export function renderSummary(input: SummaryInput, limits: SummaryLimits = DEFAU
   if (!input.head.hasContent) lines.push("_The after side has no content folder._", "");
   lines.push(...qualityBlock(input.base.warnings, input.head.warnings, limits));
   const changed = input.datasets.filter(hasChanges);
-  if (changed.length === 0 && input.site.length === 0) {
+  if (changed.length === 0 && input.settings.length === 0) {
     lines.push("No published data changes.");
     return finish(lines, limits);
   }
@@ -100,9 +100,9 @@ export function renderSummary(input: SummaryInput, limits: SummaryLimits = DEFAU
       "",
     );
   }
-  if (input.site.length > 0) {
+  if (input.settings.length > 0) {
     lines.push("#### Licence and terms (every data set)", "");
-    for (const change of input.site) lines.push(`- ${changeText(change, limits)}`);
+    for (const change of input.settings) lines.push(`- ${changeText(change, limits)}`);
     lines.push("");
   }
   for (const diff of changed) lines.push(...datasetBlock(diff, limits));
