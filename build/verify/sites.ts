@@ -11,7 +11,7 @@ export interface VerifyTarget {
   readonly base: URL;
   readonly manifest: Manifest;
   /** The site's Name; undefined without Sites. */
-  readonly site?: string;
+  readonly siteName?: string;
 }
 
 export function verifyTargets(base: URL, manifest: Manifest): VerifyTarget[] {
@@ -19,6 +19,6 @@ export function verifyTargets(base: URL, manifest: Manifest): VerifyTarget[] {
   return manifest.sites.map((site) => {
     const at = new URL(base.origin);
     at.hostname = site.host;
-    return { base: at, manifest: site.manifest, site: site.name };
+    return { base: at, manifest: site.manifest, siteName: site.name };
   });
 }

@@ -46,7 +46,7 @@ describe("what npm run verify asks", () => {
     ],
   ])("asks %s", (_, given, asked) => {
     const targets = verifyTargets(new URL(given), WITH_SITES);
-    expect(targets.map((t) => [t.site, t.base.origin])).toEqual([
+    expect(targets.map((t) => [t.siteName, t.base.origin])).toEqual([
       ["halifax", asked[0]],
       ["group", asked[1]],
     ]);
