@@ -172,8 +172,8 @@ function datasetKey(
   if (!step.cache) return undefined;
   const files = input.units.flatMap(({ files }) => files.map((f) => step.fileKeys.get(f.file)));
   if (files.some((k) => k === undefined)) return undefined;
-  const site = JSON.stringify(input.settings);
-  const parts = [input.dataset.id, String(updated.seconds), site, ...(files as string[])];
+  const settingsJson = JSON.stringify(input.settings);
+  const parts = [input.dataset.id, String(updated.seconds), settingsJson, ...(files as string[])];
   return step.cache.key(SUMMARY_KIND, ...parts);
 }
 
