@@ -56,6 +56,7 @@ interface SummaryInput {
   readonly base: SideSummary;
   readonly head: SideSummary;
   readonly datasets: readonly DatasetDiff[];
+  /** The settings of site.yaml the bodies' meta carries that differ (compare.ts, diffSettings). */
   readonly settings: readonly FieldChange[];
   /** Data sets the publication guard would refuse, and against what limit. */
   readonly shrinks: readonly Shrink[];

@@ -30,6 +30,7 @@ export interface BrandUnit {
 }
 
 export interface ContentTree {
+  /** The content's site.yaml, when it has one. */
   readonly siteFile: ContentFile | undefined;
   /** Brand units per data set, in publication order (byte order of their paths). */
   readonly units: ReadonlyMap<DatasetId, readonly BrandUnit[]>;
