@@ -220,7 +220,12 @@ function unknownField(
     : allowed.length > 0
       ? `; the fields allowed here are ${allowed.join(", ")}`
       : "";
-  return { ...base, pointer, atKey: true, message: `"${field}" is not a field here${hint}` };
+  return {
+    ...base,
+    pointer,
+    atKey: true,
+    message: `${JSON.stringify(field)} is not a field here${hint}`,
+  };
 }
 
 /** Type errors name the YAML pitfall behind most of them: unquoted numbers, yes/no, dates. */

@@ -3,7 +3,7 @@
  * value inside that file. Every step of the build reports through this one type, so the CLI can
  * print all of a run's problems together, sorted, in one format.
  */
-import { thousands } from "./format.js";
+import { printable, thousands } from "./format.js";
 
 export interface Diagnostic {
   /** Path of the content file as the editor sees it (relative to the working folder, `/`-separated). */
@@ -67,10 +67,11 @@ export function atBothPlaces(
  * warning says so after the position and names its rule at the end.
  */
 export function formatDiagnostic(d: Diagnostic): string {
-  if (d.severity === "warning") {
-    return `${sourcePlace(d)}: warning: ${d.pointer || "/"}: ${d.message} [${d.rule}]`;
-  }
-  return `${sourcePlace(d)}: ${d.pointer || "/"}: ${d.message}`;
+  const pointer = printable(d.pointer || "/");
+  const message = printable(d.message);
+  if (d.severity === "warning")
+    return `${sourcePlace(d)}: warning: ${pointer}: ${message} [${d.rule}]`;
+  return `${sourcePlace(d)}: ${pointer}: ${message}`;
 }
 
 /** Stable order: by file, then position, then message. */
@@ -148,7 +149,7 @@ export function groupDiagnostics(diagnostics: readonly Diagnostic[]): Grouped[] 
       more: all.length - GROUP_SHOWN,
       total: all.length,
       rule: d.rule,
-      field: foldPointer(d.pointer) || "/",
+      field: printable(foldPointer(d.pointer) || "/"),
       where: files.size === 1 ? d.file : `${thousands(files.size)} files`,
     });
   }

@@ -18,6 +18,20 @@ export function percent(share: number): string {
   return `${Number((share * 100).toFixed(1))}%`;
 }
 
+// Characters a terminal or a log does not show as themselves: C0 and C1 controls, DEL, and the
+// line and paragraph separators. From content (a key made of a vertical tab, an escape sequence in
+// a name) they would make a problem line unreadable, or act on the reader's terminal.
+// oxlint-disable-next-line no-control-regex -- the control characters are what is matched
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * `text` with every character that would not show as itself written as JSON writes it, `\u000b`,
+ * so a problem line is one line, whole, whatever the content holds.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** Quotes a value for a message, shortened so one bad paragraph does not flood the output. */
 export function showValue(value: unknown, max = 60): string {
   const text = typeof value === "string" ? JSON.stringify(value) : safeJson(value);

@@ -20,3 +20,17 @@ describe("atFileStart", () => {
     expect(formatDiagnostic(problem)).toBe("content/atms:1:1: /meta/License: is missing");
   });
 });
+
+describe("a problem line", () => {
+  it("is one line of characters that show as themselves, whatever the content's keys and values hold", () => {
+    // A key of one vertical tab, and an escape sequence in a message taken from content.
+    const problem = atFileStart("content/atms/a.yaml", "content", 'bad "\u001b[31mred"', "/\u000b");
+    expect(formatDiagnostic(problem)).toBe(
+      'content/atms/a.yaml:1:1: /\\u000b: bad "\\u001b[31mred"',
+    );
+    const separated = atFileStart("content/atms/a.yaml", "content", "one\u2028two\nthree");
+    expect(formatDiagnostic(separated)).toBe(
+      "content/atms/a.yaml:1:1: /: one\\u2028two\\u000athree",
+    );
+  });
+});
