@@ -340,7 +340,7 @@ async function draftAnswers(
     // Content that could not be built was never published: no one holds it.
     if (!older) continue;
     const since = toRfc3339(ref.seconds);
-    const changes = changesFrom(older, indexed);
+    const changes = changesFrom(older, indexed, input.store?.brandChanges);
     const bytes = answerBytes(dataset, meta(since), changes);
     if (total + bytes.length > limit || bytes.length > input.maxFileBytes) {
       // The answer is not kept, but the publication of the version after it is told still.

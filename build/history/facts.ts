@@ -123,14 +123,21 @@ export function versionFacts(
   dataset: DatasetDefinition,
   brands: readonly (readonly PastFileFacts[])[],
   settings: SiteSettings,
+  /** Each brand's files' blob hashes, joined: what it is made from (BrandRecords.source). */
+  sources?: readonly string[],
 ): VersionFacts | undefined {
   const records: BrandRecords[] = [];
   const shells: string[] = [];
-  for (const files of brands) {
+  for (const [i, files] of brands.entries()) {
     const first = files[0];
     if (first?.brandName === undefined) return undefined;
     const joined = dataset.recordsKey === null ? [first] : files;
-    records.push({ name: first.brandName, records: joined.flatMap((f) => f.records) });
+    const source = sources?.[i];
+    records.push({
+      name: first.brandName,
+      records: joined.flatMap((f) => f.records),
+      ...(source === undefined ? {} : { source }),
+    });
     shells.push(first.shell);
   }
   const count = records.reduce((n, b) => n + b.records.length, 0);

@@ -7,6 +7,7 @@
  */
 import type { DatasetDefinition } from "../core/datasets.js";
 import type { Envelope } from "../assemble/envelope.js";
+import { createHash } from "node:crypto";
 import { recordText, type BodySlices } from "../encode/body.js";
 import { recordHash } from "../encode/data-digest.js";
 import { REMOVED_FIELD, SINCE_FIELD } from "../../contract/changes.js";
@@ -37,6 +38,12 @@ export function labelOf(record: PublishedRecord): string {
 export interface BrandRecords {
   readonly name: string;
   readonly records: readonly PublishedRecord[];
+  /**
+   * What a past version's brand is made from, when known: its files' blob hashes in join order
+   * (history/version.ts). Two sites that publish the brand (its own and the group's) have the
+   * same source for it, and so the same changes since it (changesFrom's memo).
+   */
+  readonly source?: string;
 }
 
 /** A version's records, brand by brand, in publication order. */
@@ -148,19 +155,43 @@ const sameGroup = (a: readonly string[] | undefined, b: readonly string[]) =>
 
 /** A version grouped for comparing: by brand, and within a brand by Identification. */
 export interface VersionIndex {
-  readonly brands: ReadonlyMap<
-    string,
-    { readonly records: readonly PublishedRecord[]; readonly groups: Map<string, string[]> }
-  >;
+  readonly brands: ReadonlyMap<string, IndexedBrand>;
+}
+
+interface IndexedBrand {
+  readonly records: readonly PublishedRecord[];
+  readonly groups: Map<string, string[]>;
+  /** The hash of its records' Identifications and hashes, in order: what its content is. */
+  readonly digest: () => string;
 }
 
 /** `version` grouped once, to be compared with many others (changesFrom). */
 export function indexVersion(version: VersionRecords): VersionIndex {
-  const brands = new Map<string, { records: PublishedRecord[]; groups: Map<string, string[]> }>();
+  const brands = new Map<string, IndexedBrand>();
   for (const [name, records] of byBrand(version)) {
-    brands.set(name, { records, groups: byIdentification(records) });
+    let digest: string | undefined;
+    const digestOf = () => {
+      const sum = createHash("sha256");
+      for (const r of records) sum.update(r.id).update("\0").update(r.hash).update("\0");
+      return sum.digest("base64url");
+    };
+    brands.set(name, {
+      records,
+      groups: byIdentification(records),
+      digest: () => (digest ??= digestOf()),
+    });
   }
   return { brands };
+}
+
+/**
+ * The changes of one brand from a past version, by what both sides are made of (the brand's
+ * current records' digest, the past version's files): kept for every site that publishes the
+ * brand and, in a session, from one save to the next; null where the brand did not change.
+ */
+export interface BrandChanges {
+  get(key: string): BrandChange | null | undefined;
+  set(key: string, change: BrandChange | null): void;
 }
 
 /**
@@ -172,22 +203,25 @@ export function changesBetween(from: VersionRecords, to: VersionRecords): BrandC
   return changesFrom(from, indexVersion(to));
 }
 
-/** changesBetween, against a version indexed once (the current one, for every past one). */
-export function changesFrom(from: VersionRecords, to: VersionIndex): BrandChange[] {
+/**
+ * changesBetween, against a version indexed once (the current one, for every past one); each
+ * brand's changes through `memo` where the past brand's source is known.
+ */
+export function changesFrom(
+  from: VersionRecords,
+  to: VersionIndex,
+  memo?: BrandChanges,
+): BrandChange[] {
   const before = byBrand(from);
+  const sources = memo && sourcesOf(from);
   const changes: BrandChange[] = [];
-  for (const [name, { records, groups: now }] of to.brands) {
-    const old = byIdentification(before.get(name) ?? []);
-    const listedIds = new Set<string>();
-    let added = 0;
-    for (const [id, group] of now) {
-      if (sameGroup(old.get(id), group)) continue;
-      listedIds.add(id);
-      if (!old.has(id)) added += group.length;
-    }
-    const removed = [...old.keys()].filter((id) => !now.has(id));
-    if (listedIds.size === 0 && removed.length === 0) continue;
-    changes.push({ name, listed: records.filter((r) => listedIds.has(r.id)), added, removed });
+  for (const [name, brand] of to.brands) {
+    const source = sources?.get(name);
+    const key = source === undefined ? undefined : `${name}\0${brand.digest()}\0${source}`;
+    const known = key === undefined ? undefined : memo!.get(key);
+    const change = known !== undefined ? known : brandChange(name, before.get(name) ?? [], brand);
+    if (key !== undefined && known === undefined) memo!.set(key, change);
+    if (change) changes.push(change);
   }
   for (const [name, records] of before) {
     if (to.brands.has(name)) continue;
@@ -195,6 +229,32 @@ export function changesFrom(from: VersionRecords, to: VersionIndex): BrandChange
     if (removed.length > 0) changes.push({ name, listed: [], added: 0, removed });
   }
   return changes;
+}
+
+// Each brand's source, where the version has one brand object of that name with a source.
+function sourcesOf(version: VersionRecords): Map<string, string> {
+  const sources = new Map<string, string | undefined>();
+  for (const { name, source } of version) sources.set(name, sources.has(name) ? undefined : source);
+  return new Map([...sources].filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+// What changed in one brand from its past records to its current ones; null: nothing.
+function brandChange(
+  name: string,
+  past: readonly PublishedRecord[],
+  { records, groups: now }: IndexedBrand,
+): BrandChange | null {
+  const old = byIdentification(past);
+  const listedIds = new Set<string>();
+  let added = 0;
+  for (const [id, group] of now) {
+    if (sameGroup(old.get(id), group)) continue;
+    listedIds.add(id);
+    if (!old.has(id)) added += group.length;
+  }
+  const removed = [...old.keys()].filter((id) => !now.has(id));
+  if (listedIds.size === 0 && removed.length === 0) return null;
+  return { name, listed: records.filter((r) => listedIds.has(r.id)), added, removed };
 }
 
 /** meta.TotalResults of a change answer: the records listed plus the Identifications removed. */

@@ -27,6 +27,7 @@ import {
   type FileTask,
 } from "./facts.js";
 import { ObjectReader, type Repository, type TreeFile } from "./git.js";
+import type { BrandChange, BrandChanges } from "./records.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 // Below this much YAML, starting threads costs more than they save: a thread starts in about
@@ -72,12 +73,22 @@ export interface HistoryObjects {
   readonly made: Map<string, Kept>;
   /** What is made of objects alone (a version's facts, a publication between two): see derived. */
   readonly derived: Map<string, unknown>;
+  /**
+   * Brands' changes since past versions (records.ts, BrandChanges): this build's, and the build
+   * before's, which a build takes over as it uses them; older ones go, since each save makes its
+   * edited brand's anew.
+   */
+  readonly changes: {
+    current: Map<string, BrandChange | null>;
+    previous: Map<string, BrandChange | null>;
+  };
 }
 
 export const historyObjects = (): HistoryObjects => ({
   trees: new Map(),
   made: new Map(),
   derived: new Map(),
+  changes: { current: new Map(), previous: new Map() },
 });
 
 export class HistoryStore {
@@ -102,7 +113,24 @@ export class HistoryStore {
     this.trees = objects.trees;
     this.made = objects.made;
     this.derivedValues = objects.derived;
+    // A new build: what the last one worked out stays for this one to take, no longer.
+    objects.changes.previous = objects.changes.current;
+    objects.changes.current = new Map();
+    const { changes } = objects;
+    this.brandChanges = {
+      get: (key) => {
+        if (changes.current.has(key)) return changes.current.get(key);
+        if (!changes.previous.has(key)) return undefined;
+        const change = changes.previous.get(key)!;
+        changes.current.set(key, change);
+        return change;
+      },
+      set: (key, change) => void changes.current.set(key, change),
+    };
   }
+
+  /** Brands' changes since past versions, for every site and the build after (records.ts). */
+  readonly brandChanges: BrandChanges;
 
   private readonly derivedValues: Map<string, unknown>;
 

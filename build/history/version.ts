@@ -121,6 +121,7 @@ export class VersionReader {
     ]);
     if (!settings) return undefined;
     const brands: PastFileFacts[][] = [];
+    const sources: string[] = [];
     for (const files of found.brands) {
       const parts = files.map((blob) => facts.get(blob));
       if (parts.some((p) => p === undefined)) return undefined;
@@ -129,8 +130,9 @@ export class VersionReader {
       // A site's version: its brands alone (docs/decisions.md#sites).
       if (this.brands && !this.brands.has(name)) continue;
       brands.push(parts as PastFileFacts[]);
+      sources.push(files.join(","));
     }
-    return versionFacts(this.dataset, brands, settings);
+    return versionFacts(this.dataset, brands, settings, sources);
   }
 
   /** The version's records, brand by brand, or undefined as for facts. */

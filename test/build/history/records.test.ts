@@ -9,10 +9,13 @@ import {
   bodyRecords,
   changeCount,
   changesBetween,
+  changesFrom,
+  indexVersion,
   publishedRecord,
   recordChanges,
   recordLabel,
   slicedRecords,
+  type BrandChange,
   type VersionRecords,
 } from "../../../build/history/records.js";
 import { serializeBody } from "../../../build/encode/body.js";
@@ -206,5 +209,57 @@ describe("a version's records", () => {
       brand("Other"),
       brand("Third", atm("C")),
     ]);
+  });
+});
+
+describe("a brand's changes shared by the sites that publish it", () => {
+  const memo = () => {
+    const kept = new Map<string, BrandChange | null>();
+    return {
+      kept,
+      get: (k: string) => kept.get(k),
+      set: (k: string, c: BrandChange | null) => void kept.set(k, c),
+    };
+  };
+  const past = (name: string, source: string, ...records: Record<string, unknown>[]) => ({
+    ...brand(name, ...records),
+    source,
+  });
+
+  it("are the same through the memo as without it, and worked out once per brand and past files", () => {
+    const from = [past("Bank", "blob-1", atm("A"), atm("B")), past("Other", "blob-2", atm("X"))];
+    const bank = brand("Bank", atm("A"), atm("B", "Ottersey"), atm("C"));
+    const other = brand("Other", atm("X"));
+    const shared = memo();
+    // The group's site, then the brand's own: the brand's change is made once.
+    const group = changesFrom(from, indexVersion([bank, other]), shared);
+    expect(group).toEqual(changesBetween(from, [bank, other]));
+    expect(shared.kept.size).toBe(2);
+    expect([...shared.kept.values()]).toContainEqual(null);
+    const own = changesFrom([from[0]!], indexVersion([bank]), shared);
+    expect(own).toEqual(changesBetween([from[0]!], [bank]));
+    expect(shared.kept.size).toBe(2);
+  });
+
+  it("are worked out again when the brand's records or its past files differ", () => {
+    const shared = memo();
+    const from = [past("Bank", "blob-1", atm("A"))];
+    changesFrom(from, indexVersion([brand("Bank", atm("A"), atm("B"))]), shared);
+    const edited = changesFrom(from, indexVersion([brand("Bank", atm("A", "Ottersey"))]), shared);
+    expect(edited).toEqual(changesBetween(from, [brand("Bank", atm("A", "Ottersey"))]));
+    const otherFiles = [past("Bank", "blob-9", atm("A"), atm("B"))];
+    expect(
+      changesFrom(otherFiles, indexVersion([brand("Bank", atm("A"), atm("B"))]), shared),
+    ).toEqual([]);
+    expect(shared.kept.size).toBe(3);
+  });
+
+  it("are not kept for a past version whose files are not known, or that names a brand twice", () => {
+    const shared = memo();
+    const twice = [past("Bank", "blob-1", atm("A")), past("Bank", "blob-2", atm("B"))];
+    const to = [brand("Bank", atm("A"), atm("C"))];
+    expect(changesFrom(twice, indexVersion(to), shared)).toEqual(changesBetween(twice, to));
+    changesFrom([brand("Bank", atm("A"))], indexVersion(to), shared);
+    expect(shared.kept.size).toBe(0);
   });
 });
