@@ -126,7 +126,8 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
     const edits: (BuildRun & { at: string })[] = [];
     let before = new Map<string, string>();
     let gitAfterEdit = 0;
-    let after = new Map<string, string>();
+    let changed: string[] = [];
+    let changedBytes: Buffer[] = [];
     try {
       const count = Math.max(3, options.runs);
       for (let n = 0; n < count; n++) {
@@ -136,7 +137,10 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
         at = load1();
         edits.push({ ...(await buildOnce(group.contentDir, dist, cache)), at });
       }
-      after = await identityFiles(dist);
+      // What the last edit changed, read now: the traced build below replaces it.
+      const after = await identityFiles(dist);
+      changed = [...after].filter(([path, hash]) => before.get(path) !== hash).map(([p]) => p);
+      changedBytes = await Promise.all(changed.map((path) => readFile(join(dist, path))));
       // How many git processes: one more edit, traced (a row of its own, not a test's).
       await editOneRecord(edited, count);
       gitAfterEdit = await gitProcesses(group.contentDir, dist, cache);
@@ -177,8 +181,6 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
     const coldFloorMs = parseMs / cores + compressMs;
     // An edit's floor: starting Node, and compressing at the published settings every file the
     // edit changed (bodies, documents, change answers: each answer lists the edited record).
-    const changed = [...after].filter(([path, hash]) => before.get(path) !== hash).map(([p]) => p);
-    const changedBytes = await Promise.all(changed.map((path) => readFile(join(dist, path))));
     at = load1();
     const editCompressBegan = performance.now();
     await Promise.all(
