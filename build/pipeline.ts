@@ -190,13 +190,10 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
   // A fault of the build's own says which site's steps it was in (core/internal-error.ts).
   const inSite = <T>(part: SiteBodies, work: () => Promise<T>) =>
     part.site ? within(`site ${part.site.name}`, work) : work();
-  // 6. encode each data set's body and 7. index the near-me data sets, each site's.
-  const encoded: EncodedSite[] = [];
-  for (const part of run.sites) {
-    const made = await inSite(part, () => encodeAndIndex(run, part, encode));
-    if (!made.ok) return run.failed(made.problems);
-    encoded.push({ part, ...made });
-  }
+  // 6. encode each data set's body and 7. index the near-me data sets, every site's at once.
+  const made = await encodeAndIndex(run, inSite, encode);
+  if (!made.ok) return run.failed(made.problems);
+  const encoded = made.sites;
   // 8. the changes endpoints' answers since each kept past version, and the publications: every
   // site's from one reading of git, so a brand's past files are parsed once for all its sites.
   const limits = options.limits ?? PLATFORM_LIMITS;
@@ -218,11 +215,15 @@ export async function runBuild(options: BuildOptions = {}): Promise<BuildResult>
       }),
     ),
   );
-  // 9. the documents about the APIs, and the site's manifest and files.
-  const built: SitePublication[] = [];
-  for (const [i, site] of encoded.entries()) {
-    built.push(await inSite(site.part, () => publishSite(run, site, history.sites[i]!, encode)));
-  }
+  // 9. the documents about the APIs, and each site's manifest and files, every site's at once:
+  // one site's documents are made while another's are compressed.
+  const built = await timeAsync(run.timings, "documents", () =>
+    Promise.all(
+      encoded.map((site, i) =>
+        inSite(site.part, () => publishSite(run, site, history.sites[i]!, encode)),
+      ),
+    ),
+  );
   // 10. check the platform's limits, then write, unless a last check objects
   const only = built.length === 1 && run.sites[0]!.site === undefined ? built[0] : undefined;
   const output = only
@@ -267,24 +268,22 @@ async function publishSite(
 ): Promise<SitePublication> {
   const settings = part.settings;
   // 9. the documents about the APIs (landing page, /openapi.json), from what was just made.
-  const documents = await timeAsync(run.timings, "documents", () =>
-    within("step 9 (documents)", () =>
-      makeDocuments({
-        datasets: results,
-        schemas: run.schemas,
-        settings,
-        cache: run.cache,
-        encode,
-        near: near.map((n) => n.entry),
-        nearIndexes: near,
-        changes: history.changes,
-        changeAnswers: history.answers,
-        publications: history.publications,
-        profile: run.profile,
-        memory: run.memory,
-        host: part.site?.host,
-      }),
-    ),
+  const documents = await within("step 9 (documents)", () =>
+    makeDocuments({
+      datasets: results,
+      schemas: run.schemas,
+      settings,
+      cache: run.cache,
+      encode,
+      near: near.map((n) => n.entry),
+      nearIndexes: near,
+      changes: history.changes,
+      changeAnswers: history.answers,
+      publications: history.publications,
+      profile: run.profile,
+      memory: run.memory,
+      host: part.site?.host,
+    }),
   );
   const manifest: Manifest = {
     formatVersion: MANIFEST_FORMAT_VERSION,
@@ -313,39 +312,55 @@ async function publishSite(
 type AssembledRun = Extract<CheckedAndAssembled, { ok: true }>;
 
 /**
- * Steps 6 and 7: every body encoded at once (compression runs on libuv's threads, so a cold build
- * keeps the cores busy) while this thread makes the near-me indexes, from the identity bytes alone.
+ * Steps 6 and 7 for every site: every body encoded at once (compression runs on libuv's threads,
+ * so a cold build keeps the cores busy, and a group's sites compress side by side) while this
+ * thread makes each site's near-me indexes, from the identity bytes alone.
  */
 async function encodeAndIndex(
   run: AssembledRun,
-  { bodies, settings }: SiteBodies,
+  inSite: <T>(part: SiteBodies, work: () => Promise<T>) => Promise<T>,
   encode: EncodeBytes,
-): Promise<
-  | { ok: true; results: DatasetResult[]; near: BuiltNearIndex[] }
-  | { ok: false; problems: Diagnostic[] }
-> {
+): Promise<{ ok: true; sites: EncodedSite[] } | { ok: false; problems: Diagnostic[] }> {
   const { cwd, contentDir, timings } = run;
-  const [encodings, near] = await Promise.all([
+  const [encodings, nears] = await Promise.all([
     timeAsync(timings, "encode", () =>
       Promise.all(
-        bodies.map((body) =>
-          within(`step 6 (encode) of ${body.dataset.path}`, () => encode(body.bytes, body.tag)),
+        run.sites.map((part) =>
+          inSite(part, () =>
+            Promise.all(
+              part.bodies.map((body) =>
+                within(`step 6 (encode) of ${body.dataset.path}`, () =>
+                  encode(body.bytes, body.tag),
+                ),
+              ),
+            ),
+          ),
         ),
       ),
     ),
-    timeAsync(timings, "near", () =>
-      within("step 7 (near)", () =>
-        nearIndexes(bodies, run.schemas, run.centroids, {
-          cache: run.cache,
-          memory: run.memory,
-          shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
-        }),
-      ),
-    ),
+    timeAsync(timings, "near", async () => {
+      const indexes: Awaited<ReturnType<typeof nearIndexes>>[] = [];
+      for (const part of run.sites) {
+        const index = () =>
+          nearIndexes(part.bodies, run.schemas, run.centroids, {
+            cache: run.cache,
+            memory: run.memory,
+            shownFolder: (dataset) => displayPath(cwd, join(contentDir, dataset.contentDir)),
+          });
+        indexes.push(await inSite(part, () => within("step 7 (near)", index)));
+      }
+      return indexes;
+    }),
   ]);
-  if (near.problems.length > 0) return { ok: false, problems: near.problems };
-  const results = bodies.map((body, i) => datasetResult(body, settings, encodings[i]!));
-  return { ok: true, results, near: near.indexes };
+  // The first site whose indexes could not be made, as when the sites ran one after another.
+  const failing = nears.find((near) => near.problems.length > 0);
+  if (failing) return { ok: false, problems: failing.problems };
+  const sites = run.sites.map((part, i) => ({
+    part,
+    results: part.bodies.map((body, j) => datasetResult(body, part.settings, encodings[i]![j]!)),
+    near: nears[i]!.indexes,
+  }));
+  return { ok: true, sites };
 }
 
 /**
