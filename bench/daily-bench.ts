@@ -36,7 +36,7 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 /** Appends " edit n" to the street of one record (a different one each n), as an editor would. */
-async function editOneRecord(content: string, file: string, n: number): Promise<void> {
+export async function editOneRecord(content: string, file: string, n: number): Promise<void> {
   const path = join(content, ...file.split("/"));
   const text = await readFile(path, "utf8");
   const streets = [...text.matchAll(/^( +StreetName: "[^"]*?)( edit \d+)?"$/gm)];
@@ -46,7 +46,7 @@ async function editOneRecord(content: string, file: string, n: number): Promise<
   await writeFile(path, text.slice(0, hit.index) + edited + text.slice(hit.index + hit[0].length));
 }
 
-async function bytesOf(path: string): Promise<number> {
+export async function bytesOf(path: string): Promise<number> {
   const { stdout } = await run("du", ["-sb", path]);
   return Number(stdout.split("\t")[0]);
 }

@@ -8,7 +8,7 @@
  * and compressing every body at the published settings.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { createHash } from "node:crypto";
 import { join, relative } from "node:path";
@@ -24,7 +24,8 @@ import {
 } from "../build/encode/variants.js";
 import { parseYaml } from "../build/read/yaml-source.js";
 import { buildOnce, type BuildRun } from "./build-bench.js";
-import { GIT_ENV } from "./git-env.js";
+import { bytesOf, editOneRecord } from "./daily-bench.js";
+import { git } from "./daily-repo.js";
 import { groupRepository, missingGroupFeeds } from "./group-repo.js";
 import { groupSaves } from "./preview-bench.js";
 import { median, table } from "./report.js";
@@ -42,20 +43,6 @@ const msf = (ms: number) => `${Math.round(ms)} ms`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const times = (x: number, floor: number) => `${(x / floor).toFixed(1)}×`;
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8", maxBuffer: 1 << 28 });
-}
-
-/** Appends " edit n" to one StreetName of `file`, a different record each n, as an editor would. */
-async function editOneRecord(file: string, n: number): Promise<void> {
-  const text = await readFile(file, "utf8");
-  const streets = [...text.matchAll(/^( +StreetName: "[^"]*?)( edit \d+)?"$/gm)];
-  if (streets.length === 0) throw new Error(`no StreetName in ${file}`);
-  const hit = streets[(n * 37) % streets.length]!;
-  const edited = `${hit[1]} edit ${n}"`;
-  await writeFile(file, text.slice(0, hit.index) + edited + text.slice(hit.index + hit[0].length));
-}
-
 /**
  * How many git processes one build starts (git's own trace: a line for each command it runs), in a
  * fresh process as buildOnce runs it: with a cache when `cache` is given.
@@ -69,15 +56,6 @@ async function gitProcesses(content: string, out: string, cache: string): Promis
   });
   const text = await readFile(trace, "utf8").catch(() => "");
   return text.split("\n").filter((line) => line.includes("trace: built-in: git ")).length;
-}
-
-/** Bytes of every file under `dir` (not blocks: what the entries hold). */
-async function bytesUnder(dir: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
-  }
-  return total;
 }
 
 /** Each identity file of `dist` (not its .br and .gz) by its path, to its SHA-256. */
@@ -114,7 +92,8 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
   const scratch = await mkdtemp(join(tmpdir(), "opendata-edge-group-bench-"));
   const dist = join(scratch, "dist");
   const cache = join(scratch, "cache");
-  const edited = join(group.contentDir, group.brands[0]!.atmFile);
+  const atmFile = group.brands[0]!.atmFile;
+  const edited = join(group.contentDir, atmFile);
   try {
     process.stderr.write("  group: cold build (no cache)...\n");
     let at = load1();
@@ -122,7 +101,7 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
     process.stderr.write("  group: cold build filling an empty cache...\n");
     at = load1();
     const filling = { ...(await buildOnce(group.contentDir, dist, cache)), at };
-    const cacheBytes = await bytesUnder(cache);
+    const cacheBytes = await bytesOf(cache);
     const edits: (BuildRun & { at: string })[] = [];
     let before = new Map<string, string>();
     let gitAfterEdit = 0;
@@ -133,7 +112,7 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
       for (let n = 0; n < count; n++) {
         process.stderr.write(`  group: build after one edit, ${n + 1}...\n`);
         if (n === count - 1) before = await identityFiles(dist);
-        await editOneRecord(edited, n);
+        await editOneRecord(group.contentDir, atmFile, n);
         at = load1();
         edits.push({ ...(await buildOnce(group.contentDir, dist, cache)), at });
       }
@@ -142,28 +121,28 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
       changed = [...after].filter(([path, hash]) => before.get(path) !== hash).map(([p]) => p);
       changedBytes = await Promise.all(changed.map((path) => readFile(join(dist, path))));
       // How many git processes: one more edit, traced (a row of its own, not a test's).
-      await editOneRecord(edited, count);
+      await editOneRecord(group.contentDir, atmFile, count);
       gitAfterEdit = await gitProcesses(group.contentDir, dist, cache);
     } finally {
-      git(group.repo, "checkout", "-q", "--", "content");
+      git(group.repo, ["checkout", "-q", "--", "content"]);
     }
     const gitCold = await gitProcesses(group.contentDir, join(scratch, "traced"), "none");
     const saves = await groupSaves();
 
     process.stderr.write("  group: floors...\n");
     // Every distinct file the history reads: each content file of the commits its versions span.
-    const commits = git(group.repo, "rev-list", "--first-parent", `-${VERSIONS_READ}`, "HEAD")
+    const commits = git(group.repo, ["rev-list", "--first-parent", `-${VERSIONS_READ}`, "HEAD"])
       .trim()
       .split("\n");
     const blobs = new Map<string, string>();
     for (const commit of commits) {
-      for (const line of git(group.repo, "ls-tree", "-r", commit, "content").trim().split("\n")) {
+      for (const line of git(group.repo, ["ls-tree", "-r", commit, "content"]).trim().split("\n")) {
         const [meta, path] = line.split("\t");
         const hash = meta!.split(" ")[2]!;
         if (path!.endsWith(".yaml") && !path!.endsWith("site.yaml")) blobs.set(hash, path!);
       }
     }
-    const texts = [...blobs.keys()].map((hash) => git(group.repo, "cat-file", "blob", hash));
+    const texts = [...blobs.keys()].map((hash) => git(group.repo, ["cat-file", "blob", hash]));
     const yamlBytes = texts.reduce((n, t) => n + Buffer.byteLength(t), 0);
     at = load1();
     const began = performance.now();
@@ -210,7 +189,7 @@ export async function groupBenchmarks(options: { runs: number }): Promise<string
     // preview's settings, one after another on its thread as the preview compresses them.
     const atms = DATASETS.find((d) => d.id === "atms")!;
     const job = {
-      file: group.brands[0]!.atmFile,
+      file: atmFile,
       text: await readFile(edited, "utf8"),
       schema: atms.brandSchema,
       recordsKey: atms.recordsKey,

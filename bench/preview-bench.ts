@@ -38,19 +38,25 @@ export interface PreviewRun {
   readonly buildMs: number;
 }
 
-export async function measure(
-  fill: (content: string) => Promise<void>,
-  edit: (content: string, n: number) => Promise<void>,
-  path: string,
-  runs: number,
-): Promise<PreviewRun[]> {
-  const root = await mkdtemp(join(tmpdir(), "opendata-edge-preview-bench-"));
+/** A scratch folder holding a copy of the Worker's sources, for a preview of its own. */
+async function workerCopy(prefix: string): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
   for (const folder of WORKER_SOURCE_FOLDERS) {
     await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
   }
   for (const file of ["wrangler.toml", "tsconfig.base.json"]) {
     await cp(join(PROJECT_ROOT, file), join(root, file));
   }
+  return root;
+}
+
+export async function measure(
+  fill: (content: string) => Promise<void>,
+  edit: (content: string, n: number) => Promise<void>,
+  path: string,
+  runs: number,
+): Promise<PreviewRun[]> {
+  const root = await workerCopy("opendata-edge-preview-bench-");
   const content = join(root, "content");
   await fill(content);
   const rebuilds: { readonly ms: number; readonly at: number }[] = [];
@@ -136,13 +142,7 @@ async function savesAt(
   hosts: readonly string[],
   cacheDir?: string,
 ): Promise<SavesRow[]> {
-  const root = await mkdtemp(join(tmpdir(), "opendata-edge-preview-saves-"));
-  for (const folder of WORKER_SOURCE_FOLDERS) {
-    await cp(join(PROJECT_ROOT, folder), join(root, folder), { recursive: true });
-  }
-  for (const f of ["wrangler.toml", "tsconfig.base.json"]) {
-    await cp(join(PROJECT_ROOT, f), join(root, f));
-  }
+  const root = await workerCopy("opendata-edge-preview-saves-");
   setOfflineEnvironment();
   const logged: string[] = [];
   const preview = await startPreview({
