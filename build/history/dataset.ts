@@ -307,29 +307,20 @@ async function draftAnswers(
   const publications: Publication[] = [];
   const limit = ANSWER_BYTES_FACTOR * current.body.bytes.length;
   let total = 0;
-  // The publication after the version being read (the current one first), and its version
-  // when it is a past one.
+  // The version after the one being read (the current one first).
   let newer: { lastUpdated: string; records: VersionRecords } = {
     lastUpdated: current.entry.lastUpdated,
     records,
   };
-  let newerRef: VersionRef | undefined;
-  // A publication between two past versions depends on them alone: made once per session.
-  const told = (older: VersionRef, records: VersionRecords): Promise<Publication> => {
-    const made = () =>
-      Promise.resolve(
-        publication(dataset, newer, { lastUpdated: toRfc3339(older.seconds), records }),
-      );
-    if (!newerRef || !input.store) return made();
-    const key = [
-      "publication",
-      dataset.id,
-      versionKey(newerRef),
-      versionKey(older),
-      ...brandsKey(input.brands),
-    ].join("\0");
-    return input.store.derived(key, made);
-  };
+  // A publication between two past versions depends on them alone: each brand's part is kept
+  // (store.ts, brandPublications).
+  const told = (older: VersionRef, records: VersionRecords): Promise<Publication> =>
+    publication(
+      dataset,
+      newer,
+      { lastUpdated: toRfc3339(older.seconds), records },
+      input.store?.brandPublications,
+    );
   let reachedFirst = input.complete;
   let within = true;
   for (const [i, ref] of (reader ? past : []).entries()) {
@@ -353,7 +344,6 @@ async function draftAnswers(
     drafts.push({ since, totalResults: changeCount(changes), bytes, ref });
     publications.push(await told(ref, older));
     newer = { lastUpdated: since, records: older };
-    newerRef = ref;
   }
   if (reader)
     publications.push(...(await oldestPublications(input, reader, newer, reachedFirst, within)));
@@ -373,12 +363,12 @@ async function oldestPublications(
   within: boolean,
 ): Promise<Publication[]> {
   const found: Publication[] = [];
-  if (reachedFirst) found.push(publication(input.dataset, newer, undefined));
+  if (reachedFirst) found.push(await publication(input.dataset, newer, undefined));
   const [beyond] = within && input.beyond ? await input.resolve([input.beyond]) : [];
   const older = beyond && (await reader.records(beyond));
   if (beyond && older) {
     const since = { lastUpdated: toRfc3339(beyond.seconds), records: older };
-    found.push(publication(input.dataset, newer, since));
+    found.push(await publication(input.dataset, newer, since, input.store?.brandPublications));
   }
   return found;
 }

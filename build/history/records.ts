@@ -140,7 +140,7 @@ function byIdentification(records: readonly PublishedRecord[]): Map<string, stri
 }
 
 // A version's brands by name; two brand objects with one name are one brand (decisions.md).
-function byBrand(version: VersionRecords): Map<string, PublishedRecord[]> {
+export function byBrand(version: VersionRecords): Map<string, PublishedRecord[]> {
   const brands = new Map<string, PublishedRecord[]>();
   for (const { name, records } of version) {
     const list = brands.get(name);
@@ -231,8 +231,8 @@ export function changesFrom(
   return changes;
 }
 
-// Each brand's source, where the version has one brand object of that name with a source.
-function sourcesOf(version: VersionRecords): Map<string, string> {
+/** Each brand's source, where the version has one brand object of that name with a source. */
+export function sourcesOf(version: VersionRecords): Map<string, string> {
   const sources = new Map<string, string | undefined>();
   for (const { name, source } of version) sources.set(name, sources.has(name) ? undefined : source);
   return new Map([...sources].filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -271,53 +271,88 @@ export interface RecordChanges {
 }
 
 /**
- * Record by record, what `to` added, changed and removed against `from`, brand by brand. Records
- * sharing an Identification (branches with other SequenceNumbers) are matched by their bytes:
- * those found unchanged in the older group are no change; of the rest, as many as the older
- * group lost are changed, the others added (or, the older group's left over, removed). So one
- * changed record of two that share an Identification is one change, though the change answer
- * lists both (changesBetween).
+ * Record by record, what `to` added, changed and removed against `from`, brand by brand (the
+ * brands of `to` in its order, then those only `from` had): brandRecordChanges of each.
  */
 export function recordChanges(from: VersionRecords, to: VersionRecords): RecordChanges {
   const before = byBrand(from);
   const after = byBrand(to);
+  const parts = [
+    ...[...after].map(([name, records]) => brandRecordChanges(before.get(name) ?? [], records)),
+    ...[...before]
+      .filter(([name]) => !after.has(name))
+      .map(([, records]) => ({
+        added: [],
+        changed: [],
+        removed: records,
+      })),
+  ];
+  return {
+    added: parts.flatMap((p) => p.added),
+    changed: parts.flatMap((p) => p.changed),
+    removed: parts.flatMap((p) => p.removed),
+  };
+}
+
+/**
+ * What one brand's records `after` added, changed and removed against its records `before`.
+ * Records sharing an Identification (branches with other SequenceNumbers) are matched by their
+ * bytes: those found unchanged in the older group are no change; of the rest, as many as the
+ * older group lost are changed, the others added (or, the older group's left over, removed). So
+ * one changed record of two that share an Identification is one change, though the change answer
+ * lists both (changesBetween).
+ */
+export function brandRecordChanges(
+  before: readonly PublishedRecord[],
+  after: readonly PublishedRecord[],
+): RecordChanges {
   const added: PublishedRecord[] = [];
   const changed: PublishedRecord[] = [];
   const removed: PublishedRecord[] = [];
-  const unmatched = (records: readonly PublishedRecord[], others: readonly PublishedRecord[]) => {
-    const left = new Map<string, number>();
-    for (const r of others) left.set(r.hash, (left.get(r.hash) ?? 0) + 1);
-    return records.filter((r) => {
-      const n = left.get(r.hash) ?? 0;
-      if (n > 0) left.set(r.hash, n - 1);
-      return n === 0;
-    });
-  };
-  const groups = (records: readonly PublishedRecord[]) => {
-    const out = new Map<string, PublishedRecord[]>();
-    for (const r of records) {
-      const group = out.get(r.id);
-      if (group) group.push(r);
-      else out.set(r.id, [r]);
+  const old = groups(before);
+  const now = groups(after);
+  for (const [id, group] of now) {
+    const older = old.get(id);
+    // Most records are one to an Identification, and most are unchanged from one day to the
+    // next: compared by hash, without the matching below.
+    if (group.length === 1 && older?.length === 1) {
+      if (group[0]!.hash !== older[0]!.hash) changed.push(group[0]!);
+      continue;
     }
-    return out;
-  };
-  for (const [name, records] of after) {
-    const old = groups(before.get(name) ?? []);
-    const now = groups(records);
-    for (const [id, group] of now) {
-      const older = old.get(id) ?? [];
-      const fresh = unmatched(group, older);
-      const gone = unmatched(older, group);
-      const pairs = Math.min(fresh.length, gone.length);
-      changed.push(...fresh.slice(0, pairs));
-      added.push(...fresh.slice(pairs));
-      removed.push(...gone.slice(pairs));
-    }
-    for (const [id, group] of old) if (!now.has(id)) removed.push(...group);
+    const fresh = unmatched(group, older ?? []);
+    const gone = unmatched(older ?? [], group);
+    const pairs = Math.min(fresh.length, gone.length);
+    changed.push(...fresh.slice(0, pairs));
+    added.push(...fresh.slice(pairs));
+    removed.push(...gone.slice(pairs));
   }
-  for (const [name, records] of before) if (!after.has(name)) removed.push(...records);
+  for (const [id, group] of old) if (!now.has(id)) removed.push(...group);
   return { added, changed, removed };
+}
+
+// Records grouped by Identification, in order of first appearance.
+function groups(records: readonly PublishedRecord[]): Map<string, PublishedRecord[]> {
+  const out = new Map<string, PublishedRecord[]>();
+  for (const r of records) {
+    const group = out.get(r.id);
+    if (group) group.push(r);
+    else out.set(r.id, [r]);
+  }
+  return out;
+}
+
+// The records of `records` not matched, hash for hash, by one of `others`.
+function unmatched(
+  records: readonly PublishedRecord[],
+  others: readonly PublishedRecord[],
+): PublishedRecord[] {
+  const left = new Map<string, number>();
+  for (const r of others) left.set(r.hash, (left.get(r.hash) ?? 0) + 1);
+  return records.filter((r) => {
+    const n = left.get(r.hash) ?? 0;
+    if (n > 0) left.set(r.hash, n - 1);
+    return n === 0;
+  });
 }
 
 /** The meta fields of a change answer besides the counts. */

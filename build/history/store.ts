@@ -28,6 +28,7 @@ import {
 } from "./facts.js";
 import { ObjectReader, type Repository, type TreeFile } from "./git.js";
 import type { BrandChange, BrandChanges } from "./records.js";
+import { publicationForm, type BrandPublication, type BrandPublications } from "./publications.js";
 import { CACHE_KINDS } from "../core/cache-kinds.js";
 
 // Below this much YAML, starting threads costs more than they save: a thread starts in about
@@ -71,7 +72,7 @@ interface KeptFacts {
 export interface HistoryObjects {
   readonly trees: Map<string, Promise<TreeFile[]>>;
   readonly made: Map<string, Kept>;
-  /** What is made of objects alone (a version's facts, a publication between two): see derived. */
+  /** What is made of objects alone (a version's facts, a brand's publication between two): see derived. */
   readonly derived: Map<string, unknown>;
   /**
    * Brands' changes since past versions (records.ts, BrandChanges): this build's, and the build
@@ -131,6 +132,31 @@ export class HistoryStore {
 
   /** Brands' changes since past versions, for every site and the build after (records.ts). */
   readonly brandChanges: BrandChanges;
+
+  /**
+   * Brands' parts of publications between two past versions (publications.ts), for every site:
+   * held as derived values are, and kept in the cache, by the parts' form (publicationForm), so
+   * a build after an edit tells the past publications without comparing their versions again.
+   */
+  readonly brandPublications: BrandPublications = {
+    get: async (key) => {
+      const held = this.derivedValues.get(`publication\0${key}`) as BrandPublication | undefined;
+      if (held) return held;
+      const entry = this.cache?.objectKey(FACTS_KIND, publicationForm(), key);
+      if (!entry) return undefined;
+      this.entries.add(`${entry}\0${FACTS_KIND}`);
+      const hit = await this.cache!.get(entry, FACTS_KIND);
+      if (!hit) return undefined;
+      const part = JSON.parse(hit.toString("utf8")) as BrandPublication;
+      this.derivedValues.set(`publication\0${key}`, part);
+      return part;
+    },
+    set: async (key, part) => {
+      this.derivedValues.set(`publication\0${key}`, part);
+      const entry = this.cache?.objectKey(FACTS_KIND, publicationForm(), key);
+      if (entry) await this.cache!.set(entry, FACTS_KIND, JSON.stringify(part));
+    },
+  };
 
   private readonly derivedValues: Map<string, unknown>;
 
