@@ -11,7 +11,7 @@ import { dataDigest } from "../encode/data-digest.js";
 import { serializeBody, type RecordBytes } from "../encode/body.js";
 import { bodyData, DatasetBody, type BodyFacts, type BodySummary } from "../encode/dataset-body.js";
 import { entityTag } from "../encode/variants.js";
-import type { BuildCache } from "../core/cache.js";
+import { framed, unframed, type BuildCache } from "../core/cache.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { locatedRecords, RecordMarks, type LocatedRecord } from "./locations.js";
 import type { LastUpdated } from "./last-updated.js";
@@ -121,9 +121,8 @@ async function assembleAt(
   };
   const tag = timeSync(step.parts, "hashMs", () => entityTag(bytes));
   if (key) {
-    await step.cache!.set(key, BODY_KIND, bytes);
     const cached: CachedSummary = { ...summary, located, brandNames, etag: tag };
-    await step.cache!.set(key, SUMMARY_KIND, JSON.stringify(cached));
+    await step.cache!.set(key, DATASET_KIND, framed(JSON.stringify(cached), bytes));
   }
   const facts = { dataset: input.dataset, bytes, tag, updated, summary, located, brandNames };
   const body = DatasetBody.made(facts, assembled.body, serialized.slices);
@@ -158,8 +157,7 @@ class SessionBodies {
   }
 }
 
-const BODY_KIND = CACHE_KINDS.body;
-const SUMMARY_KIND = CACHE_KINDS.dataset;
+const DATASET_KIND = CACHE_KINDS.dataset;
 
 // Everything the published body depends on: the data set, its LastUpdated, the site settings
 // (meta.License, meta.TermsOfUse) and each of its files' keys in join order (each of which holds
@@ -174,17 +172,15 @@ function datasetKey(
   if (files.some((k) => k === undefined)) return undefined;
   const settingsJson = JSON.stringify(input.settings);
   const parts = [input.dataset.id, String(updated.seconds), settingsJson, ...(files as string[])];
-  return step.cache.key(SUMMARY_KIND, ...parts);
+  return step.cache.key(DATASET_KIND, ...parts);
 }
 
 async function readCached(
   cache: BuildCache,
   key: string,
 ): Promise<{ body: Buffer; summary: CachedSummary } | undefined> {
-  const [body, summary] = await Promise.all([
-    cache.get(key, BODY_KIND),
-    cache.get(key, SUMMARY_KIND),
-  ]);
+  const entry = await cache.get(key, DATASET_KIND);
+  const [summary, body] = (entry && unframed(entry, 2)) ?? [];
   if (!body || !summary) return undefined;
   return { body, summary: JSON.parse(summary.toString("utf8")) as CachedSummary };
 }

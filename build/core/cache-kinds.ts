@@ -10,14 +10,13 @@ export const CACHE_KINDS = {
   contentTexts: "json",
   /** 2 check each file: a valid file's check result and value (check/cached-checks.ts). */
   check: "check",
-  /** 5 assemble: a data set's body, its exact bytes (assemble/one-dataset.ts). */
-  body: "body",
-  /** 5 assemble: what is known of a body beside its bytes: counts, marks, brands, ETag (assemble/one-dataset.ts). */
+  /**
+   * 5 assemble: a data set's body, what is known of it (counts, marks, brands, ETag) and its
+   * exact bytes, framed (assemble/one-dataset.ts).
+   */
   dataset: "dataset",
-  /** 6 encode: a body's brotli variant, by its ETag and the settings (encode/cached-encoder.ts). */
-  brotli: "br",
-  /** 6 encode: a body's gzip variant, by its ETag and the settings (encode/cached-encoder.ts). */
-  gzip: "gz",
+  /** 6 encode: bytes' brotli and gzip variants, framed, by their ETag and the settings (encode/cached-encoder.ts). */
+  compressed: "compressed",
   /** 7 near: a data set's index without the postcode table, by its body's ETag (near/index.ts). */
   nearIndex: "near",
   /** 7 near: the postcode points of a data set's records (near/index.ts). */
@@ -28,10 +27,11 @@ export const CACHE_KINDS = {
   historyData: "history-data",
   /** 8 history, asked by 5: a data set's newest versions, by its newest commit (history/data-versions.ts). */
   historyDataVersions: "history-data-versions",
-  /** 8 history: a data set's answers and publications, apart from their bytes (history/dataset.ts). */
-  historySummary: "history-summary",
-  /** 8 history: the bytes of a data set's answers, every coding, in order (history/dataset.ts). */
-  historyPack: "history-pack",
+  /**
+   * 8 history: a data set's answers and publications, and the answers' bytes, every coding, in
+   * order, framed (history/dataset.ts).
+   */
+  historyAnswers: "history-answers",
   /**
    * 8 history: a past version's body ETags in each coding, by its content's hashes, its date, the
    * code that writes it (history/facts.ts, pastForm) and the compression (history/dataset.ts).

@@ -17,8 +17,43 @@ import { displayPath, PROJECT_ROOT } from "./paths.js";
 import type { BuildMemory } from "./memory.js";
 import { CACHE_KINDS } from "./cache-kinds.js";
 
-// Bump when the shape of cached entries changes.
-const CACHE_FORMAT = 1;
+// Bump when the shape of cached entries changes. 2: a body and what is known of it, a data set's
+// answers and their summary, and a body's brotli and gzip are one entry each (framed).
+const CACHE_FORMAT = 2;
+
+/**
+ * Parts in one entry, so what belongs together is read and written once: each part's length (4
+ * bytes, big-endian) and then the part. A JSON text goes in as its UTF-8 bytes.
+ */
+export function framed(...parts: readonly (Uint8Array | string)[]): Buffer {
+  const buffers = parts.map((part) =>
+    typeof part === "string" ? Buffer.from(part, "utf8") : asBuffer(part),
+  );
+  const out = Buffer.allocUnsafe(buffers.reduce((n, b) => n + 4 + b.length, 0));
+  let at = 0;
+  for (const buffer of buffers) {
+    at = out.writeUInt32BE(buffer.length, at);
+    at += buffer.copy(out, at);
+  }
+  return out;
+}
+
+/**
+ * The parts of a framed entry, as views of its bytes; undefined when it does not hold exactly
+ * `count` whole parts (an entry cut short is a miss, never a wrong value).
+ */
+export function unframed(entry: Buffer, count: number): Buffer[] | undefined {
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at + 4 <= entry.length && parts.length < count) {
+    const length = entry.readUInt32BE(at);
+    at += 4;
+    if (at + length > entry.length) return undefined;
+    parts.push(entry.subarray(at, at + length));
+    at += length;
+  }
+  return parts.length === count && at === entry.length ? parts : undefined;
+}
 
 export function sha256(...parts: (string | Uint8Array)[]): string {
   const hash = createHash("sha256");

@@ -70,14 +70,6 @@ export function serialize(body: unknown): Buffer {
   return Buffer.from(JSON.stringify(body), "utf8");
 }
 
-/** The settings compressed bytes depend on besides the bytes themselves, for cache keys. */
-export function compressionSettings(
-  identity: Buffer,
-  compression: Compression = PUBLISHED_COMPRESSION,
-): string[] {
-  return [String(compression.brotliQuality(identity.length)), String(compression.gzipLevel)];
-}
-
 /** Brotli at the quality `compression` gives for the body's size, or at `quality` when given. */
 export function compressBrotli(
   identity: Buffer,

@@ -5,7 +5,7 @@
  * publications the feed tells. Taken whole from the cache when neither the data set nor its
  * history moved (docs/decisions.md#how-much-history-is-kept).
  */
-import type { BuildCache } from "../core/cache.js";
+import { framed, unframed, type BuildCache } from "../core/cache.js";
 import type { DatasetBody } from "../encode/dataset-body.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { toRfc3339 } from "../core/dates.js";
@@ -109,8 +109,7 @@ export interface DatasetHistory {
   readonly publications: readonly Publication[];
 }
 
-const SUMMARY_KIND = CACHE_KINDS.historySummary;
-const PACK_KIND = CACHE_KINDS.historyPack;
+const ANSWERS_KIND = CACHE_KINDS.historyAnswers;
 const VERSION_KIND = CACHE_KINDS.historyVersion;
 
 /** The cached result of one data set, apart from the answers' bytes (kept in the pack). */
@@ -126,7 +125,7 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
   // Commits name their content for good: a build whose history has not moved needs no other
   // git lookup to find its answers in the cache.
   const key = cache?.key(
-    SUMMARY_KIND,
+    ANSWERS_KIND,
     compressionOf(input).name,
     dataset.id,
     current.entry.variants.identity.etag,
@@ -158,8 +157,8 @@ export async function datasetHistory(input: DatasetHistoryInput): Promise<Datase
   }
   const computed = await compute(input, past, seed);
   if (key) {
-    await cache!.set(key, PACK_KIND, Buffer.concat(computed.encoded.flatMap(packed)));
-    await cache!.set(key, SUMMARY_KIND, JSON.stringify(computed.summary));
+    const pack = Buffer.concat(computed.encoded.flatMap(packed));
+    await cache!.set(key, ANSWERS_KIND, framed(JSON.stringify(computed.summary), pack));
   }
   return { ...result(input, computed.summary, computed.encoded), computed: true };
 }
@@ -174,10 +173,8 @@ async function readSummary(
   cache: BuildCache,
   key: string,
 ): Promise<{ summary: Summary; pack: Buffer } | undefined> {
-  const [summary, pack] = await Promise.all([
-    cache.get(key, SUMMARY_KIND),
-    cache.get(key, PACK_KIND),
-  ]);
+  const entry = await cache.get(key, ANSWERS_KIND);
+  const [summary, pack] = (entry && unframed(entry, 2)) ?? [];
   if (!summary || !pack) return undefined;
   return { summary: JSON.parse(summary.toString("utf8")) as Summary, pack };
 }

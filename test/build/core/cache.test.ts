@@ -5,6 +5,8 @@ import { join } from "node:path";
 import {
   BuildCache,
   cacheMissReason,
+  framed,
+  unframed,
   writesBehindDone,
   type FingerprintParts,
 } from "../../../build/core/cache.js";
@@ -16,6 +18,30 @@ const parts: FingerprintParts = {
   code: { "build/pipeline.ts": "a", "build/check/one-file.ts": "b" },
   schemas: { "branch.schema.json": "c", "atm.schema.json": "d" },
 };
+
+describe("an entry of several parts", () => {
+  it("gives back each part, a text as its UTF-8 bytes, an empty part as empty", () => {
+    const entry = framed('{"etag":"é"}', Buffer.from([1, 2, 3]), new Uint8Array(0));
+    // Each part after its length, four bytes big-endian: 13 bytes of text, 3, none.
+    expect(entry.length).toBe(4 + 13 + 4 + 3 + 4);
+    expect([...entry.subarray(0, 4)]).toEqual([0, 0, 0, 13]);
+    const parts = unframed(entry, 3);
+    expect(parts?.map((p) => [...p])).toEqual([
+      [...Buffer.from('{"etag":"é"}', "utf8")],
+      [1, 2, 3],
+      [],
+    ]);
+  });
+
+  it("is a miss when cut short, longer than its parts, or holding another count of parts", () => {
+    const entry = framed("summary", Buffer.from("body"));
+    expect(unframed(entry.subarray(0, entry.length - 1), 2)).toBeUndefined();
+    expect(unframed(Buffer.concat([entry, Buffer.from([0])]), 2)).toBeUndefined();
+    expect(unframed(entry, 3)).toBeUndefined();
+    expect(unframed(entry, 1)).toBeUndefined();
+    expect(unframed(Buffer.alloc(0), 2)).toBeUndefined();
+  });
+});
 
 describe("why a build could not use its cache", () => {
   const cases: [string, FingerprintParts | undefined, FingerprintParts, string | undefined][] = [
