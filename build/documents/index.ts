@@ -12,7 +12,7 @@ import type { SiteSettings } from "../read/site.js";
 import { sha256, type BuildCache } from "../core/cache.js";
 import type { BuildProfile } from "../core/profile.js";
 import type { BuildMemory } from "../core/memory.js";
-import { entityTag, type EncodedBody } from "../encode/variants.js";
+import { entityTag, PAGE_BROTLI_QUALITY, type EncodedBody } from "../encode/variants.js";
 import type { EncodeBytes } from "../encode/cached-encoder.js";
 import { loadOutline } from "./landing/map.js";
 import {
@@ -49,6 +49,10 @@ import { within, withinSync } from "../core/internal-error.js";
 const LANDING_PATH = "/";
 // Media types of the page and its stylesheet (UTF-8, as written).
 const HTML_MEDIA_TYPE = "text/html; charset=utf-8";
+
+// The highest brotli quality for a document: a page's for the pages (encode/variants.ts).
+const pageQuality = (mediaType: string) =>
+  mediaType === HTML_MEDIA_TYPE ? PAGE_BROTLI_QUALITY : undefined;
 const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
 /** The stylesheet's source, served as it is. */
 export const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "documents", "landing", "style.css");
@@ -265,7 +269,7 @@ function encodeDocuments(
       const uncompressed = input.profile?.compressPage === false && path === LANDING_PATH;
       const encoded = uncompressed
         ? { identity: { bytes, etag: entityTag(bytes) } }
-        : await input.encode(bytes);
+        : await input.encode(bytes, undefined, pageQuality(mediaType));
       const entry: DocumentEntry = {
         path,
         mediaType,

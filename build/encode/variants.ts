@@ -42,6 +42,16 @@ export const PUBLISHED_COMPRESSION: Compression = {
 };
 
 /**
+ * Pages for people (the landing page, the reference) are compressed at brotli 9 at most, at every
+ * size. A person loads a page now and then; the API's bodies are what consumers fetch. The
+ * landing page is remade at every edit that moves a mark of its map. In the group repository of
+ * bench/group-repo.ts, NatWest's page (532 KB) took 280 ms at 10 and 52 ms at 9, for 66.2 KB
+ * against 77.0 KB, and after one edit it was the last thing the build waited for
+ * (docs/decisions.md#pages-for-people-are-compressed-at-brotli-9).
+ */
+export const PAGE_BROTLI_QUALITY = 9;
+
+/**
  * The live preview's (docs/decisions.md#the-preview-compresses-fast): the same three codings,
  * so negotiation, ETags and 304s behave as deployed, at the fastest settings, since nobody
  * downloads over loopback; what that saves a save, and costs in bytes, is in

@@ -239,6 +239,37 @@ describe("building the sample content", () => {
     );
   });
 
+  it("compresses the pages for people at brotli 9 whatever their size, the JSON documents as bodies", async () => {
+    const sample = sampleBuild();
+    const file = (path: string) => readFile(join(sample.out, path));
+    const brotli = (identity: Buffer, quality: number) =>
+      brotliCompressSync(identity, {
+        params: {
+          [zlib.BROTLI_PARAM_QUALITY]: quality,
+          [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+          [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        },
+      });
+    const page = await file("index.html");
+    const reference = await file("reference.html");
+    // One page small enough for 11 by a body's rule, one large enough for 10.
+    expect(page.length).toBeLessThan(DECIDED.published.brotliMiddleAboveBytes);
+    expect(reference.length).toBeGreaterThan(DECIDED.published.brotliMiddleAboveBytes);
+    expect(reference.length).toBeLessThan(DECIDED.published.brotliLargeAboveBytes);
+    for (const [path, identity] of [
+      ["index.html", page],
+      ["reference.html", reference],
+    ] as const) {
+      const br = await file(`${path}.br`);
+      expect(br.equals(brotli(identity, DECIDED.published.pageBrotliQuality)), path).toBe(true);
+    }
+    const openapi = await file("openapi.json");
+    expect(openapi.length).toBeGreaterThan(DECIDED.published.brotliMiddleAboveBytes);
+    expect(openapi.length).toBeLessThan(DECIDED.published.brotliLargeAboveBytes);
+    const openapiBr = await file("openapi.json.br");
+    expect(openapiBr.equals(brotli(openapi, DECIDED.published.brotliMiddleQuality))).toBe(true);
+  });
+
   it("writes nothing when only validating", async () => {
     fixture = await sampleFixture();
     const result = await build(false);

@@ -192,6 +192,8 @@ export const DECIDED = {
     brotliLargeQuality: 9,
     brotliLargeAboveBytes: 1 << 20,
     gzipLevel: 9,
+    /** docs/decisions.md, "Pages for people are compressed at brotli 9": the pages' highest. */
+    pageBrotliQuality: 9,
   },
 } as const;
 
