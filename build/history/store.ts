@@ -247,11 +247,40 @@ export class HistoryStore {
     hashes: readonly string[],
   ): Promise<Map<string, Kept>> {
     const wanted = [...new Set(hashes)];
-    const missing: string[] = [];
     const id = (hash: string) => `${name}\0${hash}`;
+    // Each blob is worked out by the first caller to want it; another caller (another site)
+    // waits for that, rather than read it again.
+    const waits: Promise<void>[] = [];
+    const mine: string[] = [];
+    for (const hash of wanted) {
+      if (this.made.has(id(hash))) continue;
+      const other = this.reading.get(id(hash));
+      if (other) waits.push(other);
+      else mine.push(hash);
+    }
+    if (mine.length > 0) {
+      const work = this.keepNew(name, kind, mine, id);
+      for (const hash of mine) this.reading.set(id(hash), work);
+      try {
+        await work;
+      } finally {
+        for (const hash of mine) this.reading.delete(id(hash));
+      }
+    }
+    await Promise.all(waits);
+    return new Map(wanted.map((hash) => [hash, this.made.get(id(hash))]));
+  }
+
+  // What is kept of blobs not made yet: from the cache, or read, and kept in the cache.
+  private async keepNew(
+    name: string,
+    kind: FileTask["kind"],
+    hashes: readonly string[],
+    id: (hash: string) => string,
+  ): Promise<void> {
+    const missing: string[] = [];
     await Promise.all(
-      wanted.map(async (hash) => {
-        if (this.made.has(id(hash))) return;
+      hashes.map(async (hash) => {
         const key = this.cache?.objectKey(FACTS_KIND, pastForm(), KEPT_FORM, name, hash);
         if (key) {
           this.entries.add(`${key}\0${FACTS_KIND}`);
@@ -264,23 +293,24 @@ export class HistoryStore {
         missing.push(hash);
       }),
     );
-    if (missing.length > 0) {
-      const read = await this.read(name, kind, missing);
-      // Written together: one after another, a cold build's hundred entries took seconds.
-      await Promise.all(
-        [...read].map(([hash, kept]) => {
-          this.made.set(id(hash), kept);
-          const key = this.cache?.objectKey(FACTS_KIND, pastForm(), KEPT_FORM, name, hash);
-          return key
-            ? (kept ? encodeKept(name, kept) : Promise.resolve(Buffer.alloc(0))).then((bytes) =>
-                this.cache!.set(key, FACTS_KIND, bytes),
-              )
-            : Promise.resolve();
-        }),
-      );
-    }
-    return new Map(wanted.map((hash) => [hash, this.made.get(id(hash))]));
+    if (missing.length === 0) return;
+    const read = await this.read(name, kind, missing);
+    // Written together: one after another, a cold build's hundred entries took seconds.
+    await Promise.all(
+      [...read].map(([hash, kept]) => {
+        this.made.set(id(hash), kept);
+        const key = this.cache?.objectKey(FACTS_KIND, pastForm(), KEPT_FORM, name, hash);
+        return key
+          ? (kept ? encodeKept(name, kept) : Promise.resolve(Buffer.alloc(0))).then((bytes) =>
+              this.cache!.set(key, FACTS_KIND, bytes),
+            )
+          : Promise.resolve();
+      }),
+    );
   }
+
+  // Reads under way, by what they are kept as: each blob's read, until its facts are made.
+  private readonly reading = new Map<string, Promise<void>>();
 
   // Reads blobs from git and parses them, a few megabytes of YAML at a time so that what is held
   // at once stays small (a cold build of a group reads hundreds of megabytes): on worker threads

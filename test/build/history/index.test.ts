@@ -442,6 +442,58 @@ describe("the history through the cache", () => {
   });
 });
 
+describe("the history of several sites", () => {
+  it("reads each past file once for every site that publishes it, and gives each site the same answers", async () => {
+    const repo = await scratchRepo();
+    folders.push(repo.root);
+    const a = (n: number) => ({ id: `A-${n}`, town: "Wexbury", amount: 10 });
+    await repo.commitAll([
+      {
+        files: {
+          "site.yaml": siteYaml(),
+          "atms/brand/one.yaml": atmBrandFile("Brand", [a(1), a(2)]),
+        },
+        seconds: 1_790_000_000,
+      },
+      {
+        files: { "atms/brand/one.yaml": atmBrandFile("Brand", [a(1), a(3)]) },
+        seconds: 1_790_003_600,
+      },
+      { files: { "atms/brand/one.yaml": atmBrandFile("Brand", [a(4)]) }, seconds: 1_790_007_200 },
+    ]);
+    // The work tree moves on from the last commit, so every commit is a past version.
+    await writeFile(join(repo.content, "atms/brand/one.yaml"), atmBrandFile("Brand", [a(5)]));
+    const built = await runBuild({
+      profile: testProfile(PREVIEW_COMPRESSION, false),
+      contentDir: repo.content,
+      cwd: repo.root,
+      write: false,
+      cacheDir: false,
+    });
+    assert(built.ok);
+    const settings = parse(await readFile(join(repo.content, "site.yaml"), "utf8")) as SiteSettings;
+    const history = (names: readonly string[]) =>
+      buildHistory({
+        contentDir: repo.content,
+        sites: names.map((name) => ({ name, settings, datasets: built.datasets })),
+        cache: undefined,
+        maxFileBytes: 25 * 1024 * 1024,
+        profile: testProfile(PUBLISHED_COMPRESSION, true),
+      });
+    const one = await history(["brand"]);
+    const two = await history(["brand", "group"]);
+    // site.yaml and one.yaml as each of the three commits wrote it, for either count of sites.
+    expect(one.work.parsed).toBe(4);
+    expect(two.work.parsed).toBe(4);
+    expect(two.sites).toHaveLength(2);
+    const atmAnswers = (site: (typeof two.sites)[number]) =>
+      site.changes.find((c) => c.dataset === "atms")!.answers;
+    expect(atmAnswers(two.sites[0]!).length).toBeGreaterThan(1);
+    expect(atmAnswers(two.sites[1]!)).toEqual(atmAnswers(two.sites[0]!));
+    expect(atmAnswers(two.sites[0]!)).toEqual(atmAnswers(one.sites[0]!));
+  });
+});
+
 describe("the history in a live preview's session", () => {
   it("pays for a save with the edited data set's answers alone: no other data set's, no past file or body", async () => {
     const repo = await scratchRepo();
