@@ -9,16 +9,26 @@ import type { Brand, Envelope } from "../core/envelope-shape.js";
 export type { Brand, Envelope } from "../core/envelope-shape.js";
 
 /**
+ * The files of a brand, in join order, whose records the brand publishes: the brand's fields are
+ * its first file's, and its records every file's in order; in the service metrics (no records
+ * key) the first file is the brand. The one rule for the build's values (joinBrand) and for a past
+ * version's files' facts (history/facts.ts, versionFacts).
+ */
+export function recordParts<T>(dataset: DatasetDefinition, parts: readonly T[]): readonly T[] {
+  return dataset.recordsKey === null ? parts.slice(0, 1) : parts;
+}
+
+/**
  * One brand object from the validated values of its files, in join order. A brand file holds the
  * whole object; the files of a brand folder each hold part of the record list.
  */
 export function joinBrand(dataset: DatasetDefinition, parts: readonly unknown[]): Brand {
   const first = parts[0] as Brand;
-  if (dataset.recordsKey === null || parts.length === 1) return first;
   const key = dataset.recordsKey;
+  if (key === null || parts.length === 1) return first;
   return {
     ...first,
-    [key]: parts.flatMap((part) => (part as Brand)[key] as unknown[]),
+    [key]: recordParts(dataset, parts).flatMap((part) => (part as Brand)[key] as unknown[]),
   };
 }
 

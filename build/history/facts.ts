@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { codeHash } from "../core/code-fingerprint.js";
 import type { DatasetDefinition } from "../core/datasets.js";
 import { isObject } from "../core/json-value.js";
-import { envelopeMeta } from "../assemble/envelope.js";
+import { envelopeMeta, recordParts } from "../assemble/envelope.js";
 import { recordText } from "../encode/body.js";
 import { parseYaml } from "../read/yaml-source.js";
 import type { SiteSettings } from "../read/site.js";
@@ -115,8 +115,9 @@ export interface VersionFacts {
 
 /**
  * A version from its brands' files' facts (each brand's files in join order, as build/read/ groups
- * them) and its site.yaml's settings: joined as assemble/envelope.ts's joinBrand joins them (the
- * first file's fields, every file's records; in the service metrics the first file is the brand),
+ * them) and its site.yaml's settings: joined by the build's rule (assemble/envelope.ts,
+ * recordParts: the first file's fields, every file's records; in the service metrics the first
+ * file is the brand),
  * its meta as envelope() writes it. Undefined when a brand's first file has no BrandName.
  */
 export function versionFacts(
@@ -131,7 +132,7 @@ export function versionFacts(
   for (const [i, files] of brands.entries()) {
     const first = files[0];
     if (first?.brandName === undefined) return undefined;
-    const joined = dataset.recordsKey === null ? [first] : files;
+    const joined = recordParts(dataset, files);
     const source = sources?.[i];
     records.push({
       name: first.brandName,
