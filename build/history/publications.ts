@@ -101,14 +101,19 @@ export async function publication(
   older: { lastUpdated: string; records: VersionRecords } | undefined,
   memo?: BrandPublications,
 ): Promise<Publication> {
-  const before = byBrand(older?.records ?? []);
-  const after = byBrand(newer.records);
+  // Each version's brands by name, made only for a part the memo does not hold.
+  let brands: { before: Map<string, PublishedRecord[]>; after: Map<string, PublishedRecord[]> };
+  const records = () =>
+    (brands ??= { before: byBrand(older?.records ?? []), after: byBrand(newer.records) });
   const olderSources = memo && sourcesOf(older?.records ?? []);
   const newerSources = memo && sourcesOf(newer.records);
   const part = async (name: string): Promise<BrandPublication> => {
     const from = olderSources?.get(name);
     const to = newerSources?.get(name);
-    const make = () => brandPublication(before.get(name) ?? [], after.get(name) ?? []);
+    const make = () => {
+      const { before, after } = records();
+      return brandPublication(before.get(name) ?? [], after.get(name) ?? []);
+    };
     if (from === undefined || to === undefined) return make();
     const key = `${dataset.id}\0${name}\0${from}\0${to}`;
     const known = await memo!.get(key);
@@ -117,7 +122,9 @@ export async function publication(
     await memo!.set(key, made);
     return made;
   };
-  const names = [...after.keys(), ...[...before.keys()].filter((name) => !after.has(name))];
+  const newerNames = new Set(newer.records.map((b) => b.name));
+  const olderNames = new Set((older?.records ?? []).map((b) => b.name));
+  const names = [...newerNames, ...[...olderNames].filter((name) => !newerNames.has(name))];
   const parts = await Promise.all(names.map(part));
   const sum = (kind: "added" | "changed" | "removed") => parts.reduce((n, p) => n + p[kind], 0);
   const named = (kind: keyof Named) => firstNames(parts.flatMap((p) => p.named[kind]));
@@ -125,7 +132,7 @@ export async function publication(
     dataset: dataset.id,
     lastUpdated: newer.lastUpdated,
     before: older?.lastUpdated,
-    brands: [...new Set(newer.records.map((b) => b.name))],
+    brands: [...newerNames],
     added: sum("added"),
     changed: sum("changed"),
     removed: sum("removed"),
