@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Manifest, ManifestEntry } from "../contract/manifest.js";
 import { findDataset, OPEN_DATA_MEDIA_TYPE } from "../build/core/datasets.js";
-import { entityTag, serialize } from "../build/encode/variants.js";
+import { entityTag } from "../build/encode/variants.js";
 import { DatasetBody } from "../build/encode/dataset-body.js";
 import { nearIndexes } from "../build/near/index.js";
 import { readSchemas } from "../build/check/schemas.js";
@@ -50,10 +50,13 @@ function point(rnd: () => number): [number, number] {
 async function generatedSet() {
   const rnd = random(50_000);
   const records = Array.from({ length: ATMS }, (_, n) => atm(n, rnd));
-  const body = serialize({
-    meta: { LastUpdated: "2026-11-20T10:00:00Z", TotalResults: ATMS, Agreement: "x" },
-    data: [{ Brand: [{ BrandName: "Bench Bank", ATM: records }] }],
-  });
+  const body = Buffer.from(
+    JSON.stringify({
+      meta: { LastUpdated: "2026-11-20T10:00:00Z", TotalResults: ATMS, Agreement: "x" },
+      data: [{ Brand: [{ BrandName: "Bench Bank", ATM: records }] }],
+    }),
+    "utf8",
+  );
   const etag = entityTag(body);
   const dataset = findDataset("atms")!;
   const identity = { asset: "/std/v2.2/atms.json", etag, length: body.length };

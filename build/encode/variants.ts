@@ -75,11 +75,6 @@ export function entityTag(bytes: Uint8Array): string {
   return `"${createHash("sha256").update(bytes).digest("hex")}"`;
 }
 
-/** The exact bytes served for a body: compact JSON, UTF-8. */
-export function serialize(body: unknown): Buffer {
-  return Buffer.from(JSON.stringify(body), "utf8");
-}
-
 /** Brotli at the quality `compression` gives for the body's size, or at `quality` when given. */
 export function compressBrotli(
   identity: Buffer,

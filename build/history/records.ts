@@ -195,17 +195,11 @@ export interface BrandChanges {
 }
 
 /**
- * The changes from `from` to `to`, brand by brand: the brands of `to` first, in its order, then
- * the brands only `from` had; only brands with a change. Applying them to `from` (drop each
- * Identification removed and each one listed, then add the records listed) gives `to`'s records.
- */
-export function changesBetween(from: VersionRecords, to: VersionRecords): BrandChange[] {
-  return changesFrom(from, indexVersion(to));
-}
-
-/**
- * changesBetween, against a version indexed once (the current one, for every past one); each
- * brand's changes through `memo` where the past brand's source is known.
+ * The changes from `from` to `to` (indexed once: the current version, for every past one), brand
+ * by brand: the brands of `to` first, in its order, then the brands only `from` had; only brands
+ * with a change. Applying them to `from` (drop each Identification removed and each one listed,
+ * then add the records listed) gives `to`'s records. Each brand's changes go through `memo`
+ * where the past brand's source is known.
  */
 export function changesFrom(
   from: VersionRecords,
@@ -271,36 +265,12 @@ export interface RecordChanges {
 }
 
 /**
- * Record by record, what `to` added, changed and removed against `from`, brand by brand (the
- * brands of `to` in its order, then those only `from` had): brandRecordChanges of each.
- */
-export function recordChanges(from: VersionRecords, to: VersionRecords): RecordChanges {
-  const before = byBrand(from);
-  const after = byBrand(to);
-  const parts = [
-    ...[...after].map(([name, records]) => brandRecordChanges(before.get(name) ?? [], records)),
-    ...[...before]
-      .filter(([name]) => !after.has(name))
-      .map(([, records]) => ({
-        added: [],
-        changed: [],
-        removed: records,
-      })),
-  ];
-  return {
-    added: parts.flatMap((p) => p.added),
-    changed: parts.flatMap((p) => p.changed),
-    removed: parts.flatMap((p) => p.removed),
-  };
-}
-
-/**
  * What one brand's records `after` added, changed and removed against its records `before`.
  * Records sharing an Identification (branches with other SequenceNumbers) are matched by their
  * bytes: those found unchanged in the older group are no change; of the rest, as many as the
  * older group lost are changed, the others added (or, the older group's left over, removed). So
  * one changed record of two that share an Identification is one change, though the change answer
- * lists both (changesBetween).
+ * lists both (changesFrom).
  */
 export function brandRecordChanges(
   before: readonly PublishedRecord[],

@@ -18,6 +18,11 @@ export type Envelope = {
 };
 
 /** JSON text (or its UTF-8 bytes) as a JSON value. */
+/** A value as JSON.stringify writes it, in UTF-8: what a published body's bytes are (RFC 8259). */
+export function jsonBytes(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value), "utf8");
+}
+
 export function parseJson(text: string | Uint8Array): Json {
   return JSON.parse(typeof text === "string" ? text : Buffer.from(text).toString("utf8")) as Json;
 }

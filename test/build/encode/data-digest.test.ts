@@ -2,6 +2,7 @@
  * What tells one version of a data set from another (build/encode/data-digest.ts): each record's
  * hash, a body's Data without its LastUpdated, and the bytes a body is published as.
  */
+import { jsonBytes } from "../../helpers/json.js";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
@@ -10,7 +11,6 @@ import type { SiteSettings } from "../../../build/read/site.js";
 import { madeBody } from "../../helpers/bodies.js";
 import { dataDigest, recordHash } from "../../../build/encode/data-digest.js";
 import { bodyData } from "../../../build/encode/dataset-body.js";
-import { serialize } from "../../../build/encode/variants.js";
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
 const pca = DATASETS.find((d) => d.recordsKey === null)!;
@@ -44,7 +44,7 @@ describe("the published form", () => {
         { Identification: "W-2", Note: 'Ŵ £ "quoted"' },
       ],
     };
-    const bytes = serialize(envelope(atms, [brand], settings, "2026-11-29T09:00:00Z"));
+    const bytes = jsonBytes(envelope(atms, [brand], settings, "2026-11-29T09:00:00Z"));
     expect(bytes.toString("utf8")).toBe(
       `{"meta":{"LastUpdated":"2026-11-29T09:00:00Z","TotalResults":2,"Agreement":"${SPEC_AGREEMENT}",` +
         `"License":"https://example.org/licence","TermsOfUse":"https://example.org/terms"},` +

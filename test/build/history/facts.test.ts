@@ -3,6 +3,7 @@
  * it: its Data equal to the Data of the body the build would make of the same files, its bytes
  * exactly that body's.
  */
+import { jsonBytes } from "../../helpers/json.js";
 import { describe, expect, it } from "vitest";
 import { DATASETS } from "../../../build/core/datasets.js";
 import { envelope, envelopeMeta, joinBrand } from "../../../build/assemble/envelope.js";
@@ -11,7 +12,7 @@ import type { SiteSettings } from "../../../build/read/site.js";
 import { madeBody } from "../../helpers/bodies.js";
 import { dataDigest, recordHash } from "../../../build/encode/data-digest.js";
 import { bodyData } from "../../../build/encode/dataset-body.js";
-import { serialize } from "../../../build/encode/variants.js";
+
 import {
   fileFacts,
   readFileTask,
@@ -135,10 +136,10 @@ describe("a past version made from its files' facts", () => {
     expect(made.toString("utf8")).toBe(
       builtBody(atms, [folderParts, [single]]).bytes.toString("utf8"),
     );
-    expect(pastBody(atms, [], 0).equals(serialize(envelope(atms, [], settings, DATE)))).toBe(true);
+    expect(pastBody(atms, [], 0).equals(jsonBytes(envelope(atms, [], settings, DATE)))).toBe(true);
     const metrics = { BrandName: "Bank", Metric: [{ Score: 1 }] };
     const pcaBytes = pastBody(pca, [{ shell: JSON.stringify(metrics), records: [] }], 1);
-    expect(pcaBytes.equals(serialize(envelope(pca, [metrics], settings, DATE)))).toBe(true);
+    expect(pcaBytes.equals(jsonBytes(envelope(pca, [metrics], settings, DATE)))).toBe(true);
   });
 
   it("is none where a brand's first file has no BrandName", () => {

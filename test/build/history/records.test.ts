@@ -8,17 +8,16 @@ import {
   answerBytes,
   bodyRecords,
   changeCount,
-  changesBetween,
   changesFrom,
   indexVersion,
   publishedRecord,
-  recordChanges,
   recordLabel,
   slicedRecords,
   type BrandChange,
   type VersionRecords,
 } from "../../../build/history/records.js";
 import { serializeBody } from "../../../build/encode/body.js";
+import { publication } from "../../../build/history/publications.js";
 import { at, parseEnvelope, parseJson } from "../../helpers/json.js";
 
 const atms = DATASETS.find((d) => d.id === "atms")!;
@@ -27,17 +26,24 @@ const branches = DATASETS.find((d) => d.id === "branches")!;
 const atm = (id: string, town = "Wexbury") =>
   ({ Identification: id, Location: { PostalAddress: { TownName: town } } }) as const;
 // What the feed counts: records added, changed and removed.
-const counted = (from: VersionRecords, to: VersionRecords) => {
-  const { added, changed, removed } = recordChanges(from, to);
-  return { added: added.length, changed: changed.length, removed: removed.length };
+const counted = async (from: VersionRecords, to: VersionRecords) => {
+  const told = await publication(
+    atms,
+    { lastUpdated: "2026-02-02T00:00:00Z", records: to },
+    { lastUpdated: "2026-02-01T00:00:00Z", records: from },
+  );
+  return { added: told.added, changed: told.changed, removed: told.removed };
 };
+// The changes from one version to another, the newer indexed once as the history does.
+const changesBetween = (from: VersionRecords, to: VersionRecords) =>
+  changesFrom(from, indexVersion(to));
 const brand = (name: string, ...records: Record<string, unknown>[]): VersionRecords[number] => ({
   name,
   records: records.map((r) => publishedRecord(String(r.Identification), JSON.stringify(r))),
 });
 
 describe("changes from one version to another", () => {
-  it("lists a record added, a record changed, whole, and names the one removed", () => {
+  it("lists a record added, a record changed, whole, and names the one removed", async () => {
     const from = [brand("Bank", atm("A"), atm("B"), atm("C"))];
     const to = [brand("Bank", atm("A"), atm("B", "Ottersey"), atm("D"))];
     const changes = changesBetween(from, to);
@@ -53,7 +59,7 @@ describe("changes from one version to another", () => {
       },
     ]);
     expect(changeCount(changes)).toBe(3);
-    expect(counted(from, to)).toEqual({ added: 1, changed: 1, removed: 1 });
+    expect(await counted(from, to)).toEqual({ added: 1, changed: 1, removed: 1 });
   });
 
   it("leaves out a brand with no change, and lists nothing when nothing changed", () => {
@@ -87,7 +93,7 @@ describe("changes from one version to another", () => {
     ]);
   });
 
-  it("lists every branch record of an Identification when one of its sequences changes, and counts the one changed", () => {
+  it("lists every branch record of an Identification when one of its sequences changes, and counts the one changed", async () => {
     const b = (id: string, seq: string, name = "Main") => ({
       Identification: id,
       SequenceNumber: seq,
@@ -100,10 +106,10 @@ describe("changes from one version to another", () => {
       b("1", "0"),
       b("1", "1", "Annexe"),
     ]);
-    expect(counted(from, to)).toEqual({ added: 0, changed: 1, removed: 0 });
+    expect(await counted(from, to)).toEqual({ added: 0, changed: 1, removed: 0 });
   });
 
-  it("counts a sequence added to or taken from a shared Identification as one record added or removed", () => {
+  it("counts a sequence added to or taken from a shared Identification as one record added or removed", async () => {
     const b = (id: string, seq: string, name = "Main") => ({
       Identification: id,
       SequenceNumber: seq,
@@ -111,11 +117,11 @@ describe("changes from one version to another", () => {
     });
     const two = [brand("Bank", b("1", "0"), b("1", "1"))];
     const three = [brand("Bank", b("1", "0"), b("1", "1"), b("1", "2"))];
-    expect(counted(two, three)).toEqual({ added: 1, changed: 0, removed: 0 });
-    expect(counted(three, two)).toEqual({ added: 0, changed: 0, removed: 1 });
+    expect(await counted(two, three)).toEqual({ added: 1, changed: 0, removed: 0 });
+    expect(await counted(three, two)).toEqual({ added: 0, changed: 0, removed: 1 });
     // Both sequences gone, with the brand: two records removed, though one Identification.
-    expect(counted(two, [])).toEqual({ added: 0, changed: 0, removed: 2 });
-    expect(counted(two, two)).toEqual({ added: 0, changed: 0, removed: 0 });
+    expect(await counted(two, [])).toEqual({ added: 0, changed: 0, removed: 2 });
+    expect(await counted(two, two)).toEqual({ added: 0, changed: 0, removed: 0 });
   });
 });
 

@@ -5,6 +5,7 @@
  * list, on the sample (through a real build, with a centroid file) and on a generated set of
  * 50,000 ATMs (indexed directly).
  */
+import { jsonBytes } from "../../helpers/json.js";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,7 +15,7 @@ import { BuildCache } from "../../../build/core/cache.js";
 import { findDataset } from "../../../build/core/datasets.js";
 import { readSchemas } from "../../../build/check/schemas.js";
 import type { Envelope } from "../../../build/assemble/envelope.js";
-import { entityTag, serialize } from "../../../build/encode/variants.js";
+import { entityTag } from "../../../build/encode/variants.js";
 import { DatasetBody } from "../../../build/encode/dataset-body.js";
 import type { DatasetDefinition } from "../../../build/core/datasets.js";
 import { indexPart, nearIndexes } from "../../../build/near/index.js";
@@ -72,7 +73,7 @@ function encoded(datasetId: string, brands: readonly Record<string, unknown>[]):
     meta: { LastUpdated: "2026-11-20T10:00:00Z", TotalResults: records, Agreement: "x" },
     data: [{ Brand: brands }],
   };
-  return storedBody(dataset, serialize(body));
+  return storedBody(dataset, jsonBytes(body));
 }
 
 const located = (lat: string, lon: string) => ({
@@ -443,7 +444,7 @@ describe("the answers against the reference filter over the full list", () => {
         },
       ],
     };
-    const bytes = serialize(body);
+    const bytes = jsonBytes(body);
     const dataset = findDataset("atms")!;
     const result = storedBody(dataset, bytes, '"x"');
 

@@ -1,6 +1,7 @@
 /** The byte ranges of a published body (build/encode/body.ts), checked by rebuilding the body. */
+import { jsonBytes } from "../../helpers/json.js";
 import { describe, expect, it } from "vitest";
-import { serialize } from "../../../build/encode/variants.js";
+
 import { bodySlices } from "../../../build/encode/body.js";
 
 describe("the byte ranges of a body", () => {
@@ -15,7 +16,7 @@ describe("the byte ranges of a body", () => {
       },
     ],
   };
-  const bytes = serialize(body);
+  const bytes = jsonBytes(body);
 
   it("point at each record's exact bytes, in UTF-8, wherever the record list sits in its brand", () => {
     const slices = bodySlices(bytes, body, "ATM")!;
@@ -35,7 +36,7 @@ describe("the byte ranges of a body", () => {
   });
 
   it("refuse bytes that the body does not serialise to", () => {
-    expect(() => bodySlices(serialize({ ...body, extra: 1 }), body, "ATM")).toThrow(
+    expect(() => bodySlices(jsonBytes({ ...body, extra: 1 }), body, "ATM")).toThrow(
       /do not rebuild/,
     );
   });
