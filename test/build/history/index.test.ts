@@ -373,12 +373,22 @@ describe("the history without git", () => {
   });
 });
 
+// An ATM of Wexbury, numbered.
+const a = (n: number) => ({ id: `A-${n}`, town: "Wexbury", amount: 10 });
+
+/** A scratch repository with these commits, removed after the tests. */
+async function repoOf(
+  commits: Parameters<Awaited<ReturnType<typeof scratchRepo>>["commitAll"]>[0],
+) {
+  const repo = await scratchRepo();
+  folders.push(repo.root);
+  await repo.commitAll(commits);
+  return repo;
+}
+
 describe("the history through the cache", () => {
   it("reads no past file and rebuilds no past body when nothing moved, and after a commit only what no build read", async () => {
-    const repo = await scratchRepo();
-    folders.push(repo.root);
-    const a = (n: number) => ({ id: `A-${n}`, town: "Wexbury", amount: 10 });
-    await repo.commitAll([
+    const repo = await repoOf([
       {
         files: {
           "site.yaml": siteYaml(),
@@ -444,10 +454,7 @@ describe("the history through the cache", () => {
 
 describe("the history of several sites", () => {
   it("reads each past file once for every site that publishes it, and gives each site the same answers", async () => {
-    const repo = await scratchRepo();
-    folders.push(repo.root);
-    const a = (n: number) => ({ id: `A-${n}`, town: "Wexbury", amount: 10 });
-    await repo.commitAll([
+    const repo = await repoOf([
       {
         files: {
           "site.yaml": siteYaml(),
