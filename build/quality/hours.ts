@@ -40,16 +40,13 @@ interface Day {
   readonly periods: readonly Period[];
 }
 
-// Three rules read each record's days: read once per record. Kept by the record itself, not by a
-// build (core/memory.ts): a pure cache of an immutable value, which a second build can see only
-// by holding the same record, as the preview's session does on purpose; and these rules run on
-// the check's worker threads too, where no build's memory is.
-const read = new WeakMap<RecordInFile, readonly Day[]>();
-
-/** The days of a record's opening hours, standard then non-standard, as listed. */
+/**
+ * The days of a record's opening hours, standard then non-standard, as listed: three rules read
+ * them, so they are read once per record and held by it (RecordInFile.worked).
+ */
 function openingDays(r: RecordInFile): readonly Day[] {
-  let days = read.get(r);
-  if (!days) read.set(r, (days = readDays(r.record)));
+  let days = r.worked.get("days") as readonly Day[] | undefined;
+  if (!days) r.worked.set("days", (days = readDays(r.record)));
   return days;
 }
 

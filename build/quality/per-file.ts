@@ -52,6 +52,7 @@ export function extractFacts(
     label: facts.id ?? `line ${at(pointer).line}`,
     spot,
     centres,
+    worked: new Map(),
   }));
   const results: { rule: string; result: Finding | Observation }[] = [];
   for (const record of records) {

@@ -129,13 +129,11 @@ type CoordinatesFault =
   | { readonly kind: "territory"; readonly code: string }
   | { readonly kind: "outside" };
 
-// Four rules read each record's fault: worked out once per record. Kept by the record itself, as
-// hours.ts keeps its days, for the same reasons: a pure cache of an immutable value, on threads too.
-const faults = new WeakMap<RecordInFile, CoordinatesFault | undefined>();
-
+// Four rules read each record's fault: worked out once per record and held by it, as hours.ts
+// holds its days (RecordInFile.worked).
 function coordinatesFault(r: RecordInFile): CoordinatesFault | undefined {
-  if (!faults.has(r)) faults.set(r, faultOf(r));
-  return faults.get(r);
+  if (!r.worked.has("fault")) r.worked.set("fault", faultOf(r));
+  return r.worked.get("fault") as CoordinatesFault | undefined;
 }
 
 /**

@@ -48,6 +48,12 @@ export interface RecordInFile {
   readonly spot: (pointer: string) => Spot;
   /** Where the file's postcode areas are, by its own records (places.ts areaCentres). */
   readonly centres: ReadonlyMap<string, Point>;
+  /**
+   * What rules work out of this record once for several of them to read (hours.ts its days,
+   * places.ts its coordinates' fault), by name: held by the record, so it lasts as long as the
+   * file's check.
+   */
+  readonly worked: Map<string, unknown>;
 }
 
 /** One file's records, as the rules about the records of one file together read them. */
