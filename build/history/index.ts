@@ -116,13 +116,19 @@ export async function buildHistory(input: HistoryInput): Promise<HistoryResult> 
   let made: { history: SiteHistory; computed: number }[];
   try {
     // Every site at once: one site's answers are compressed on libuv's threads while another's
-    // are drafted on this one. A file two sites read is read once (store.ts).
-    made = await Promise.all(
+    // are drafted on this one. A file two sites read is read once (store.ts). Every site settles
+    // before the store closes, so none reads from a closed store, and the first site's fault in
+    // Sites' order is the one told, as one after another would tell it.
+    const settled = await Promise.allSettled(
       input.sites.map((part) => {
         const one = () => siteHistory(input, part, git);
         return part.name ? within(`site ${part.name}`, one) : one();
       }),
     );
+    made = settled.map((site) => {
+      if (site.status === "rejected") throw site.reason as Error;
+      return site.value;
+    });
   } finally {
     store?.close();
   }
