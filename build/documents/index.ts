@@ -49,11 +49,10 @@ import { within, withinSync } from "../core/internal-error.js";
 const LANDING_PATH = "/";
 // Media types of the page and its stylesheet (UTF-8, as written).
 const HTML_MEDIA_TYPE = "text/html; charset=utf-8";
-
+const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
 // The highest brotli quality for a document: a page's for the pages (encode/variants.ts).
 const pageQuality = (mediaType: string) =>
   mediaType === HTML_MEDIA_TYPE ? PAGE_BROTLI_QUALITY : undefined;
-const CSS_MEDIA_TYPE = "text/css; charset=utf-8";
 /** The stylesheet's source, served as it is. */
 export const STYLESHEET_FILE = join(PROJECT_ROOT, "build", "documents", "landing", "style.css");
 

@@ -52,11 +52,11 @@ export interface BrandPublication {
 
 /**
  * Brands' parts of publications, by the brand's name and what its two versions are made of
- * (BrandRecords.source): async, since a build may keep them in its cache.
+ * (BrandRecords.source): the part kept under `key`, or the one `make` gives, kept. Async, since a
+ * build may keep them in its cache.
  */
 export interface BrandPublications {
-  get(key: string): Promise<BrandPublication | undefined>;
-  set(key: string, part: BrandPublication): Promise<void>;
+  through(key: string, make: () => BrandPublication): Promise<BrandPublication>;
 }
 
 // The first NAMED_PER_KIND distinct names of `names`, in order.
@@ -115,12 +115,7 @@ export async function publication(
       return brandPublication(before.get(name) ?? [], after.get(name) ?? []);
     };
     if (from === undefined || to === undefined) return make();
-    const key = `${dataset.id}\0${name}\0${from}\0${to}`;
-    const known = await memo!.get(key);
-    if (known) return known;
-    const made = make();
-    await memo!.set(key, made);
-    return made;
+    return memo!.through(`${dataset.id}\0${name}\0${from}\0${to}`, make);
   };
   const newerNames = new Set(newer.records.map((b) => b.name));
   const olderNames = new Set((older?.records ?? []).map((b) => b.name));

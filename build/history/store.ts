@@ -139,23 +139,17 @@ export class HistoryStore {
    * a build after an edit tells the past publications without comparing their versions again.
    */
   readonly brandPublications: BrandPublications = {
-    get: async (key) => {
-      const held = this.derivedValues.get(`publication\0${key}`) as BrandPublication | undefined;
-      if (held) return held;
-      const entry = this.cache?.objectKey(FACTS_KIND, publicationForm(), key);
-      if (!entry) return undefined;
-      this.entries.add(`${entry}\0${FACTS_KIND}`);
-      const hit = await this.cache!.get(entry, FACTS_KIND);
-      if (!hit) return undefined;
-      const part = JSON.parse(hit.toString("utf8")) as BrandPublication;
-      this.derivedValues.set(`publication\0${key}`, part);
-      return part;
-    },
-    set: async (key, part) => {
-      this.derivedValues.set(`publication\0${key}`, part);
-      const entry = this.cache?.objectKey(FACTS_KIND, publicationForm(), key);
-      if (entry) await this.cache!.set(entry, FACTS_KIND, JSON.stringify(part));
-    },
+    through: (key, make) =>
+      this.derived(`publication\0${key}`, async () => {
+        const entry = this.cache?.objectKey(FACTS_KIND, publicationForm(), key);
+        if (!entry) return make();
+        this.entries.add(`${entry}\0${FACTS_KIND}`);
+        const hit = await this.cache!.get(entry, FACTS_KIND);
+        if (hit) return JSON.parse(hit.toString("utf8")) as BrandPublication;
+        const part = make();
+        await this.cache!.set(entry, FACTS_KIND, JSON.stringify(part));
+        return part;
+      }),
   };
 
   private readonly derivedValues: Map<string, unknown>;

@@ -20,20 +20,20 @@ const atm = (id: string, town: string) =>
     JSON.stringify({ Identification: id, Location: { PostalAddress: { TownName: town } } }),
   );
 
-/** A memo that remembers every part, and says how often each key was asked and set. */
+/** A memo that remembers every part, and says which keys were asked and which were made. */
 function countingMemo() {
   const parts = new Map<string, BrandPublication>();
   const asked: string[] = [];
   const set: string[] = [];
   const memo: BrandPublications = {
-    get: (key) => {
+    through: (key, make) => {
       asked.push(key);
-      return Promise.resolve(parts.get(key));
-    },
-    set: (key, part) => {
-      set.push(key);
-      parts.set(key, part);
-      return Promise.resolve();
+      let part = parts.get(key);
+      if (!part) {
+        set.push(key);
+        parts.set(key, (part = make()));
+      }
+      return Promise.resolve(part);
     },
   };
   return { memo, asked, set, parts };
